@@ -1,0 +1,93 @@
+// Prints the cost of sealing and opening one message, in a release build:
+//   swift run -c release CipherBenchmark
+// Figures are recorded in docs/PERFORMANCE.md. This is not a test: nothing here asserts a time.
+import Foundation
+import SMSCipher
+
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+func microseconds(_ start: ContinuousClock.Instant, _ end: ContinuousClock.Instant, per count: Int) -> Double {
+    let duration = end - start
+    let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    return seconds * 1e6 / Double(count)
+}
+
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+var rng = SplitMix(state: 1)
+let aliceCode = PairingCode.generate(using: &rng)
+let bobCode = PairingCode.generate(using: &rng)
+let alice0 = try Session.paired(mine: aliceCode, peer: bobCode)
+let bob0 = try Session.paired(mine: bobCode, peer: aliceCode)
+let now = Date()
+let fullText = String(repeating: "The quick brown fox. ", count: 7).prefix(141)
+let shortText = "Meet at the north gate at 6."
+let clock = ContinuousClock()
+let rounds = 7
+let perRound = 2_000
+
+@MainActor func benchSeal(_ text: String) throws -> Double {
+    var samples: [Double] = []
+    for _ in 0..<rounds {
+        var session = alice0
+        let start = clock.now
+        for _ in 0..<perRound { session = try session.sealing(text, using: &rng).session }
+        samples.append(microseconds(start, clock.now, per: perRound))
+    }
+    return median(samples)
+}
+
+/// Opens a message that sits `ahead` positions past the next expected one.
+@MainActor func benchOpen(ahead: Int, fromSkipped: Bool = false) throws -> Double {
+    var sender = alice0
+    var ciphertexts: [String] = []
+    for index in 0...ahead {
+        let sealed = try sender.sealing(String(fullText), using: &rng)
+        sender = sealed.session
+        if index == ahead || (fromSkipped && index == 0) { ciphertexts.append(sealed.ciphertext) }
+    }
+    var receiver = bob0
+    var target = ciphertexts.last!
+    if fromSkipped {
+        // Receive the last one first so the first one is a skipped key at the end of the list.
+        receiver = try receiver.opening(ciphertexts.last!, now: now, using: &rng).session
+        target = ciphertexts.first!
+    }
+    var samples: [Double] = []
+    for _ in 0..<rounds {
+        let start = clock.now
+        for _ in 0..<(perRound / 10) { _ = try receiver.opening(target, now: now, using: &rng) }
+        samples.append(microseconds(start, clock.now, per: perRound / 10))
+    }
+    return median(samples)
+}
+
+@MainActor func benchReject() throws -> Double {
+    let forged = try alice0.sealing("x", using: &rng).ciphertext
+    let other = try Session.paired(mine: PairingCode.generate(using: &rng), peer: bobCode)
+    var samples: [Double] = []
+    for _ in 0..<3 {
+        let start = clock.now
+        for _ in 0..<20 { _ = try? other.opening(forged, now: now, using: &rng) }
+        samples.append(microseconds(start, clock.now, per: 20))
+    }
+    return median(samples)
+}
+
+print("smsgw cipher benchmark (median of \(rounds) rounds)")
+print(String(format: "seal, 141-septet text              %8.1f µs", try benchSeal(String(fullText))))
+print(String(format: "seal, 28-septet text               %8.1f µs", try benchSeal(shortText)))
+print(String(format: "open, expected position            %8.1f µs", try benchOpen(ahead: 0)))
+print(String(format: "open, 32 ahead                     %8.1f µs", try benchOpen(ahead: 32)))
+print(String(format: "open, far edge of window (63 ahead) %7.1f µs", try benchOpen(ahead: ProtocolConstants.window - 1)))
+print(String(format: "open, last skipped key             %8.1f µs", try benchOpen(ahead: ProtocolConstants.window - 1, fromSkipped: true)))
+print(String(format: "reject a forgery (diagnostic scan) %8.1f µs", try benchReject()))

@@ -1,0 +1,113 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "smsgw",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "smsgw", targets: ["smsgw"]),
+        .library(name: "SMSCipher", targets: ["SMSCipher"]),
+        .library(name: "GSM7", targets: ["GSM7"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // GSM 03.38 alphabet, septet counting and packing. Pure.
+        .target(name: "GSM7", swiftSettings: strict),
+
+        // The protocol: pairing, ratchet, wire format, resync messages. Pure values, no I/O.
+        .target(
+            name: "SMSCipher",
+            dependencies: ["GSM7", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+
+        // libgammu, reached only through the Modem target.
+        .systemLibrary(
+            name: "CGammu",
+            pkgConfig: "gammu",
+            providers: [.apt(["libgammu-dev"])]
+        ),
+        .target(
+            name: "Modem",
+            dependencies: ["CGammu", "GSM7", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+
+        // libargon2, reached only through the Store target.
+        .systemLibrary(
+            name: "CArgon2",
+            pkgConfig: "libargon2",
+            providers: [.apt(["libargon2-dev"])]
+        ),
+        .target(
+            name: "Store",
+            dependencies: [
+                "CArgon2",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        .target(
+            name: "OTP",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+
+        // A virtual GSM network of AT modems on pseudo-terminals.
+        .target(
+            name: "ModemSimulator",
+            dependencies: ["GSM7", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+
+        .executableTarget(
+            name: "smsgw",
+            dependencies: [
+                "GSM7", "SMSCipher", "Store", "OTP", "Modem", "ModemSimulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // Benchmarks and fuzzing: separate executables, never part of `swift test`.
+        .executableTarget(
+            name: "CipherBenchmark",
+            dependencies: ["SMSCipher", "GSM7"],
+            path: "Benchmarks/CipherBenchmark",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "CipherFuzz",
+            dependencies: ["SMSCipher", "GSM7"],
+            path: "Fuzz/CipherFuzz",
+            swiftSettings: strict
+        ),
+
+        .testTarget(name: "GSM7Tests", dependencies: ["GSM7"], resources: [], swiftSettings: strict),
+        .testTarget(
+            name: "SMSCipherTests",
+            dependencies: ["SMSCipher", "GSM7"],
+            resources: [.copy("Vectors")],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "StoreTests", dependencies: ["Store"], swiftSettings: strict),
+        .testTarget(name: "OTPTests", dependencies: ["OTP"], swiftSettings: strict),
+        .testTarget(name: "ModemSimulatorTests", dependencies: ["ModemSimulator", "GSM7"], swiftSettings: strict),
+        .testTarget(name: "ModemTests", dependencies: ["Modem", "ModemSimulator", "GSM7"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["GSM7"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,113 @@
+import CGammu
+import Logging
+import Foundation
+
+/// What libgammu's callbacks report during a call, collected for the code that made the call.
+///
+/// libgammu invokes its callbacks (send status, incoming SMS, debug log) synchronously inside the
+/// call that reads the device, so on the modem thread only; this object is reached through the
+/// callbacks' `user_data` pointer and never crosses threads. The session that owns it outlives every
+/// call that can fire a callback.
+final class GammuCallbackContext {
+    /// The send-status callback's status: 0 for OK, a CMS number for `+CMS ERROR`, `nil` until it fires.
+    var sendStatus: Int?
+    /// The TP-MR from `+CMGS: <mr>`, or -1.
+    var sendReference = -1
+    /// The last `+CMS ERROR` number seen in libgammu's debug output since ``resetErrors()``.
+    var lastCMSError: Int?
+    /// The last `+CME ERROR` number seen in libgammu's debug output since ``resetErrors()``.
+    var lastCMEError: Int?
+    /// Locations announced by +CMTI / +CDSI, to read after the device read that announced them.
+    var announcedLocations: [(folder: Int, location: Int, memory: GSM_MemoryType)] = []
+    /// Status reports delivered directly (+CDS), as (reference, status).
+    var directReports: [(Int, UInt8)] = []
+    /// Whether a +CMT (directly delivered, unstored) or undecodable announcement came in.
+    var sawDelivery = false
+
+    func resetErrors() {
+        lastCMSError = nil
+        lastCMEError = nil
+    }
+
+    /// Scans one piece of libgammu debug text for CMS/CME error numbers. The text itself is dropped:
+    /// it can hold the PIN (`AT+CPIN=…`) and message contents, so it never reaches a log.
+    func scanDebugText(_ text: UnsafePointer<CChar>) {
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
+        if let cms = Self.number(after: Array("CMS ERROR".utf8), in: bytes) { lastCMSError = cms }
+        if let cme = Self.number(after: Array("CME ERROR".utf8), in: bytes) { lastCMEError = cme }
+    }
+
+    /// Finds `marker` (case-insensitively) and parses the decimal number after it, skipping ':' and spaces.
+    static func number(after marker: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard bytes.count >= marker.count else { return nil }
+        var start = 0
+        while start + marker.count <= bytes.count {
+            var matches = true
+            for offset in 0..<marker.count where uppercase(bytes[start + offset]) != marker[offset] {
+                matches = false
+                break
+            }
+            if matches {
+                var index = start + marker.count
+                while index < bytes.count, bytes[index] == UInt8(ascii: ":") || bytes[index] == UInt8(ascii: " ") {
+                    index += 1
+                }
+                var value = 0
+                var digits = 0
+                while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]), digits < 6 {
+                    value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+                    index += 1
+                    digits += 1
+                }
+                if digits > 0 { return value }
+            }
+            start += 1
+        }
+        return nil
+    }
+
+    private static func uppercase(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) ? byte - 32 : byte
+    }
+}
+
+
+@available(*, unavailable)
+extension GammuCallbackContext: Sendable {}
+
+private func context(_ user: UnsafeMutableRawPointer?) -> GammuCallbackContext? {
+    guard let user else { return nil }
+    return Unmanaged<GammuCallbackContext>.fromOpaque(user).takeUnretainedValue()
+}
+
+/// `SendSMSStatusCallback`: fires from the device read that sees `+CMGS` or `+CMS ERROR`.
+func gammuSendStatusCallback(
+    _ machine: OpaquePointer?, _ status: Int32, _ reference: Int32, _ user: UnsafeMutableRawPointer?
+) {
+    guard let context = context(user) else { return }
+    context.sendStatus = Int(status)
+    context.sendReference = Int(reference)
+}
+
+/// `IncomingSMSCallback`: +CMTI/+CDSI give only a location, +CMT/+CDS a decoded message.
+func gammuIncomingSMSCallback(
+    _ machine: OpaquePointer?, _ sms: UnsafeMutablePointer<GSM_SMSMessage>?, _ user: UnsafeMutableRawPointer?
+) {
+    guard let context = context(user), let sms else { return }
+    if sms.pointee.Location > 0 {
+        // +CMTI / +CDSI: only a location; the content is read after the device read returns.
+        context.announcedLocations.append(
+            (Int(sms.pointee.Folder), Int(sms.pointee.Location), sms.pointee.Memory)
+        )
+    } else if sms.pointee.PDU == SMS_Status_Report {
+        context.directReports.append((Int(sms.pointee.MessageReference), sms.pointee.DeliveryStatus))
+    } else {
+        context.sawDelivery = true
+    }
+}
+
+/// `GSM_Log_Function`: libgammu's debug output, scanned for error numbers and then dropped.
+func gammuDebugCallback(_ text: UnsafePointer<CChar>?, _ user: UnsafeMutableRawPointer?) {
+    guard let text, let context = context(user) else { return }; if ProcessInfo.processInfo.environment["SMSGW_GAMMU_TRACE"] != nil { FileHandle.standardError.write(Data("[\(Date().timeIntervalSince1970)] \(String(cString: text))".utf8)) }
+    context.scanDebugText(text)
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Logging
+
+extension GammuModem {
+    /// Runs `body` on the modem thread with a deadline, bridged to async.
+    ///
+    /// When the deadline passes first, the caller gets `timeoutError` (default ``ModemError/Code/timeout``)
+    /// at once; a job still queued is dropped, a running one is aborted with `GSM_AbortOperation`,
+    /// and the modem is marked as needing recovery.
+    func run<Value: Sendable>(
+        _ operation: String,
+        timeout: Duration? = nil,
+        timeoutError: (@Sendable () -> ModemError)? = nil,
+        _ body: @escaping @Sendable (GammuSession) throws(ModemError) -> Value
+    ) async throws(ModemError) -> Value {
+        guard let worker = state.withLock({ $0.worker }) else { throw ModemError.notConnected }
+        let limit = timeout ?? configuration.callTimeout
+        let pending = PendingCall<Value>()
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                pending.install(continuation)
+                let id = worker.submit { session in
+                    guard !pending.isFinished else { return }
+                    do throws(ModemError) {
+                        pending.resume(.success(try body(session)))
+                    } catch {
+                        pending.resume(.failure(error))
+                    }
+                }
+                DispatchQueue.global().asyncAfter(deadline: .now() + limit.timeInterval) { [weak self] in
+                    let error = timeoutError?() ?? .timeout(operation, after: limit)
+                    guard pending.resume(.failure(error)) else { return }
+                    if !worker.cancelIfQueued(id) { worker.abortRunning(id) }
+                    self?.logger.error("Modem call overran its deadline; aborted", metadata: [
+                        ModemLog.operation: "\(operation)", ModemLog.error: "\(error)",
+                    ])
+                    self?.noteFailure(error)
+                }
+            }
+        } catch let error as ModemError {
+            noteFailure(error)
+            throw error
+        } catch {
+            throw ModemError(.modemFailure, "Unexpected failure while \(operation): \(error).")
+        }
+    }
+
+    /// Records what a failure means for the modem's health.
+    func noteFailure(_ error: ModemError) {
+        let gone = error.code == .deviceGone || error.code == .deviceNotFound
+        let report = state.withLock { state -> Bool in
+            if error.needsRecovery { state.needsRecovery = true }
+            guard gone else { return false }
+            state.connected = false
+            defer { state.disconnectReported = true }
+            return !state.disconnectReported
+        }
+        if report { eventSink.yield(.disconnected) }
+    }
+
+    /// Creates a session and the thread that owns it.
+    func makeWorker() throws(ModemError) -> ModemWorker {
+        let session = try GammuSession(configuration: configuration)
+        return ModemWorker(name: configuration.name, session: session, pollingInterval: configuration.pollingInterval) {
+            [weak self] session in self?.idle(session)
+        }
+    }
+
+    /// Runs on the modem thread when it has nothing to do: reads notifications, notices unplugging.
+    private func idle(_ session: GammuSession) {
+        guard session.isConnected else { return }
+        let (events, alive) = session.pollNotifications()
+        for event in events { eventSink.yield(event) }
+        if !alive || !FileManager.default.fileExists(atPath: configuration.device) {
+            session.disconnect()
+            logger.warning("Modem device went away", metadata: [ModemLog.operation: "poll"])
+            noteFailure(ModemError(.deviceGone, "The device \(configuration.device) went away. Reopen it once it is back."))
+        }
+    }
+}

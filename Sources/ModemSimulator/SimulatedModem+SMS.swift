@@ -1,0 +1,261 @@
+import Foundation
+
+/// SMS commands of 3GPP TS 27.005 in PDU mode, and delivery of SMS into the modem's memory.
+extension SimulatedModem {
+    static let memories = ["SM", "ME"]
+
+    func executeSMS(_ command: ATCommand) -> ATReply {
+        switch command.name {
+        case "+CMGF":
+            return setting(command, query: { "+CMGF: \($0.textMode ? 1 : 0)" }, test: "+CMGF: (0)") { s, p in
+                guard p.first == "0" else { return false }
+                s.textMode = false
+                return true
+            }
+        case "+CSMS":
+            switch command.operation {
+            case .read: return .info("+CSMS: 0,1,1,1")
+            case .test: return .info("+CSMS: (0)")
+            default: return .info("+CSMS: 1,1,1")
+            }
+        case "+CSCA":
+            if case .set(let p) = command.operation {
+                guard let raw = p.first, !raw.isEmpty else { return .cms(304) }
+                let address = decodeString(raw)
+                state.withLock { $0.serviceCentre = address }
+                return .ok
+            }
+            if command.operation == .test { return .ok }
+            let centre = state.withLock { $0.serviceCentre }
+            return .info("+CSCA: \"\(encodeString(centre))\",\(centre.hasPrefix("+") ? 145 : 129)")
+        case "+CSMP":
+            return setting(command, query: { "+CSMP: " + $0.csmp.map(String.init).joined(separator: ",") },
+                           test: "") { s, p in
+                for (i, v) in p.prefix(4).enumerated() { if let n = Int(v) { s.csmp[i] = n } }
+                return true
+            }
+        case "+CNMI":
+            guard notifications else { return .error }
+            return setting(command, query: { "+CNMI: " + $0.cnmi.map(String.init).joined(separator: ",") },
+                           test: "+CNMI: (0-2),(0-3),(0,2),(0-2),(0,1)") { s, p in
+                for (i, v) in p.prefix(5).enumerated() where !v.isEmpty {
+                    guard let n = Int(v) else { return false }
+                    s.cnmi[i] = n
+                }
+                return true
+            }
+        case "+CNMA":
+            return .ok
+        case "+CPMS":
+            return preferredMemory(command)
+        case "+CMGL":
+            return listMessages(command)
+        case "+CMGR":
+            return readMessage(command)
+        case "+CMGD":
+            return deleteMessages(command)
+        case "+CMGS":
+            return startSend(command)
+        default:
+            return .error
+        }
+    }
+
+    private func memoryStatus(_ s: ModemState, _ memories: [String]) -> String {
+        memories.map { "\($0 == "" ? "" : "\"\($0)\",")\(s.count(in: $0)),\(s.capacity)" }.joined(separator: ",")
+    }
+
+    private func preferredMemory(_ command: ATCommand) -> ATReply {
+        if let error = simLockError() { return error.final == "ERROR" ? .error : .cms(311) }
+        switch command.operation {
+        case .test:
+            return .info("+CPMS: (\"SM\",\"ME\"),(\"SM\",\"ME\"),(\"SM\",\"ME\")")
+        case .read, .execute:
+            return .info(state.withLock { s in
+                "+CPMS: " + [s.readMemory, s.writeMemory, s.receiveMemory]
+                    .map { "\"\($0)\",\(s.count(in: $0)),\(s.capacity)" }.joined(separator: ",")
+            })
+        case .set(let p):
+            let wanted = p.map { $0.uppercased() }
+            guard !wanted.isEmpty, wanted.allSatisfy({ Self.memories.contains($0) || $0.isEmpty }) else {
+                return .cms(302)
+            }
+            return .info(state.withLock { s in
+                if !wanted[0].isEmpty { s.readMemory = wanted[0] }
+                if wanted.count > 1, !wanted[1].isEmpty { s.writeMemory = wanted[1] }
+                if wanted.count > 2, !wanted[2].isEmpty { s.receiveMemory = wanted[2] }
+                return "+CPMS: " + [s.readMemory, s.writeMemory, s.receiveMemory]
+                    .map { "\(s.count(in: $0)),\(s.capacity)" }.joined(separator: ",")
+            })
+        }
+    }
+
+    private func listMessages(_ command: ATCommand) -> ATReply {
+        if simLockError() != nil { return .cms(311) }
+        var wanted = 4
+        switch command.operation {
+        case .test: return .info("+CMGL: (0-4)")
+        case .read: return .error
+        case .execute: wanted = 0
+        case .set(let p):
+            guard let n = Int(p.first ?? ""), (0...4).contains(n) else { return .cms(304) }
+            wanted = n
+        }
+        let lines = state.withLock { s -> [String] in
+            let memory = s.readMemory
+            var lines: [String] = []
+            for index in (s.memories[memory] ?? [:]).keys.sorted() {
+                guard var message = s.memories[memory]?[index] else { continue }
+                guard wanted == 4 || message.status == wanted else { continue }
+                lines.append("+CMGL: \(index),\(message.status),,\(message.tpduLength)")
+                lines.append(Hex.encode(message.pdu))
+                if message.status == 0 {
+                    message.status = 1
+                    s.memories[memory]?[index] = message
+                }
+            }
+            return lines
+        }
+        return ATReply(lines: lines)
+    }
+
+    private func readMessage(_ command: ATCommand) -> ATReply {
+        if simLockError() != nil { return .cms(311) }
+        guard case .set(let p) = command.operation else { return command.operation == .test ? .ok : .cms(302) }
+        guard let index = Int(p.first ?? "") else { return .cms(321) }
+        let result = state.withLock { s -> StoredMessage? in
+            guard index >= 1, index <= s.capacity, var message = s.memories[s.readMemory]?[index] else { return nil }
+            let shown = message
+            if message.status == 0 {
+                message.status = 1
+                s.memories[s.readMemory]?[index] = message
+            }
+            return shown
+        }
+        guard let message = result else { return .cms(321) }
+        return .info("+CMGR: \(message.status),,\(message.tpduLength)", Hex.encode(message.pdu))
+    }
+
+    private func deleteMessages(_ command: ATCommand) -> ATReply {
+        if simLockError() != nil { return .cms(311) }
+        switch command.operation {
+        case .test:
+            return .info("+CMGD: (1-\(state.withLock { $0.capacity })),(0-4)")
+        case .read, .execute:
+            return .cms(302)
+        case .set(let p):
+            guard let index = Int(p.first ?? "") else { return .cms(321) }
+            let flag = p.count > 1 ? Int(p[1]) ?? 0 : 0
+            let deleted = state.withLock { s -> Int in
+                let memory = s.readMemory
+                let before = s.count(in: memory)
+                switch flag {
+                case 0:
+                    guard index >= 1, index <= s.capacity else { return -1 }
+                    s.memories[memory]?[index] = nil
+                case 1...4:
+                    let keep: (StoredMessage) -> Bool = { m in
+                        switch flag {
+                        case 1: return m.status != 1
+                        case 2: return m.status != 1 && m.status != 3
+                        case 3: return m.status == 0
+                        default: return false
+                        }
+                    }
+                    s.memories[memory] = (s.memories[memory] ?? [:]).filter { keep($0.value) }
+                default:
+                    return -1
+                }
+                return before - s.count(in: memory)
+            }
+            guard deleted >= 0 else { return .cms(321) }
+            if deleted > 0 { network?.flushPending(to: self) }
+            return .ok
+        }
+    }
+
+    private func startSend(_ command: ATCommand) -> ATReply {
+        switch command.operation {
+        case .test: return .ok
+        case .read, .execute: return .cms(304)
+        case .set(let p):
+            if simLockError() != nil { return .cms(311) }
+            guard let length = Int(p.first ?? ""), (1...176).contains(length) else { return .cms(304) }
+            state.withLock { $0.pendingSend = PendingSend(length: length) }
+            return .prompt
+        }
+    }
+
+    /// Handles the PDU typed after the "> " prompt: decode, hand to the SMSC, answer +CMGS.
+    func finishSend(_ text: [UInt8]) -> ATReply {
+        let (length, radioOn) = state.withLock { ($0.pendingSend?.length ?? 0, $0.radioOn) }
+        let hex = String(decoding: text, as: UTF8.self)
+        guard let octets = try? Hex.decode(hex), let smscLength = octets.first,
+              octets.count == Int(smscLength) + 1 + length
+        else {
+            logger.warning("AT+CMGS PDU does not match its length", metadata: ["smsgw.sim.pdu": "\(hex)"])
+            return .cms(304)
+        }
+        let submit: SMSSubmit
+        do {
+            guard case .submit(let s) = try SMSPDU.decode(octets, direction: .mobileOriginated).tpdu else {
+                return .cms(304)
+            }
+            submit = s
+        } catch {
+            logger.warning("undecodable SMS-SUBMIT", metadata: ["smsgw.sim.error": "\(error)"])
+            network?.traffic.append(from: number, to: "", direction: "submit", pdu: octets, event: "undecodable",
+                                    detail: "\(error)")
+            return .cms(304)
+        }
+        guard radioOn else { return .cms(331) }
+        let reference = state.withLock { s -> UInt8 in
+            defer { s.nextMessageReference &+= 1 }
+            return s.nextMessageReference
+        }
+        if let code = network?.submit(from: self, pdu: octets, submit: submit, reference: reference) {
+            return .cms(code)
+        }
+        state.withLock { $0.submitted += 1 }
+        return .info("+CMGS: \(reference)")
+    }
+
+    /// Stores an SMS-DELIVER or SMS-STATUS-REPORT arriving from the SMSC and notifies the client.
+    /// - Returns: `false` when the modem cannot take it now (unplugged, radio off, PIN not entered,
+    ///   memory full): the SMSC keeps it and tries again later.
+    func accept(pdu: [UInt8], tpduLength: Int, isStatusReport: Bool) -> Bool {
+        enum Outcome { case refused, stored(String, Int), routed(Int) }
+        let outcome = state.withLock { s -> Outcome in
+            guard s.plugged, s.radioOn, s.lock == .ready else { return .refused }
+            // CNMI <ds>=1 and <mt>=2/3 route straight to the client (+CDS, +CMT) without storing.
+            if isStatusReport, s.cnmi[3] == 1, notifications, !s.hung {
+                return .routed(s.cnmi[3])
+            }
+            if !isStatusReport, s.cnmi[1] >= 2, notifications, !s.hung {
+                s.delivered += 1
+                return .routed(s.cnmi[1])
+            }
+            let memory = s.receiveMemory
+            guard let index = s.freeIndex(in: memory) else { return .refused }
+            s.memories[memory, default: [:]][index] = StoredMessage(status: 0, pdu: pdu, tpduLength: tpduLength)
+            if !isStatusReport { s.delivered += 1 }
+            return .stored(memory, index)
+        }
+        switch outcome {
+        case .refused:
+            return false
+        case .routed:
+            let code = isStatusReport ? "+CDS: \(tpduLength)" : "+CMT: ,\(tpduLength)"
+            sendUnsolicited(code + "\r\n" + Hex.encode(pdu))
+            return true
+        case .stored(let memory, let index):
+            let cnmi = state.withLock { $0.cnmi }
+            if isStatusReport {
+                if cnmi[3] == 2 { sendUnsolicited("+CDSI: \"\(memory)\",\(index)") }
+            } else if cnmi[1] == 1 {
+                sendUnsolicited("+CMTI: \"\(memory)\",\(index)")
+            }
+            return true
+        }
+    }
+}

@@ -1,0 +1,67 @@
+public import GSM7
+
+/// Everything that can go wrong when sealing or opening a message.
+///
+/// Every case describes itself in one sentence that says what to do; none of them carries key material
+/// or plaintext.
+public enum CipherError: Error, Sendable, Equatable {
+    /// The text needs more septets than one message carries.
+    case textTooLong(septets: Int, capacity: Int)
+    /// The text holds characters that GSM-7 cannot carry.
+    case unsupportedText(GSM7Error)
+    /// The ciphertext is not 160 characters of the ciphertext alphabet.
+    case malformed(MalformedReason)
+    /// The message was accepted before; it changes nothing.
+    case duplicate
+    /// No key of this contact verifies the message: tampered, for another contact, or too old.
+    case notAuthentic
+    /// The message is authentic but lies further ahead than the window allows.
+    case beyondWindow(ahead: Int)
+    /// A resynchronisation message older than the current epoch, or not matching it.
+    case replayedHandshake
+    /// The session has used every position of its chain.
+    case chainExhausted
+    /// The stored state has a version this build cannot read.
+    case unsupportedStateVersion(Int)
+    /// Pairing codes that cannot be combined (for example both sides entered the same code).
+    case invalidPairing(String)
+
+    /// Why a ciphertext was rejected before any key was tried.
+    public enum MalformedReason: Sendable, Equatable {
+        case wrongLength(Int)
+        case invalidCharacter(Character, position: Int)
+        case outOfRange
+    }
+}
+
+extension CipherError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .textTooLong(let septets, let capacity):
+            return "The text needs \(septets) septets but one encrypted SMS carries at most \(capacity); shorten it by \(septets - capacity)."
+        case .unsupportedText(let error):
+            return error.description
+        case .malformed(.wrongLength(let count)):
+            return "An encrypted message is exactly 160 characters but this one has \(count); copy the whole message."
+        case .malformed(.invalidCharacter(let character, let position)):
+            let scalar = character.unicodeScalars.first.map { String($0.value, radix: 16, uppercase: true) } ?? "?"
+            return "Character \(position) (U+\(scalar)) cannot appear in an encrypted message; the text was altered in transit or by copying."
+        case .malformed(.outOfRange):
+            return "The message is not a valid encrypted message; it was altered or is not from smsgw."
+        case .duplicate:
+            return "This message was already received; it is a duplicate and was ignored."
+        case .notAuthentic:
+            return "The message could not be verified: it was altered, is meant for another contact, or is too old. Nothing was changed; if every message from this contact fails, run a resync."
+        case .beyondWindow(let ahead):
+            return "The message is authentic but \(ahead) messages ahead of the last one received, beyond the window of \(ProtocolConstants.window); run a resync with this contact."
+        case .replayedHandshake:
+            return "A resynchronisation message was replayed or belongs to an earlier resync; it was ignored."
+        case .chainExhausted:
+            return "This contact's key chain is used up; pair again with new codes."
+        case .unsupportedStateVersion(let version):
+            return "The stored key state has version \(version), which this version of smsgw cannot read; upgrade smsgw."
+        case .invalidPairing(let reason):
+            return reason
+        }
+    }
+}

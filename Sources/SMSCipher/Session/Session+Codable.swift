@@ -1,0 +1,43 @@
+extension Session: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case version, role, pairingSecret, epoch, send, receive, peerReference, peerFresh
+        case recentDigests, retired, resync
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let version = try container.decode(Int.self, forKey: .version)
+        guard version == Self.currentVersion else { throw CipherError.unsupportedStateVersion(version) }
+        role = try container.decode(Role.self, forKey: .role)
+        pairingSecret = try container.decode(KeyBytes.self, forKey: .pairingSecret)
+        epoch = try container.decode(UInt32.self, forKey: .epoch)
+        send = try container.decode(SendChain.self, forKey: .send)
+        receive = try container.decode(ReceiveChain.self, forKey: .receive)
+        peerReference = try container.decode(UInt32.self, forKey: .peerReference)
+        peerFresh = try container.decode(UInt64.self, forKey: .peerFresh)
+        recentDigests = try container.decode([UInt64].self, forKey: .recentDigests)
+        retired = try container.decodeIfPresent(RetiredChain.self, forKey: .retired)
+        resync = try container.decode(ResyncState.self, forKey: .resync)
+        guard send.fresh.recent.count == ProtocolConstants.freshHistory,
+            retired.map({ $0.fresh.recent.count == ProtocolConstants.freshHistory }) ?? true,
+            resync.pending.map({ $0.nonce.count == 16 }) ?? true
+        else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "inconsistent session state"))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.currentVersion, forKey: .version)
+        try container.encode(role, forKey: .role)
+        try container.encode(pairingSecret, forKey: .pairingSecret)
+        try container.encode(epoch, forKey: .epoch)
+        try container.encode(send, forKey: .send)
+        try container.encode(receive, forKey: .receive)
+        try container.encode(peerReference, forKey: .peerReference)
+        try container.encode(peerFresh, forKey: .peerFresh)
+        try container.encode(recentDigests, forKey: .recentDigests)
+        try container.encodeIfPresent(retired, forKey: .retired)
+        try container.encode(resync, forKey: .resync)
+    }
+}

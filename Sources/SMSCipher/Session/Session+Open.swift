@@ -1,0 +1,179 @@
+public import struct Foundation.Date
+import GSM7
+
+/// What opening a ciphertext produced.
+public enum Opened: Sendable, Equatable {
+    /// A text message from the peer.
+    case message(ReceivedMessage)
+    /// A resynchronisation message; see ``ResyncEvent``.
+    case resync(ResyncEvent)
+}
+
+/// A verified text and where it sat in the peer's chain.
+public struct ReceivedMessage: Sendable, Equatable {
+    public let text: String
+    public let position: UInt32
+    public let epoch: UInt32
+    /// Whether the message arrived after a position that was already received (a late arrival).
+    public let wasLate: Bool
+}
+
+/// The result of opening: the state to persist and what the message was.
+public struct OpenResult: Sendable {
+    public let session: Session
+    public let opened: Opened
+}
+
+extension Session {
+    /// Verifies and decrypts one SMS.
+    ///
+    /// Tries the positions of the window, the skipped keys, the retired chain of the previous epoch and
+    /// the peer's handshake key; nothing changes unless one of them verifies the whole message.
+    /// - Parameters:
+    ///   - ciphertext: The 160 characters as received; whitespace anywhere is ignored.
+    ///   - now: The current time, used to age skipped keys and the retired chain.
+    ///   - rng: Randomness for a resync answer, if the message is a handshake.
+    public func opening(
+        _ ciphertext: String, now: Date, using rng: inout some RandomNumberGenerator
+    ) throws(CipherError) -> OpenResult {
+        let envelope = try Envelope(text: ciphertext)
+        let digest = Self.uint64(KDF.sha256(Array(envelope.text.utf8)))
+        guard !recentDigests.contains(digest) else { throw .duplicate }
+        let time = Self.unixTime(now)
+        let bodyDigest = envelope.bodyDigest
+
+        if let result = openData(envelope, bodyDigest: bodyDigest, now: time) {
+            var next = result
+            next.recentDigests.append(digest)
+            if next.recentDigests.count > ProtocolConstants.recentDigests { next.recentDigests.removeFirst() }
+            return OpenResult(session: next.session, opened: .message(next.message))
+        }
+        if let payload = openHandshake(envelope, bodyDigest: bodyDigest) {
+            return try handleHandshake(payload, now: time, using: &rng)
+        }
+        if let ahead = lookBeyondWindow(envelope, bodyDigest: bodyDigest) {
+            throw .beyondWindow(ahead: ahead)
+        }
+        throw .notAuthentic
+    }
+
+    private struct Accepted {
+        var session: Session
+        var message: ReceivedMessage
+        var recentDigests: [UInt64] {
+            get { session.recentDigests }
+            set { session.recentDigests = newValue }
+        }
+    }
+
+    private func openData(_ envelope: Envelope, bodyDigest: [UInt8], now: Int64) -> Accepted? {
+        if let accepted = open(envelope, bodyDigest: bodyDigest, chain: receive, fresh: send.fresh, epoch: epoch, now: now) {
+            var next = self
+            next.receive = accepted.chain
+            next.receive.prune(now: now)
+            if accepted.position + 1 > peerReference {
+                next.peerReference = accepted.position + 1
+                next.peerFresh = accepted.payload.fresh
+            }
+            next.pruneRetired(now: now)
+            return Accepted(session: next, message: accepted.message(epoch: epoch))
+        }
+        if let retired, retired.expiresAt >= now,
+            let accepted = open(envelope, bodyDigest: bodyDigest, chain: retired.receive, fresh: retired.fresh, epoch: retired.epoch, now: now)
+        {
+            var next = self
+            next.retired?.receive = accepted.chain
+            next.retired?.receive.prune(now: now)
+            return Accepted(session: next, message: accepted.message(epoch: retired.epoch))
+        }
+        return nil
+    }
+
+    private mutating func pruneRetired(now: Int64) {
+        if let retired, retired.expiresAt < now { self.retired = nil }
+    }
+
+    private struct ChainAcceptance {
+        var chain: ReceiveChain
+        var position: UInt32
+        var payload: Payload
+        var text: String
+        var wasLate: Bool
+        func message(epoch: UInt32) -> ReceivedMessage {
+            ReceivedMessage(text: text, position: position, epoch: epoch, wasLate: wasLate)
+        }
+    }
+
+    /// Tries the window and the skipped keys of one receive chain.
+    private func open(
+        _ envelope: Envelope, bodyDigest: [UInt8], chain: ReceiveChain, fresh: FreshTable, epoch: UInt32, now: Int64
+    ) -> ChainAcceptance? {
+        var chainKey = chain.chainKey
+        var passed: [KeyBytes] = []
+        passed.reserveCapacity(ProtocolConstants.window)
+        for offset in 0..<UInt32(ProtocolConstants.window) {
+            let (position, overflow) = chain.position.addingReportingOverflow(offset)
+            if overflow { break }
+            let (messageKey, next) = ReceiveChain.step(chainKey)
+            let keys = MessageKeys(messageKey: messageKey)
+            if keys.identifier(bodyDigest: bodyDigest) == envelope.identifier,
+                let (payload, text) = Self.verify(envelope, keys: keys, position: position, fresh: fresh)
+            {
+                var accepted = chain
+                for (index, key) in passed.enumerated() {
+                    accepted.skipped.append(SkippedKey(position: chain.position + UInt32(index), key: key, storedAt: now))
+                }
+                accepted.chainKey = next
+                accepted.position = position + 1
+                return ChainAcceptance(chain: accepted, position: position, payload: payload, text: text, wasLate: false)
+            }
+            passed.append(messageKey)
+            chainKey = next
+        }
+        for (index, skipped) in chain.skipped.enumerated() {
+            let keys = MessageKeys(messageKey: skipped.key)
+            if keys.identifier(bodyDigest: bodyDigest) == envelope.identifier,
+                let (payload, text) = Self.verify(envelope, keys: keys, position: skipped.position, fresh: fresh)
+            {
+                var accepted = chain
+                accepted.skipped.remove(at: index)
+                return ChainAcceptance(chain: accepted, position: skipped.position, payload: payload, text: text, wasLate: true)
+            }
+        }
+        return nil
+    }
+
+    /// Full verification of a data message under one message key; nil unless every check passes.
+    static func verify(_ envelope: Envelope, keys: MessageKeys, position: UInt32, fresh: FreshTable) -> (Payload, String)? {
+        let low = envelope.reference ^ keys.referencePad(tag: envelope.tag)
+        guard let (reference, value) = fresh.resolve(low: low) else { return nil }
+        let payloadKey = keys.payloadKey(reference: reference, fresh: value)
+        let plain = MessageKeys.xor(envelope.body, MessageKeys.pad(payloadKey: payloadKey, tag: envelope.tag))
+        guard let (payload, padding) = Payload.decode(plain) else { return nil }
+        let digest = tagDigest(payloadKey, position: position, reference: reference, payload: payload)
+        let expectedPadding = MessageKeys.padding(tagDigest: digest, bits: Payload.paddingBits(forSeptets: payload.septets.count))
+        let tagMatches = MessageKeys.tag(fromDigest: digest) ^ envelope.tag == 0
+        let paddingMatches = KeyBytes.constantTimeEqual(padding, expectedPadding)
+        guard tagMatches && paddingMatches, let text = try? GSM7.text(from: payload.septets) else { return nil }
+        return (payload, text)
+    }
+
+    /// Looks past the window, without accepting anything, to tell a far-ahead message from a forgery.
+    private func lookBeyondWindow(_ envelope: Envelope, bodyDigest: [UInt8]) -> Int? {
+        var chainKey = receive.chainKey
+        for offset in 0..<(ProtocolConstants.window + ProtocolConstants.diagnosticReach) {
+            let (messageKey, next) = ReceiveChain.step(chainKey)
+            chainKey = next
+            guard offset >= ProtocolConstants.window else { continue }
+            let keys = MessageKeys(messageKey: messageKey)
+            let (position, overflow) = receive.position.addingReportingOverflow(UInt32(offset))
+            if overflow { return nil }
+            if keys.identifier(bodyDigest: bodyDigest) == envelope.identifier,
+                Self.verify(envelope, keys: keys, position: position, fresh: send.fresh) != nil
+            {
+                return offset
+            }
+        }
+        return nil
+    }
+}

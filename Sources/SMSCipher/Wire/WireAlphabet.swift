@@ -1,0 +1,64 @@
+import GSM7
+
+/// The 122 characters an encrypted message is written in.
+///
+/// The GSM 03.38 default alphabet in septet order, without the six characters that public evidence
+/// shows are lost or changed in transit or when copied: '@' (0x00, read as NUL by C code and SMPP
+/// gateways), 'Ç' (0x09, shown as 'ç' by many handsets), LF (0x0A), CR (0x0D), ESC (0x1B) and
+/// space (0x20, trimmed by apps). See docs/PROTOCOL.md §2.
+public enum WireAlphabet {
+    /// Septet values excluded from the ciphertext alphabet.
+    public static let excludedSeptets: Set<UInt8> = [0x00, 0x09, 0x0A, 0x0D, 0x1B, 0x20]
+
+    /// Septet value of each digit 0...121.
+    public static let septets: [UInt8] = (0..<128).map(UInt8.init).filter { !excludedSeptets.contains($0) }
+
+    /// The characters, digit order.
+    public static let characters: [Unicode.Scalar] = septets.map { GSM7.defaultAlphabet[Int($0)] }
+
+    public static var size: Int { characters.count }
+
+    /// Digit of each scalar, -1 where the scalar is not in the alphabet. Indexed by scalar value below 0x400.
+    private static let digitByScalar: [Int16] = {
+        var table = [Int16](repeating: -1, count: 0x400)
+        for (digit, scalar) in characters.enumerated() {
+            precondition(scalar.value < 0x400)
+            table[Int(scalar.value)] = Int16(digit)
+        }
+        return table
+    }()
+
+    /// UTF-8 of each digit's character.
+    private static let utf8: [[UInt8]] = characters.map { Array(String($0).utf8) }
+
+    static func string(from digits: [UInt8]) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count * 2)
+        for digit in digits { bytes.append(contentsOf: utf8[Int(digit)]) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Digits of a ciphertext. Whitespace anywhere is dropped first: none of it belongs to the
+    /// alphabet, and copying often adds it.
+    static func digits(from text: String) throws(CipherError) -> [UInt8] {
+        var digits: [UInt8] = []
+        digits.reserveCapacity(ProtocolConstants.wireLength)
+        var position = 0
+        for character in text {
+            position += 1
+            if character.isWhitespace { continue }
+            guard character.unicodeScalars.count == 1, let scalar = character.unicodeScalars.first else {
+                throw .malformed(.invalidCharacter(character, position: position))
+            }
+            let value = Int(scalar.value)
+            guard value < digitByScalar.count, digitByScalar[value] >= 0 else {
+                throw .malformed(.invalidCharacter(character, position: position))
+            }
+            digits.append(UInt8(digitByScalar[value]))
+        }
+        guard digits.count == ProtocolConstants.wireLength else {
+            throw .malformed(.wrongLength(digits.count))
+        }
+        return digits
+    }
+}

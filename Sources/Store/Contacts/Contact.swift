@@ -1,0 +1,83 @@
+public import Foundation
+import GRDB
+
+/// A person the gateway exchanges encrypted SMS with. Holds no secret: the pairing code and
+/// the ratchet state are read separately, decrypted, inside a transaction.
+public struct Contact: Sendable, Hashable, Codable, Identifiable {
+    /// A random identifier, stable for the contact's life; it names the contact's secrets' AAD.
+    public var id: UUID
+    /// The display name: unique without regard to case, 1 to 64 characters.
+    public var name: String
+    /// The contact's number, or nil for a phone-only peer reached by copy and paste.
+    public var number: PhoneNumber?
+    /// Whether the two sides have exchanged pairing codes yet.
+    public var pairingState: PairingState
+    public var createdAt: Date
+    public var updatedAt: Date
+    /// When an SMS to this contact was last sent, if ever.
+    public var lastSentAt: Date?
+    /// When an SMS from this contact was last received, if ever.
+    public var lastReceivedAt: Date?
+    /// Consecutive incoming messages that failed verification.
+    public var verificationFailures: Int
+}
+
+/// A contact's pairing progress.
+public enum PairingState: String, Sendable, Hashable, Codable {
+    /// Our pairing code is stored (encrypted) until the peer's code is entered.
+    case pending
+    /// A session (ratchet state) exists.
+    case paired
+}
+
+extension Contact {
+    /// The non-secret columns, in the order ``init(row:)`` reads them.
+    static let columns = """
+        id, name, phone_number, pairing_state, created_at, updated_at, last_sent_at,
+        last_received_at, verification_failures
+        """
+
+    init(row: Row) throws {
+        let number: String? = row["phone_number"]
+        let stateName: String = row["pairing_state"]
+        guard let state = PairingState(rawValue: stateName) else {
+            throw StoreError.corrupted("A contact has an unknown pairing state; restore the database from a backup.")
+        }
+        self.init(
+            id: try UUID.fromStore(row["id"]),
+            name: row["name"],
+            number: try number.map { value throws(StoreError) in try PhoneNumber(storedE164: value) },
+            pairingState: state,
+            createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            updatedAt: Date(timeIntervalSince1970: row["updated_at"]),
+            lastSentAt: (row["last_sent_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            lastReceivedAt: (row["last_received_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            verificationFailures: row["verification_failures"]
+        )
+    }
+}
+
+/// Rules for names of contacts and OTP entries: trimmed, NFC, 1 to 64 characters, no control characters.
+enum NameRules {
+    /// The validated display name and the key that makes uniqueness case-insensitive.
+    static func validate(_ raw: String, what: String) throws(StoreError) -> (name: String, key: String) {
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+        guard !name.isEmpty else {
+            throw .invalidInput("The \(what) name is empty; give 1 to 64 characters.")
+        }
+        guard name.count <= 64 else {
+            throw .invalidInput("The \(what) name is \(name.count) characters long; shorten it to 64 at most.")
+        }
+        guard !name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+            throw .invalidInput("The \(what) name contains control characters; use printable characters only.")
+        }
+        return (name, key(for: name))
+    }
+
+    /// The case-folded lookup key for a name (also used to find names as typed).
+    static func key(for name: String) -> String {
+        name.trimmingCharacters(in: .whitespacesAndNewlines)
+            .precomposedStringWithCanonicalMapping
+            .folding(options: [.caseInsensitive, .widthInsensitive], locale: nil)
+    }
+}

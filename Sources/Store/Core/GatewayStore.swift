@@ -1,0 +1,116 @@
+public import Foundation
+import GRDB
+public import Logging
+
+/// One gateway's SQLite database: opened once per process, shared by the CLI and the daemon.
+///
+/// Opening creates the data directory (0700) and the database (0600, WAL, foreign keys,
+/// `secure_delete`), then runs the migrations. Everything secret needs an ``UnlockedStore``,
+/// obtained with ``createAccount(username:passphrase:parameters:)`` or ``unlock(passphrase:now:)``.
+public final class GatewayStore: Sendable {
+    /// The file name of the database inside the data directory.
+    public static let databaseFileName = "smsgw.sqlite"
+
+    /// How long a write waits for another process's transaction before giving up.
+    static let busyTimeout: TimeInterval = 15
+
+    /// The data directory this store lives in.
+    public let directory: URL
+    /// The database file: `directory/smsgw.sqlite`.
+    public let databaseURL: URL
+
+    let pool: DatabasePool
+    let logger: Logger
+    let lockoutPolicy: LockoutPolicy
+
+    private init(directory: URL, databaseURL: URL, pool: DatabasePool, logger: Logger, lockoutPolicy: LockoutPolicy) {
+        self.directory = directory
+        self.databaseURL = databaseURL
+        self.pool = pool
+        self.logger = logger
+        self.lockoutPolicy = lockoutPolicy
+    }
+
+    /// Opens (creating if needed) the gateway database in `directory` and migrates it.
+    ///
+    /// - Parameters:
+    ///   - directory: The data directory; created with mode 0700 when missing.
+    ///   - logger: Receives open, migration and lockout events; never key material.
+    /// - Throws: ``StoreError/configuration(_:)`` when the directory or file cannot be used,
+    ///   ``StoreError/database(_:busy:)`` when SQLite fails.
+    public static func open(directory: URL, logger: Logger) throws -> GatewayStore {
+        try open(directory: directory, logger: logger, lockoutPolicy: .standard)
+    }
+
+    static func open(directory: URL, logger: Logger, lockoutPolicy: LockoutPolicy) throws -> GatewayStore {
+        let directory = directory.standardizedFileURL
+        try FilePermissions.prepareDirectory(directory, logger: logger)
+        let databaseURL = directory.appendingPathComponent(databaseFileName, isDirectory: false)
+        let path = databaseURL.path
+
+        var configuration = Configuration()
+        configuration.label = "smsgw.store"
+        configuration.foreignKeysEnabled = true
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.prepareDatabase { db in
+            // Deleted rows (keys, texts) are overwritten with zeros, not left in free pages.
+            try db.execute(sql: "PRAGMA secure_delete = ON")
+        }
+
+        let pool: DatabasePool = try FilePermissions.withPrivateUmask {
+            let pool: DatabasePool
+            do {
+                pool = try DatabasePool(path: path, configuration: configuration)
+            } catch let error as DatabaseError {
+                throw StoreError.configuration(
+                    "Cannot open the database \(path) (\(error.message ?? "SQLite error \(error.resultCode.rawValue)")); check the data directory and its permissions."
+                )
+            }
+            try migrate(pool, logger: logger)
+            // Touch a reader so the -shm file exists before we fix the modes below.
+            _ = try StoreError.wrapping { try pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") } }
+            return pool
+        }
+        try FilePermissions.restrictDatabaseFiles(path)
+        logger.debug("Opened the gateway database.", metadata: [LogKey.path: "\(path)"])
+        return GatewayStore(
+            directory: directory, databaseURL: databaseURL, pool: pool, logger: logger, lockoutPolicy: lockoutPolicy
+        )
+    }
+
+    /// Applies pending migrations; a second process racing on a brand-new file retries once.
+    private static func migrate(_ pool: DatabasePool, logger: Logger) throws {
+        let migrator = StoreSchema.migrator
+        let applied = try StoreError.wrapping { try pool.read { try migrator.appliedIdentifiers($0) } }
+        let known = Set(migrator.migrations)
+        if !applied.isSubset(of: known) {
+            throw StoreError.configuration(
+                "The database was written by a newer smsgw; upgrade smsgw before using this data directory."
+            )
+        }
+        for identifier in migrator.migrations where !applied.contains(identifier) {
+            logger.info("Applying database migration.", metadata: [LogKey.migration: "\(identifier)"])
+        }
+        do {
+            try migrator.migrate(pool)
+        } catch {
+            // Another process may have created the same tables between our check and our write.
+            try StoreError.wrapping { try migrator.migrate(pool) }
+        }
+    }
+
+    /// The identifiers of the migrations applied to this database, in order.
+    public func appliedMigrations() throws -> [String] {
+        try StoreError.wrapping { try pool.read { try StoreSchema.migrator.appliedMigrations($0) } }
+    }
+
+    /// Whether an account has been created in this database.
+    public var accountExists: Bool {
+        get throws {
+            try StoreError.wrapping {
+                try pool.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM account)") ?? false }
+            }
+        }
+    }
+}

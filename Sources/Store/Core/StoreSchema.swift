@@ -1,0 +1,124 @@
+import GRDB
+
+/// The versioned schema: one migration per step, applied in order, never edited once shipped.
+///
+/// Encrypted columns (BLOB, AES-GCM nonce ‖ ciphertext ‖ tag) are listed in docs/STORAGE.md with
+/// the associated data that binds each one to its row.
+enum StoreSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+
+        migrator.registerMigration("v1-account") { db in
+            try db.execute(sql: """
+                CREATE TABLE account (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    singleton INTEGER NOT NULL DEFAULT 1 UNIQUE CHECK (singleton = 1),
+                    username TEXT NOT NULL,
+                    kdf_salt BLOB NOT NULL,
+                    kdf_memory_kib INTEGER NOT NULL,
+                    kdf_iterations INTEGER NOT NULL,
+                    kdf_parallelism INTEGER NOT NULL,
+                    wrapped_data_key BLOB NOT NULL,
+                    failed_attempts INTEGER NOT NULL DEFAULT 0,
+                    locked_until REAL,
+                    created_at REAL NOT NULL,
+                    updated_at REAL NOT NULL
+                ) STRICT
+                """)
+        }
+
+        migrator.registerMigration("v1-contacts") { db in
+            try db.execute(sql: """
+                CREATE TABLE contacts (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL,
+                    name_key TEXT NOT NULL UNIQUE,
+                    phone_number TEXT UNIQUE,
+                    pairing_state TEXT NOT NULL CHECK (pairing_state IN ('pending', 'paired')),
+                    pairing_code BLOB,
+                    session BLOB,
+                    created_at REAL NOT NULL,
+                    updated_at REAL NOT NULL,
+                    last_sent_at REAL,
+                    last_received_at REAL,
+                    verification_failures INTEGER NOT NULL DEFAULT 0
+                ) STRICT
+                """)
+        }
+
+        migrator.registerMigration("v1-messages") { db in
+            try db.execute(sql: """
+                CREATE TABLE messages (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    uuid TEXT NOT NULL UNIQUE,
+                    time REAL NOT NULL,
+                    direction TEXT NOT NULL CHECK (direction IN ('in', 'out')),
+                    contact_id TEXT REFERENCES contacts(id) ON DELETE CASCADE,
+                    remote_number TEXT,
+                    status TEXT NOT NULL,
+                    text BLOB,
+                    ciphertext TEXT,
+                    error TEXT,
+                    fingerprint TEXT
+                ) STRICT;
+                CREATE INDEX messages_contact ON messages(contact_id, id);
+                """)
+        }
+
+        migrator.registerMigration("v1-outbox") { db in
+            try db.execute(sql: """
+                CREATE TABLE outbox (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    message_id INTEGER REFERENCES messages(id) ON DELETE CASCADE,
+                    contact_id TEXT NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
+                    phone_number TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    state TEXT NOT NULL
+                        CHECK (state IN ('queued', 'submitting', 'sent', 'delivered', 'failed')),
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    last_error TEXT,
+                    error_permanent INTEGER NOT NULL DEFAULT 0,
+                    next_attempt_at REAL NOT NULL,
+                    claim_sequence INTEGER,
+                    modem TEXT,
+                    message_reference INTEGER,
+                    created_at REAL NOT NULL,
+                    updated_at REAL NOT NULL,
+                    sent_at REAL,
+                    delivered_at REAL
+                ) STRICT;
+                CREATE INDEX outbox_due ON outbox(state, next_attempt_at);
+                CREATE INDEX outbox_contact_claims ON outbox(contact_id, claim_sequence);
+                CREATE INDEX outbox_reference ON outbox(modem, message_reference);
+                """)
+        }
+
+        migrator.registerMigration("v1-received-pdus") { db in
+            try db.execute(sql: """
+                CREATE TABLE received_pdus (
+                    fingerprint TEXT PRIMARY KEY NOT NULL,
+                    received_at REAL NOT NULL
+                ) STRICT, WITHOUT ROWID
+                """)
+        }
+
+        migrator.registerMigration("v1-otp-entries") { db in
+            try db.execute(sql: """
+                CREATE TABLE otp_entries (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL,
+                    name_key TEXT NOT NULL UNIQUE,
+                    secret BLOB NOT NULL,
+                    state BLOB,
+                    created_at REAL NOT NULL,
+                    updated_at REAL NOT NULL
+                ) STRICT
+                """)
+        }
+
+        return migrator
+    }
+
+    /// Every table the store owns, children before parents (the order ``UnlockedStore/deleteAccount()`` wipes them in).
+    static let tables = ["outbox", "messages", "received_pdus", "otp_entries", "contacts", "account"]
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// The associated data that binds one ciphertext to its table, row and purpose.
+///
+/// A blob sealed for `smsgw/v1/contact/<uuid>/session` fails to open anywhere else:
+/// in another row, another column or another account's database.
+struct SecretContext: Sendable, Hashable, CustomStringConvertible {
+    let label: String
+
+    private init(_ label: String) { self.label = label }
+
+    var bytes: Data { Data(label.utf8) }
+    var description: String { label }
+
+    /// The data key, wrapped by the passphrase-derived key.
+    static func dataKey(account: UUID) -> SecretContext {
+        SecretContext("smsgw/v1/account/\(account.storeString)/data-key")
+    }
+
+    /// A contact's ratchet state (the session blob).
+    static func contactSession(_ contact: UUID) -> SecretContext {
+        SecretContext("smsgw/v1/contact/\(contact.storeString)/session")
+    }
+
+    /// This side's pairing code, kept until the contact is paired.
+    static func contactPairingCode(_ contact: UUID) -> SecretContext {
+        SecretContext("smsgw/v1/contact/\(contact.storeString)/pairing-code")
+    }
+
+    /// The plaintext of one logged message.
+    static func messageText(_ message: UUID) -> SecretContext {
+        SecretContext("smsgw/v1/message/\(message.storeString)/text")
+    }
+
+    /// An OTP entry's secret and parameters.
+    static func otpSecret(_ entry: UUID) -> SecretContext {
+        SecretContext("smsgw/v1/otp/\(entry.storeString)/secret")
+    }
+
+    /// An OTP entry's verification state (last accepted step, throttling).
+    static func otpState(_ entry: UUID) -> SecretContext {
+        SecretContext("smsgw/v1/otp/\(entry.storeString)/state")
+    }
+}
+
+extension UUID {
+    /// The lowercase form stored in the database and used in associated data.
+    var storeString: String { uuidString.lowercased() }
+
+    /// Parses the stored form, throwing ``StoreError/corrupted(_:)`` on anything else.
+    static func fromStore(_ string: String) throws(StoreError) -> UUID {
+        guard let uuid = UUID(uuidString: string) else {
+            throw .corrupted("A row holds a malformed identifier; restore the database from a backup.")
+        }
+        return uuid
+    }
+}

@@ -1,0 +1,137 @@
+public import Foundation
+import GRDB
+
+/// Which way a logged message went.
+public enum MessageDirection: String, Sendable, Hashable, Codable {
+    case incoming = "in"
+    case outgoing = "out"
+}
+
+/// What happened to a logged message. A struct rather than an enum so later versions can add
+/// statuses without breaking older readers of the same database.
+public struct MessageStatus: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Outgoing text encrypted (for copy and paste, not queued).
+    public static let encrypted = MessageStatus(rawValue: "encrypted")
+    /// Incoming text verified and decrypted.
+    public static let decrypted = MessageStatus(rawValue: "decrypted")
+    /// Outgoing text waiting in the outbox.
+    public static let queued = MessageStatus(rawValue: "queued")
+    /// Submitted to the network.
+    public static let sent = MessageStatus(rawValue: "sent")
+    /// A delivery report confirmed it.
+    public static let delivered = MessageStatus(rawValue: "delivered")
+    /// Sending failed for good.
+    public static let failed = MessageStatus(rawValue: "failed")
+    /// An incoming SMS already processed (a replay or a second read from the SIM).
+    public static let duplicate = MessageStatus(rawValue: "duplicate")
+    /// An incoming SMS that failed verification; no state changed.
+    public static let rejected = MessageStatus(rawValue: "rejected")
+    /// An incoming SMS that is not encrypted (or from an unknown sender).
+    public static let plain = MessageStatus(rawValue: "plain")
+    /// A resynchronisation handshake message.
+    public static let resync = MessageStatus(rawValue: "resync")
+
+    public var description: String { rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
+
+/// A message to add to the log with ``StoreTransaction/appendLog(_:)``.
+public struct NewLogEntry: Sendable, Hashable {
+    public var time: Date
+    public var direction: MessageDirection
+    /// The contact, or nil for an unknown sender.
+    public var contactID: UUID?
+    /// The number the SMS came from or went to (may be an alphanumeric sender id), if any.
+    public var remoteNumber: String?
+    public var status: MessageStatus
+    /// The plaintext; stored encrypted.
+    public var text: String?
+    /// The 160-character ciphertext as sent or received (not secret).
+    public var ciphertext: String?
+    /// What went wrong, in a plain sentence (never key material).
+    public var error: String?
+    /// The received PDU's fingerprint, for incoming SMS.
+    public var fingerprint: String?
+
+    /// - Parameters:
+    ///   - contact: The contact; its number is used when `remoteNumber` is nil.
+    public init(
+        time: Date = Date(),
+        direction: MessageDirection,
+        contact: Contact?,
+        remoteNumber: String? = nil,
+        status: MessageStatus,
+        text: String? = nil,
+        ciphertext: String? = nil,
+        error: String? = nil,
+        fingerprint: String? = nil
+    ) {
+        self.time = time
+        self.direction = direction
+        self.contactID = contact?.id
+        self.remoteNumber = remoteNumber ?? contact?.number?.e164
+        self.status = status
+        self.text = text
+        self.ciphertext = ciphertext
+        self.error = error
+        self.fingerprint = fingerprint
+    }
+}
+
+/// A message as read back from the log, its text decrypted.
+public struct LogEntry: Sendable, Hashable, Codable, Identifiable {
+    /// Increasing with insertion order; use it with `afterId` to follow the log.
+    public var id: Int64
+    public var time: Date
+    public var direction: MessageDirection
+    public var contactID: UUID?
+    /// The contact's current name, or nil for an unknown sender.
+    public var contactName: String?
+    public var remoteNumber: String?
+    public var status: MessageStatus
+    public var text: String?
+    public var ciphertext: String?
+    public var error: String?
+    public var fingerprint: String?
+}
+
+extension LogEntry {
+    static let selection = """
+        SELECT m.id, m.uuid, m.time, m.direction, m.contact_id, c.name AS contact_name, m.remote_number,
+            m.status, m.text, m.ciphertext, m.error, m.fingerprint
+        FROM messages m LEFT JOIN contacts c ON c.id = m.contact_id
+        """
+
+    init(row: Row, dataKey: DataKey) throws {
+        let uuid = try UUID.fromStore(row["uuid"])
+        let sealed: Data? = row["text"]
+        let contactID: String? = row["contact_id"]
+        guard let direction = MessageDirection(rawValue: row["direction"]) else {
+            throw StoreError.corrupted("A logged message has an unknown direction; restore the database from a backup.")
+        }
+        self.init(
+            id: row["id"],
+            time: Date(timeIntervalSince1970: row["time"]),
+            direction: direction,
+            contactID: try contactID.map { value throws(StoreError) in try UUID.fromStore(value) },
+            contactName: row["contact_name"],
+            remoteNumber: row["remote_number"],
+            status: MessageStatus(rawValue: row["status"]),
+            text: try sealed.map { blob throws(StoreError) in try dataKey.openString(blob, for: .messageText(uuid)) },
+            ciphertext: row["ciphertext"],
+            error: row["error"],
+            fingerprint: row["fingerprint"]
+        )
+    }
+}

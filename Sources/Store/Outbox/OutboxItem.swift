@@ -1,0 +1,106 @@
+public import Foundation
+import GRDB
+
+/// Where an outgoing SMS is in its life: queued → submitting → sent → delivered, or failed.
+public enum OutboxState: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Waiting for a modem (again, after a temporary error, once `nextAttemptAt` has passed).
+    case queued
+    /// Claimed by a modem that is submitting it now.
+    case submitting
+    /// Accepted by the network, with a message reference.
+    case sent
+    /// A status report confirmed delivery.
+    case delivered
+    /// Given up: a permanent error, or the sender decided not to retry.
+    case failed
+}
+
+/// One outgoing SMS carrying ciphertext the ratchet has already committed.
+public struct OutboxItem: Sendable, Hashable, Codable, Identifiable {
+    public var id: Int64
+    /// The log entry this SMS carries, if any.
+    public var messageID: Int64?
+    public var contactID: UUID
+    public var number: PhoneNumber
+    /// The exact text to send (the 160-character ciphertext; not secret).
+    public var body: String
+    public var state: OutboxState
+    /// Submission attempts so far (claims).
+    public var attempts: Int
+    public var lastError: String?
+    /// Whether the last error was permanent (never retried).
+    public var lastErrorIsPermanent: Bool
+    /// The earliest time the row may be claimed again.
+    public var nextAttemptAt: Date
+    /// The modem that claimed or sent it.
+    public var modem: String?
+    /// The network's message reference, once sent (matches status reports).
+    public var messageReference: Int?
+    public var createdAt: Date
+    public var updatedAt: Date
+    public var sentAt: Date?
+    public var deliveredAt: Date?
+}
+
+extension OutboxItem {
+    init(row: Row) throws {
+        guard let state = OutboxState(rawValue: row["state"]) else {
+            throw StoreError.corrupted("An outbox row has an unknown state; restore the database from a backup.")
+        }
+        func date(_ column: String) -> Date? {
+            (row[column] as Double?).map(Date.init(timeIntervalSince1970:))
+        }
+        self.init(
+            id: row["id"],
+            messageID: row["message_id"],
+            contactID: try UUID.fromStore(row["contact_id"]),
+            number: try PhoneNumber(storedE164: row["phone_number"]),
+            body: row["body"],
+            state: state,
+            attempts: row["attempts"],
+            lastError: row["last_error"],
+            lastErrorIsPermanent: row["error_permanent"],
+            nextAttemptAt: Date(timeIntervalSince1970: row["next_attempt_at"]),
+            modem: row["modem"],
+            messageReference: row["message_reference"],
+            createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            updatedAt: Date(timeIntervalSince1970: row["updated_at"]),
+            sentAt: date("sent_at"),
+            deliveredAt: date("delivered_at")
+        )
+    }
+}
+
+extension StoreReader {
+    /// One outbox row.
+    public func outboxItem(id: Int64) throws -> OutboxItem {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM outbox WHERE id = ?", arguments: [id]) else {
+            throw StoreError.notFound("No outbox entry has id \(id); see `smsgw status` for the queue.")
+        }
+        return try OutboxItem(row: row)
+    }
+
+    /// Outbox rows in the given states (all when empty), oldest first.
+    public func outboxItems(in states: Set<OutboxState> = []) throws -> [OutboxItem] {
+        let all = try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY id").map(OutboxItem.init(row:))
+        return states.isEmpty ? all : all.filter { states.contains($0.state) }
+    }
+
+    /// How many outbox rows are in each state (for `smsgw status`).
+    public func outboxCounts() throws -> [OutboxState: Int] {
+        var counts: [OutboxState: Int] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS n FROM outbox GROUP BY state") {
+            if let state = OutboxState(rawValue: row["state"]) { counts[state] = row["n"] }
+        }
+        return counts
+    }
+
+    /// The sent row a status report refers to, by modem and message reference (newest first).
+    public func outboxItem(reference: Int, modem: String) throws -> OutboxItem? {
+        try Row.fetchOne(
+            db,
+            sql: "SELECT * FROM outbox WHERE modem = ? AND message_reference = ? AND state = 'sent' ORDER BY id DESC LIMIT 1",
+            arguments: [modem, reference]
+        ).map(OutboxItem.init(row:))
+    }
+}

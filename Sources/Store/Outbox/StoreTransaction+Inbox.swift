@@ -1,0 +1,32 @@
+public import Foundation
+import GRDB
+
+extension StoreTransaction {
+    /// Records the fingerprint of a received PDU; false when it was already recorded.
+    ///
+    /// Call it in the transaction that verifies, advances and logs the message, then delete the
+    /// SMS from the SIM only after the commit: an SMS read twice is processed once.
+    public func recordReceivedFingerprint(_ fingerprint: String, at time: Date = Date()) throws -> Bool {
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO received_pdus (fingerprint, received_at) VALUES (?, ?)",
+            arguments: [fingerprint, time.timeIntervalSince1970]
+        )
+        return db.changesCount == 1
+    }
+
+    /// Forgets fingerprints older than `date` (the SIM will not hold them that long); returns how many.
+    @discardableResult
+    public func pruneReceivedFingerprints(olderThan date: Date) throws -> Int {
+        try db.execute(sql: "DELETE FROM received_pdus WHERE received_at < ?", arguments: [date.timeIntervalSince1970])
+        return db.changesCount
+    }
+}
+
+extension StoreReader {
+    /// Whether a PDU fingerprint was already recorded.
+    public func hasReceivedFingerprint(_ fingerprint: String) throws -> Bool {
+        try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM received_pdus WHERE fingerprint = ?)", arguments: [fingerprint]
+        ) ?? false
+    }
+}

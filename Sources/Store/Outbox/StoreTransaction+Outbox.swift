@@ -1,0 +1,147 @@
+public import Foundation
+import GRDB
+
+extension StoreTransaction {
+    /// Queues an SMS to `contact`; call it in the same transaction that advanced the ratchet.
+    ///
+    /// - Parameters:
+    ///   - body: The exact text to send (the ciphertext).
+    ///   - contact: The recipient; it must have a number.
+    ///   - messageID: The log entry this SMS carries; its status follows the outbox row.
+    /// - Returns: The outbox row id.
+    @discardableResult
+    public func enqueueOutbox(_ body: String, to contact: Contact, messageID: Int64? = nil, now: Date = Date()) throws -> Int64 {
+        let current = try self.contact(id: contact.id)
+        guard let number = current.number else {
+            throw StoreError.invalidInput(
+                "The contact \"\(current.name)\" has no phone number; add one with `smsgw contact edit \(current.name) --number +44…`."
+            )
+        }
+        let time = now.timeIntervalSince1970
+        try db.execute(
+            sql: """
+                INSERT INTO outbox (message_id, contact_id, phone_number, body, state, next_attempt_at,
+                    created_at, updated_at)
+                VALUES (?, ?, ?, ?, 'queued', ?, ?, ?)
+                """,
+            arguments: [messageID, current.id.storeString, number.e164, body, time, time, time]
+        )
+        return db.lastInsertedRowID
+    }
+
+    /// Claims the next due row for `modem`, fairly across contacts, and marks it submitting.
+    ///
+    /// Among contacts with a due row, the one served longest ago (or never) goes first, and
+    /// within a contact the oldest row; so one contact's burst, or a bad number waiting for
+    /// its retry time, never holds up the others.
+    public func claimNextOutbox(modem: String, now: Date = Date()) throws -> OutboxItem? {
+        let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT o.id FROM outbox o
+                WHERE o.state = 'queued' AND o.next_attempt_at <= ?
+                ORDER BY (SELECT MAX(p.claim_sequence) FROM outbox p WHERE p.contact_id = o.contact_id) ASC,
+                    o.id ASC
+                LIMIT 1
+                """,
+            arguments: [now.timeIntervalSince1970]
+        )
+        guard let row else { return nil }
+        let id: Int64 = row["id"]
+        let sequence = (try Int64.fetchOne(db, sql: "SELECT MAX(claim_sequence) FROM outbox") ?? 0) + 1
+        try db.execute(
+            sql: """
+                UPDATE outbox SET state = 'submitting', attempts = attempts + 1, modem = ?, claim_sequence = ?,
+                    updated_at = ?
+                WHERE id = ?
+                """,
+            arguments: [modem, sequence, now.timeIntervalSince1970, id]
+        )
+        return try outboxItem(id: id)
+    }
+
+    /// Records that the network accepted the SMS with `reference`.
+    public func markOutboxSent(_ id: Int64, reference: Int, modem: String, now: Date = Date()) throws {
+        let item = try transition(id, from: [.submitting], to: .sent)
+        try db.execute(
+            sql: """
+                UPDATE outbox SET state = 'sent', message_reference = ?, modem = ?, sent_at = ?, updated_at = ?,
+                    last_error = NULL, error_permanent = 0
+                WHERE id = ?
+                """,
+            arguments: [reference, modem, now.timeIntervalSince1970, now.timeIntervalSince1970, id]
+        )
+        try followLog(item, status: .sent, error: nil)
+        try recordSent(to: contact(id: item.contactID), at: now)
+    }
+
+    /// Records a delivery report.
+    public func markOutboxDelivered(_ id: Int64, now: Date = Date()) throws {
+        let item = try transition(id, from: [.sent], to: .delivered)
+        try db.execute(
+            sql: "UPDATE outbox SET state = 'delivered', delivered_at = ?, updated_at = ? WHERE id = ?",
+            arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970, id]
+        )
+        try followLog(item, status: .delivered, error: nil)
+    }
+
+    /// Records a failed attempt.
+    ///
+    /// - Parameters:
+    ///   - error: What went wrong, in a plain sentence.
+    ///   - permanent: True for errors a retry cannot fix (for example an invalid number):
+    ///     the row becomes failed. Otherwise it is queued again for `retryAt`.
+    ///   - retryAt: When a temporary failure may be retried; defaults to `now`.
+    public func markOutboxFailed(
+        _ id: Int64, error: String, permanent: Bool, retryAt: Date? = nil, now: Date = Date()
+    ) throws {
+        let item = try transition(id, from: [.submitting, .sent], to: permanent ? .failed : .queued)
+        if permanent {
+            try db.execute(
+                sql: "UPDATE outbox SET state = 'failed', last_error = ?, error_permanent = 1, updated_at = ? WHERE id = ?",
+                arguments: [error, now.timeIntervalSince1970, id]
+            )
+            try followLog(item, status: .failed, error: error)
+        } else {
+            try db.execute(
+                sql: """
+                    UPDATE outbox SET state = 'queued', last_error = ?, error_permanent = 0, next_attempt_at = ?,
+                        updated_at = ?
+                    WHERE id = ?
+                    """,
+                arguments: [error, (retryAt ?? now).timeIntervalSince1970, now.timeIntervalSince1970, id]
+            )
+        }
+    }
+
+    /// Returns rows left in `submitting` (a process died mid-submission) to the queue.
+    ///
+    /// Resending the same stored ciphertext is safe: the peer drops a duplicate.
+    /// Call it once when the daemon starts, before any modem claims.
+    @discardableResult
+    public func requeueInterruptedOutbox(now: Date = Date()) throws -> Int {
+        try db.execute(
+            sql: "UPDATE outbox SET state = 'queued', next_attempt_at = ?, updated_at = ? WHERE state = 'submitting'",
+            arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970]
+        )
+        return db.changesCount
+    }
+
+    private func transition(_ id: Int64, from allowed: Set<OutboxState>, to target: OutboxState) throws -> OutboxItem {
+        let item = try outboxItem(id: id)
+        guard allowed.contains(item.state) else {
+            throw StoreError.invalidState(
+                "Outbox entry \(id) is \(item.state.rawValue) and cannot become \(target.rawValue); check `smsgw status`."
+            )
+        }
+        return item
+    }
+
+    private func followLog(_ item: OutboxItem, status: MessageStatus, error: String?) throws {
+        guard let messageID = item.messageID else { return }
+        try db.execute(
+            sql: "UPDATE messages SET status = ?, error = COALESCE(?, error) WHERE id = ?",
+            arguments: [status.rawValue, error, messageID]
+        )
+    }
+}

@@ -1,0 +1,82 @@
+public import Foundation
+import GRDB
+
+/// Read access inside ``UnlockedStore/read(_:)`` or ``UnlockedStore/write(_:)``: contacts,
+/// decrypted secrets, the message log, the outbox and OTP entries.
+///
+/// Valid only during the closure it is passed to, on that closure's thread.
+public class StoreReader {
+    let db: Database
+    let dataKey: DataKey
+    let accountID: UUID
+
+    init(db: Database, dataKey: DataKey, accountID: UUID) {
+        self.db = db
+        self.dataKey = dataKey
+        self.accountID = accountID
+    }
+
+    // MARK: Contacts
+
+    /// The contact with this name (compared without regard to case).
+    ///
+    /// - Throws: ``StoreError/notFound(_:)`` naming the command that lists contacts.
+    public func contact(named name: String) throws -> Contact {
+        let row = try Row.fetchOne(
+            db, sql: "SELECT \(Contact.columns) FROM contacts WHERE name_key = ?",
+            arguments: [NameRules.key(for: name)]
+        )
+        guard let row else {
+            throw StoreError.notFound("No contact is named \"\(name)\"; see `smsgw contact list` for the names.")
+        }
+        return try Contact(row: row)
+    }
+
+    /// The contact with this identifier.
+    public func contact(id: UUID) throws -> Contact {
+        let row = try Row.fetchOne(
+            db, sql: "SELECT \(Contact.columns) FROM contacts WHERE id = ?", arguments: [id.storeString]
+        )
+        guard let row else {
+            throw StoreError.notFound("The contact no longer exists; see `smsgw contact list`.")
+        }
+        return try Contact(row: row)
+    }
+
+    /// The contact with this number, or nil for an unknown sender.
+    public func contact(withNumber number: PhoneNumber) throws -> Contact? {
+        try Row.fetchOne(
+            db, sql: "SELECT \(Contact.columns) FROM contacts WHERE phone_number = ?", arguments: [number.e164]
+        ).map(Contact.init(row:))
+    }
+
+    /// All contacts, sorted by name.
+    public func contacts() throws -> [Contact] {
+        try Row.fetchAll(db, sql: "SELECT \(Contact.columns) FROM contacts ORDER BY name_key")
+            .map(Contact.init(row:))
+    }
+
+    /// The contact's decrypted session blob (ratchet state), or nil before pairing.
+    public func session(for contact: Contact) throws -> Data? {
+        try secret(column: "session", of: contact, context: .contactSession(contact.id))
+    }
+
+    /// This side's decrypted pairing code, or nil once paired.
+    public func pairingCode(for contact: Contact) throws -> Data? {
+        try secret(column: "pairing_code", of: contact, context: .contactPairingCode(contact.id))
+    }
+
+    private func secret(column: String, of contact: Contact, context: SecretContext) throws -> Data? {
+        guard let row = try Row.fetchOne(
+            db, sql: "SELECT \(column) AS secret FROM contacts WHERE id = ?", arguments: [contact.id.storeString]
+        ) else {
+            throw StoreError.notFound("The contact \"\(contact.name)\" no longer exists; see `smsgw contact list`.")
+        }
+        let sealed: Data? = row["secret"]
+        return try sealed.map { blob throws(StoreError) in try dataKey.open(blob, for: context) }
+    }
+}
+
+// A reader wraps a GRDB connection that must stay on its own dispatch queue.
+@available(*, unavailable)
+extension StoreReader: Sendable {}

@@ -1,0 +1,142 @@
+public import Foundation
+import GRDB
+
+/// Write access inside ``UnlockedStore/write(_:)``: everything ``StoreReader`` offers plus the
+/// changes, all committed together or not at all.
+///
+/// Valid only during the closure it is passed to, on that closure's thread.
+public final class StoreTransaction: StoreReader {
+    var now: Double { Date().timeIntervalSince1970 }
+
+    // MARK: Contacts
+
+    /// Adds a contact in the pending state, storing this side's pairing code encrypted.
+    ///
+    /// - Parameters:
+    ///   - name: 1 to 64 characters, unique without regard to case.
+    ///   - number: The contact's number, or nil for a phone-only peer.
+    ///   - pairingCode: This side's pairing code (opaque to the store).
+    public func addContact(name: String, number: PhoneNumber?, pairingCode: Data) throws -> Contact {
+        let (name, key) = try NameRules.validate(name, what: "contact")
+        try ensureNameIsFree(key: key, name: name, except: nil)
+        if let number { try ensureNumberIsFree(number, except: nil) }
+        let id = UUID()
+        let sealed = try dataKey.seal(pairingCode, for: .contactPairingCode(id))
+        let time = now
+        try db.execute(
+            sql: """
+                INSERT INTO contacts (id, name, name_key, phone_number, pairing_state, pairing_code,
+                    created_at, updated_at)
+                VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)
+                """,
+            arguments: [id.storeString, name, key, number?.e164, sealed, time, time]
+        )
+        return try contact(id: id)
+    }
+
+    /// Renames a contact; the new name must be free (a change of case alone is allowed).
+    public func renameContact(named name: String, to newName: String) throws -> Contact {
+        let existing = try contact(named: name)
+        let (newName, key) = try NameRules.validate(newName, what: "contact")
+        try ensureNameIsFree(key: key, name: newName, except: existing.id)
+        try db.execute(
+            sql: "UPDATE contacts SET name = ?, name_key = ?, updated_at = ? WHERE id = ?",
+            arguments: [newName, key, now, existing.id.storeString]
+        )
+        return try contact(id: existing.id)
+    }
+
+    /// Sets or clears a contact's number.
+    public func setNumber(_ number: PhoneNumber?, forContactNamed name: String) throws -> Contact {
+        let existing = try contact(named: name)
+        if let number { try ensureNumberIsFree(number, except: existing.id) }
+        try db.execute(
+            sql: "UPDATE contacts SET phone_number = ?, updated_at = ? WHERE id = ?",
+            arguments: [number?.e164, now, existing.id.storeString]
+        )
+        return try contact(id: existing.id)
+    }
+
+    /// Deletes a contact with its keys, its messages and its outbox rows.
+    public func removeContact(named name: String) throws {
+        let existing = try contact(named: name)
+        try db.execute(sql: "DELETE FROM contacts WHERE id = ?", arguments: [existing.id.storeString])
+    }
+
+    // MARK: Pairing and ratchet state
+
+    /// Replaces the contact's session blob (encrypted with its own AAD).
+    public func setSession(_ session: Data, for contact: Contact) throws {
+        let sealed = try dataKey.seal(session, for: .contactSession(contact.id))
+        try updateContact(contact, set: "session = ?", [sealed])
+    }
+
+    /// Marks the contact paired with its first session blob and forgets the pairing code.
+    public func setPaired(_ contact: Contact, session: Data) throws {
+        let sealed = try dataKey.seal(session, for: .contactSession(contact.id))
+        try updateContact(
+            contact, set: "pairing_state = 'paired', session = ?, pairing_code = NULL, verification_failures = 0",
+            [sealed]
+        )
+    }
+
+    /// Returns the contact to the pending state with a new pairing code, deleting its session
+    /// (manual re-pairing).
+    public func resetPairing(_ contact: Contact, pairingCode: Data) throws {
+        let sealed = try dataKey.seal(pairingCode, for: .contactPairingCode(contact.id))
+        try updateContact(contact, set: "pairing_state = 'pending', session = NULL, pairing_code = ?", [sealed])
+    }
+
+    // MARK: Counters
+
+    /// Counts one more consecutive verification failure and returns the new count.
+    @discardableResult
+    public func incrementFailures(for contact: Contact) throws -> Int {
+        try updateContact(contact, set: "verification_failures = verification_failures + 1", [])
+        return try self.contact(id: contact.id).verificationFailures
+    }
+
+    /// Clears the consecutive verification failures (after a message verifies).
+    public func resetFailures(for contact: Contact) throws {
+        try updateContact(contact, set: "verification_failures = 0", [])
+    }
+
+    /// Records that an SMS to the contact was sent at `time`.
+    public func recordSent(to contact: Contact, at time: Date = Date()) throws {
+        try updateContact(contact, set: "last_sent_at = ?", [time.timeIntervalSince1970])
+    }
+
+    /// Records that an SMS from the contact was received at `time`.
+    public func recordReceived(from contact: Contact, at time: Date = Date()) throws {
+        try updateContact(contact, set: "last_received_at = ?", [time.timeIntervalSince1970])
+    }
+
+    // MARK: Helpers
+
+    private func updateContact(_ contact: Contact, set assignments: String, _ values: [(any DatabaseValueConvertible)?]) throws {
+        try db.execute(
+            sql: "UPDATE contacts SET \(assignments), updated_at = ? WHERE id = ?",
+            arguments: StatementArguments(values + [now, contact.id.storeString])
+        )
+        if db.changesCount == 0 {
+            throw StoreError.notFound("The contact \"\(contact.name)\" no longer exists; see `smsgw contact list`.")
+        }
+    }
+
+    private func ensureNameIsFree(key: String, name: String, except id: UUID?) throws {
+        let owner = try String.fetchOne(db, sql: "SELECT id FROM contacts WHERE name_key = ?", arguments: [key])
+        if let owner, owner != id?.storeString {
+            throw StoreError.alreadyExists("A contact named \"\(name)\" already exists; choose another name.")
+        }
+    }
+
+    private func ensureNumberIsFree(_ number: PhoneNumber, except id: UUID?) throws {
+        let row = try Row.fetchOne(db, sql: "SELECT id, name FROM contacts WHERE phone_number = ?", arguments: [number.e164])
+        if let row, (row["id"] as String) != id?.storeString {
+            let name: String = row["name"]
+            throw StoreError.alreadyExists(
+                "The number \(number) already belongs to the contact \"\(name)\"; incoming SMS are matched by number, so use one contact per number."
+            )
+        }
+    }
+}
