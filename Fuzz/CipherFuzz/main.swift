@@ -1,1 +1,82 @@
-print("fuzz")
+// Mutation fuzzer for Session.opening: feeds mutated ciphertexts and random strings to sessions in
+// varied states for a bounded time, and stops with a non-zero status if opening ever crashes, hangs,
+// changes the state on failure, or accepts a mutated message.
+//   swift run -c release CipherFuzz [seconds] [seed]
+import Foundation
+import SMSCipher
+
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+let arguments = CommandLine.arguments
+let seconds = arguments.count > 1 ? Double(arguments[1]) ?? 30 : 30
+let seed = arguments.count > 2 ? UInt64(arguments[2]) ?? 1 : UInt64(Date().timeIntervalSince1970)
+print("CipherFuzz: \(seconds) s, seed \(seed)")
+var rng = SplitMix(state: seed)
+let now = Date(timeIntervalSince1970: 1_800_000_000)
+let aliceCode = PairingCode.generate(using: &rng)
+let bobCode = PairingCode.generate(using: &rng)
+var alice = try Session.paired(mine: aliceCode, peer: bobCode)
+var bob = try Session.paired(mine: bobCode, peer: aliceCode)
+let alphabet = WireAlphabet.characters.map(Character.init)
+let deadline = Date().addingTimeInterval(seconds)
+var iterations = 0
+var failures = 0
+
+@MainActor func fail(_ message: String) {
+    failures += 1
+    print("FAILURE (seed \(seed), iteration \(iterations)): \(message)")
+}
+
+while Date() < deadline && failures == 0 {
+    iterations += 1
+    // Keep the states moving: some messages are delivered, some lost, some answered.
+    let sealed = try alice.sealing("fuzz \(iterations)", using: &rng)
+    alice = sealed.session
+    var scalars = Array(sealed.ciphertext)
+    switch rng.next() % 6 {
+    case 0:  // one character changed
+        let position = Int(rng.next() % 160)
+        var replacement = alphabet[Int(rng.next() % UInt64(alphabet.count))]
+        if replacement == scalars[position] { replacement = alphabet[(alphabet.firstIndex(of: replacement)! + 1) % alphabet.count] }
+        scalars[position] = replacement
+    case 1:  // two characters swapped
+        let a = Int(rng.next() % 160), b = Int(rng.next() % 160)
+        if scalars[a] == scalars[b] { scalars[a] = alphabet[(alphabet.firstIndex(of: scalars[a])! + 1) % alphabet.count] }
+        scalars.swapAt(a, b)
+    case 2:  // truncated or extended
+        scalars = rng.next() % 2 == 0 ? Array(scalars.prefix(Int(rng.next() % 160))) : scalars + [alphabet[0]]
+    case 3:  // random alphabet string of random length
+        scalars = (0..<Int(rng.next() % 200)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+    case 4:  // random Unicode
+        scalars = (0..<Int(rng.next() % 200)).compactMap { _ in Unicode.Scalar(UInt32(rng.next() % 0x11_0000)).map(Character.init) }
+    default:  // the genuine message, delivered or lost
+        if rng.next() % 4 != 0 {
+            do { bob = try bob.opening(sealed.ciphertext, now: now, using: &rng).session } catch { fail("genuine message rejected: \(error)") }
+        }
+        if rng.next() % 3 == 0 {
+            let reply = try bob.sealing("reply", using: &rng)
+            bob = reply.session
+            alice = (try? alice.opening(reply.ciphertext, now: now, using: &rng).session) ?? alice
+        }
+        continue
+    }
+    let mutated = String(scalars)
+    let before = bob
+    do {
+        let result = try bob.opening(mutated, now: now, using: &rng)
+        fail("a mutated message was accepted: \(result.opened)")
+    } catch {
+        if bob != before { fail("state changed on \(error)") }
+    }
+}
+print("CipherFuzz: \(iterations) iterations, \(failures) failures")
+exit(failures == 0 ? 0 : 1)
