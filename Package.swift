@@ -104,10 +104,16 @@ let package = Package(
             resources: [.copy("Vectors")],
             swiftSettings: strict
         ),
-        .testTarget(name: "StoreTests", dependencies: ["Store"], swiftSettings: strict),
+        .testTarget(
+            name: "StoreTests",
+            dependencies: ["Store", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         .testTarget(name: "OTPTests", dependencies: ["OTP"], swiftSettings: strict),
-        .testTarget(name: "ModemSimulatorTests", dependencies: ["ModemSimulator", "GSM7"], swiftSettings: strict),
-        .testTarget(name: "ModemTests", dependencies: ["Modem", "ModemSimulator", "GSM7"], swiftSettings: strict),
-        .testTarget(name: "EndToEndTests", dependencies: ["GSM7"], swiftSettings: strict),
+        .testTarget(
+            name: "ModemSimulatorTests",
+            dependencies: ["ModemSimulator", "GSM7", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+        .testTarget(
+            name: "ModemTests",
+            dependencies: ["Modem", "ModemSimulator", "GSM7", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["smsgw"], swiftSettings: strict),
     ]
 )

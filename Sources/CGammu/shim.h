@@ -83,7 +83,7 @@ static inline void smsgw_route_debug(GSM_StateMachine *s, GSM_Log_Function funct
     GSM_SetDebugGlobal(FALSE, di);
     GSM_SetDebugFileDescriptor(NULL, FALSE, di);
     GSM_SetDebugFunction(function, user_data, di);
-    GSM_SetDebugLevel("textdate", di);
+    GSM_SetDebugLevel("text", di);
 }
 
 /* Enters a SIM PIN once and wipes the buffer that held it. */

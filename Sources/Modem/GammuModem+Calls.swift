@@ -28,13 +28,16 @@ extension GammuModem {
                     }
                 }
                 DispatchQueue.global().asyncAfter(deadline: .now() + limit.timeInterval) { [weak self] in
+                    guard pending.claim() else { return }
                     let error = timeoutError?() ?? .timeout(operation, after: limit)
-                    guard pending.resume(.failure(error)) else { return }
+                    // Abort and record before the caller resumes, so that whatever it does next
+                    // (reopen, connect) already sees the aborted state machine.
                     if !worker.cancelIfQueued(id) { worker.abortRunning(id) }
                     self?.logger.error("Modem call overran its deadline; aborted", metadata: [
                         ModemLog.operation: "\(operation)", ModemLog.error: "\(error)",
                     ])
                     self?.noteFailure(error)
+                    pending.deliver(.failure(error))
                 }
             }
         } catch let error as ModemError {
@@ -58,9 +61,31 @@ extension GammuModem {
         if report { eventSink.yield(.disconnected) }
     }
 
+    /// Swaps in a fresh thread and state machine. The old thread closes its port and exits once its
+    /// current call returns (never, if libgammu stays stuck: then both leak, by design); since
+    /// libgammu opens serial ports exclusively (TIOCEXCL), this waits up to
+    /// ``ModemConfiguration/watchdogTimeout`` for that before the new one may open the port.
+    func replaceWorker() async throws(ModemError) {
+        let fresh = try makeWorker()
+        let old = state.withLock { state -> ModemWorker? in
+            defer { state.worker = fresh }
+            return state.worker
+        }
+        logger.warning("Replacing the modem thread and its libgammu state machine")
+        guard let old else { return }
+        old.stop()
+        let deadline = ContinuousClock.now + configuration.watchdogTimeout
+        while !old.hasExited, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        if !old.hasExited {
+            logger.error("The old modem thread is stuck in libgammu; it holds the port until it returns")
+        }
+    }
+
     /// Creates a session and the thread that owns it.
     func makeWorker() throws(ModemError) -> ModemWorker {
-        let session = try GammuSession(configuration: configuration)
+        let session = try GammuSession(configuration: configuration, logger: logger)
         return ModemWorker(name: configuration.name, session: session, pollingInterval: configuration.pollingInterval) {
             [weak self] session in self?.idle(session)
         }

@@ -24,29 +24,16 @@ extension GammuModem {
     /// and state machine are freed if the call ever returns) and a fresh pair takes over.
     public func reopen() async throws(ModemError) {
         let worker = state.withLock { $0.worker }
-        var replace = worker?.hasAborted ?? true
-        if replace, let worker, !worker.isWedged(grace: configuration.watchdogTimeout) {
-            // Close the old port politely if the thread is free; abandon it if not.
-            _ = try? await run("closing the port", timeout: configuration.watchdogTimeout) { session throws(ModemError) in
-                session.disconnect()
-            }
-        } else if !replace {
+        if let worker, !worker.hasAborted, !worker.isWedged(grace: configuration.watchdogTimeout) {
             do {
                 try await run("closing the port", timeout: configuration.watchdogTimeout) { session throws(ModemError) in
                     session.disconnect()
                 }
             } catch {
-                replace = true
+                try await replaceWorker()
             }
-        }
-        if replace {
-            logger.warning("Replacing the modem thread and its libgammu state machine")
-            let fresh = try makeWorker()
-            let old = state.withLock { state -> ModemWorker? in
-                defer { state.worker = fresh }
-                return state.worker
-            }
-            old?.stop()
+        } else {
+            try await replaceWorker()
         }
         state.withLock { $0.connected = false }
         try await connect()

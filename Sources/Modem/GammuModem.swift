@@ -63,19 +63,30 @@ public final class GammuModem: Sendable {
     /// Opens the port and initialises the modem; enters the configured PIN once if the SIM asks.
     ///
     /// A PIN the SIM refuses gives ``ModemError/Code/wrongPIN`` and is never offered again by this
-    /// object, not by ``connect()`` nor by ``reopen()``: a SIM locks after three wrong PINs.
+    /// object, not by ``connect()`` nor by ``reopen()``: a SIM locks after three wrong PINs. A PIN
+    /// whose answer was lost (timeout, unplug mid-call) counts as refused. A SIM that was unlocked
+    /// and asks again after a power cycle gets the PIN once more.
     public func connect() async throws(ModemError) {
+        // After an abort the state machine is unusable (libgammu never clears the flag).
+        if state.withLock({ $0.worker?.hasAborted ?? true }) { try await replaceWorker() }
         let pinRejected = state.withLock { $0.pinRejected }
+        let attempt = PINAttempt()
         let connected: GammuSession.Connected
         do {
             connected = try await run("connecting", timeout: configuration.callTimeout * 2) { session throws(ModemError) in
-                try session.connect(pinRejected: pinRejected)
+                try session.connect(pinRejected: pinRejected, attempt: attempt)
             }
         } catch {
-            if error.code == .wrongPIN { state.withLock { $0.pinRejected = true } }
+            // A PIN whose answer never came (the call failed or was aborted mid-way) is treated as
+            // rejected: offering it again could be the SIM's third wrong try.
+            let outcome = attempt.seal()
+            if error.code == .wrongPIN || outcome == .rejected || outcome == .offered {
+                state.withLock { $0.pinRejected = true }
+            }
             logger.error("Modem connection failed", metadata: [ModemLog.error: "\(error)"])
             throw error
         }
+        _ = attempt.seal()
         state.withLock {
             $0.connected = true
             $0.needsRecovery = false

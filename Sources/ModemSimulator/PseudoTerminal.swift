@@ -4,21 +4,6 @@ import Synchronization
 import Glibc
 #endif
 
-/// Why a pseudo-terminal or its symlink could not be set up.
-public struct SimulatorError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-
-    public init(_ message: String) {
-        self.message = message
-    }
-
-    static func posix(_ what: String) -> SimulatorError {
-        SimulatorError("\(what) failed: \(String(validatingCString: strerror(errno)) ?? "error") (errno \(errno))")
-    }
-
-    public var description: String { message }
-}
-
 /// One pseudo-terminal pair: the master side the simulated modem reads and writes, and the
 /// slave side (`/dev/pts/N`) a client such as libgammu opens as its serial port.
 ///

@@ -7,9 +7,9 @@ extension SimulatedModem {
     func executeSMS(_ command: ATCommand) -> ATReply {
         switch command.name {
         case "+CMGF":
-            return setting(command, query: { "+CMGF: \($0.textMode ? 1 : 0)" }, test: "+CMGF: (0)") { s, p in
-                guard p.first == "0" else { return false }
-                s.textMode = false
+            return setting(command, query: { "+CMGF: \($0.textMode ? 1 : 0)" }, test: "+CMGF: (0,1)") { s, p in
+                guard let mode = p.first, mode == "0" || mode == "1" else { return false }
+                s.textMode = mode == "1"
                 return true
             }
         case "+CSMS":
@@ -92,29 +92,36 @@ extension SimulatedModem {
 
     private func listMessages(_ command: ATCommand) -> ATReply {
         if simLockError() != nil { return .cms(311) }
+        let textMode = state.withLock { $0.textMode }
         var wanted = 4
         switch command.operation {
-        case .test: return .info("+CMGL: (0-4)")
+        case .test: return .info(textMode ? "+CMGL: (\"REC UNREAD\",\"REC READ\",\"STO UNSENT\",\"STO SENT\",\"ALL\")" : "+CMGL: (0-4)")
         case .read: return .error
         case .execute: wanted = 0
         case .set(let p):
-            guard let n = Int(p.first ?? ""), (0...4).contains(n) else { return .cms(304) }
+            let value = p.first ?? ""
+            guard let n = textMode ? Self.status(named: value) : Int(value), (0...4).contains(n) else {
+                return .cms(textMode ? 302 : 304)
+            }
             wanted = n
         }
-        let lines = state.withLock { s -> [String] in
+        let listed = state.withLock { s -> [(Int, StoredMessage)] in
             let memory = s.readMemory
-            var lines: [String] = []
+            var listed: [(Int, StoredMessage)] = []
             for index in (s.memories[memory] ?? [:]).keys.sorted() {
                 guard var message = s.memories[memory]?[index] else { continue }
                 guard wanted == 4 || message.status == wanted else { continue }
-                lines.append("+CMGL: \(index),\(message.status),,\(message.tpduLength)")
-                lines.append(Hex.encode(message.pdu))
+                listed.append((index, message))
                 if message.status == 0 {
                     message.status = 1
                     s.memories[memory]?[index] = message
                 }
             }
-            return lines
+            return listed
+        }
+        let lines = listed.flatMap { index, message in
+            textMode ? textLines(for: message, index: index)
+                : ["+CMGL: \(index),\(message.status),,\(message.tpduLength)", Hex.encode(message.pdu)]
         }
         return ATReply(lines: lines)
     }
@@ -133,6 +140,7 @@ extension SimulatedModem {
             return shown
         }
         guard let message = result else { return .cms(321) }
+        if state.withLock({ $0.textMode }) { return ATReply(lines: textLines(for: message, index: nil)) }
         return .info("+CMGR: \(message.status),,\(message.tpduLength)", Hex.encode(message.pdu))
     }
 
@@ -180,6 +188,11 @@ extension SimulatedModem {
         case .read, .execute: return .cms(304)
         case .set(let p):
             if simLockError() != nil { return .cms(311) }
+            if state.withLock({ $0.textMode }) {
+                guard let destination = p.first, !destination.isEmpty else { return .cms(304) }
+                state.withLock { $0.pendingSend = PendingSend(length: 0, textDestination: destination) }
+                return .prompt
+            }
             guard let length = Int(p.first ?? ""), (1...176).contains(length) else { return .cms(304) }
             state.withLock { $0.pendingSend = PendingSend(length: length) }
             return .prompt
@@ -188,7 +201,13 @@ extension SimulatedModem {
 
     /// Handles the PDU typed after the "> " prompt: decode, hand to the SMSC, answer +CMGS.
     func finishSend(_ text: [UInt8]) -> ATReply {
-        let (length, radioOn) = state.withLock { ($0.pendingSend?.length ?? 0, $0.radioOn) }
+        let (length, destination) = state.withLock { ($0.pendingSend?.length ?? 0, $0.pendingSend?.textDestination) }
+        if let destination {
+            guard let submit = textModeSubmit(destination: destination, typed: text),
+                  let tpdu = try? submit.encoded()
+            else { return .cms(304) }
+            return submitToNetwork([0x00] + tpdu, submit)
+        }
         let hex = String(decoding: text, as: UTF8.self)
         guard let octets = try? Hex.decode(hex), let smscLength = octets.first,
               octets.count == Int(smscLength) + 1 + length
@@ -208,7 +227,12 @@ extension SimulatedModem {
                                     detail: "\(error)")
             return .cms(304)
         }
-        guard radioOn else { return .cms(331) }
+        return submitToNetwork(octets, submit)
+    }
+
+    /// Hands a decoded SMS-SUBMIT to the SMSC and answers +CMGS with the reference or +CMS ERROR.
+    private func submitToNetwork(_ octets: [UInt8], _ submit: SMSSubmit) -> ATReply {
+        guard state.withLock({ $0.radioOn }) else { return .cms(331) }
         let reference = state.withLock { s -> UInt8 in
             defer { s.nextMessageReference &+= 1 }
             return s.nextMessageReference

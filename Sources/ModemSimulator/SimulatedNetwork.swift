@@ -59,12 +59,17 @@ public final class SimulatedNetwork: @unchecked Sendable {
     /// - Parameters:
     ///   - directory: Created if missing.
     ///   - seed: Makes fault decisions repeatable; random when `nil`.
-    public init(directory: URL, seed: UInt64? = nil, logger: Logger = Logger(label: "smsgw.sim")) {
+    ///   - faults: The global fault plan to start with (see ``faults``).
+    public init(
+        directory: URL, seed: UInt64? = nil, faults: FaultPlan = FaultPlan(),
+        logger: Logger = Logger(label: "smsgw.sim")
+    ) {
         self.directory = directory
         self.logger = logger
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.traffic = TrafficLog(path: directory.appendingPathComponent("traffic.log").path)
-        self.state = Mutex(NetworkState(random: SeededRandom(seed: seed ?? UInt64.random(in: 0...UInt64.max))))
+        self.state = Mutex(NetworkState(
+            faults: faults, random: SeededRandom(seed: seed ?? UInt64.random(in: 0...UInt64.max))))
     }
 
     deinit {
@@ -77,9 +82,11 @@ public final class SimulatedNetwork: @unchecked Sendable {
     ///   - pin: When set, the SIM asks for this PIN after every power-on; three wrong tries lock it.
     ///   - storageCapacity: SMS each of its memories (SM, ME) holds.
     ///   - notifications: Whether it sends +CMTI/+CDSI (and accepts AT+CNMI); `false` forces polling.
+    ///   - faults: This modem's own fault plan (see ``SimulatedModem/faults``).
     @discardableResult
     public func addModem(
-        number: String, pin: String? = nil, storageCapacity: Int = 30, notifications: Bool = true
+        number: String, pin: String? = nil, storageCapacity: Int = 30, notifications: Bool = true,
+        faults: FaultPlan = FaultPlan()
     ) throws -> SimulatedModem {
         let key = Self.normalise(number)
         let (modem, started) = try state.withLock { s -> (SimulatedModem, Bool) in
@@ -89,6 +96,7 @@ public final class SimulatedNetwork: @unchecked Sendable {
             let modem = SimulatedModem(
                 number: number, index: s.modems.count + 1, pin: pin, storageCapacity: max(1, storageCapacity),
                 notifications: notifications, directory: directory, network: self, logger: logger)
+            modem.faults = faults
             s.modems.append(modem)
             return (modem, s.started && !s.stopped)
         }

@@ -43,11 +43,11 @@ struct FaultInjectionTests {
         try sim.network.inject(text: "direct", from: Self.a, to: Self.b)
         let urc = try #require(try b.read(until: ["+CMT: ,"]))
         _ = urc
+        let lengthLine = try #require(try b.read(until: ["\r\n"]))
         let pduLine = try #require(try b.read(until: ["\r\n"]))
-        let lengthAndPDU = try #require(try b.read(until: ["\r\n"]))
-        let hex = lengthAndPDU.trimmingCharacters(in: .whitespacesAndNewlines)
+        let hex = pduLine.trimmingCharacters(in: .whitespacesAndNewlines)
         guard case .deliver(let deliver)? = try? SMSPDU.decode(hex: hex, direction: .mobileTerminated).tpdu else {
-            Issue.record("no PDU after +CMT: \(pduLine) \(lengthAndPDU)")
+            Issue.record("no PDU after +CMT: \(lengthLine) \(pduLine)")
             return
         }
         #expect(deliver.userData.text == "direct")
@@ -66,6 +66,32 @@ struct FaultInjectionTests {
         try sim.network.inject(text: "quiet", from: Self.a, to: Self.b)
         #expect(try b.read(until: ["+CMTI"], timeout: 0.5) == nil)
         #expect(try b.command("AT+CMGL=4")?.contains("+CMGL: 1,0,,") == true)
+    }
+
+    @Test("Text mode: AT+CMGS with a number sends, AT+CMGL=\"ALL\" lists text and status reports")
+    func textMode() throws {
+        let sim = try network()
+        defer { sim.close() }
+        let a = try ATClient(path: try sim.modem(Self.a).devicePath)
+        let b = try ATClient(path: try sim.modem(Self.b).devicePath)
+        for client in [a, b] {
+            #expect(try client.command("ATE0")?.contains("OK") == true)
+            #expect(try client.command("AT+CMGF=1")?.contains("OK") == true)
+        }
+        #expect(try a.command("AT+CSMP=49,167,0,0")?.contains("OK") == true)
+        a.write("AT+CMGS=\"\(Self.b)\"\r")
+        #expect(try a.read(until: ["> "]) != nil)
+        a.write("Plain {text} mode\u{1A}")
+        #expect(try a.readFinal()?.contains("+CMGS: 1") == true)
+        let bModem = try sim.modem(Self.b)
+        #expect(bModem.waitUntil(timeout: 2) { bModem.deliveredCount == 1 })
+        let list = try #require(try b.command("AT+CMGL=\"ALL\""))
+        #expect(list.contains("+CMGL: 1,\"REC UNREAD\",\"\(Self.a)\""), "\(list)")
+        #expect(list.contains("Plain {text} mode"))
+        let aModem = try sim.modem(Self.a)
+        #expect(aModem.waitUntil(timeout: 2) { aModem.storedReports.count == 1 })
+        let reports = try #require(try a.command("AT+CMGR=1"))
+        #expect(reports.contains("+CMGR: \"REC UNREAD\",6,1,\"\(Self.b)\",145,"), "\(reports)")
     }
 
     @Test("drop 1 loses every SMS silently")

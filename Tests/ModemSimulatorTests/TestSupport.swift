@@ -64,7 +64,7 @@ enum Gammu {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let outputURL = scratch.appendingPathComponent("out")
         let debugURL = scratch.appendingPathComponent("debug")
-        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         var args = ["-c", gammurc.path]
         if debug { args += ["--debug", "textall", "--debug-file", debugURL.path] }
         process.arguments = args + arguments

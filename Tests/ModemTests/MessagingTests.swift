@@ -185,6 +185,18 @@ struct MessagingTests {
         #expect(messages.first?.text == "polled")
     }
 
+    @Test func deletingAnEmptyLocationSaysSo() async throws {
+        let pair = try await Pair()
+        do {
+            try await pair.b.delete(StoredMessage.Location(folder: 1, index: 29, memory: .sim))
+        } catch {
+            // Modems differ: some answer OK for an empty slot, others +CMS ERROR: 321.
+            #expect(error.code == .invalidLocation, "\(error)")
+            #expect(!error.isRetryable)
+        }
+        #expect(!pair.b.needsRecovery)
+    }
+
     @Test func storageFullThenFreed() async throws {
         let pair = try await Pair(capacityB: 2)
         for index in 1...3 {

@@ -3,7 +3,7 @@
 /// Build it in code with ``init(name:device:connection:model:pin:callTimeout:watchdogTimeout:pollingInterval:)``
 /// or load it from a gammurc file with ``load(gammurc:section:name:pin:)`` so gammu users keep theirs.
 /// The PIN never appears in ``description``, logs or errors.
-public struct ModemConfiguration: Sendable, Hashable, CustomStringConvertible {
+public struct ModemConfiguration: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     /// Where the settings came from; a gammurc source is handed to libgammu whole at connect time.
     public enum Source: Sendable, Hashable {
         /// Device, connection and model given in code.
@@ -68,5 +68,14 @@ public struct ModemConfiguration: Sendable, Hashable, CustomStringConvertible {
         let pinText = pin == nil ? "none" : "set"
         return "ModemConfiguration(name: \(name), device: \(device), connection: \(connection), "
             + "model: \(model.isEmpty ? "auto" : model), pin: \(pinText), callTimeout: \(callTimeout))"
+    }
+
+    /// Mirrors without the PIN, so `dump` and debuggers never show it.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "name": name, "device": device, "connection": connection, "model": model,
+            "pin": pin == nil ? "none" : "<redacted>", "callTimeout": callTimeout,
+            "watchdogTimeout": watchdogTimeout, "pollingInterval": pollingInterval, "source": source,
+        ])
     }
 }

@@ -1,6 +1,5 @@
 import CGammu
 import Logging
-import Foundation
 
 /// What libgammu's callbacks report during a call, collected for the code that made the call.
 ///
@@ -23,19 +22,37 @@ final class GammuCallbackContext {
     var directReports: [(Int, UInt8)] = []
     /// Whether a +CMT (directly delivered, unstored) or undecodable announcement came in.
     var sawDelivery = false
+    /// Where libgammu's debug lines go at trace level; `nil` unless the logger logs at `.trace`.
+    var traceLogger: Logger?
+    /// Set while the PIN is being entered: its command, echo and answer never reach the trace.
+    var traceSuppressed = false
+    private var traceLine: [UInt8] = []
 
     func resetErrors() {
         lastCMSError = nil
         lastCMEError = nil
     }
 
-    /// Scans one piece of libgammu debug text for CMS/CME error numbers. The text itself is dropped:
-    /// it can hold the PIN (`AT+CPIN=…`) and message contents, so it never reaches a log.
+    /// Scans one piece of libgammu debug text for CMS/CME error numbers (libgammu keeps the AT
+    /// driver's last error code private; its debug output is where it shows). The text goes to the
+    /// trace logger only when one is set and no PIN is being entered.
     func scanDebugText(_ text: UnsafePointer<CChar>) {
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
         if let cms = Self.number(after: Array("CMS ERROR".utf8), in: bytes) { lastCMSError = cms }
         if let cme = Self.number(after: Array("CME ERROR".utf8), in: bytes) { lastCMEError = cme }
+        guard let traceLogger, !traceSuppressed else { return }
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n") {
+                traceLogger.trace("libgammu: \(String(decoding: traceLine, as: UTF8.self))")
+                traceLine.removeAll(keepingCapacity: true)
+            } else if traceLine.count < 4096 {
+                traceLine.append(byte)
+            }
+        }
     }
+
+    /// Drops any partial trace line (after the PIN was entered).
+    func discardTraceLine() { traceLine.removeAll() }
 
     /// Finds `marker` (case-insensitively) and parses the decimal number after it, skipping ':' and spaces.
     static func number(after marker: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
@@ -108,6 +125,6 @@ func gammuIncomingSMSCallback(
 
 /// `GSM_Log_Function`: libgammu's debug output, scanned for error numbers and then dropped.
 func gammuDebugCallback(_ text: UnsafePointer<CChar>?, _ user: UnsafeMutableRawPointer?) {
-    guard let text, let context = context(user) else { return }; if ProcessInfo.processInfo.environment["SMSGW_GAMMU_TRACE"] != nil { FileHandle.standardError.write(Data("[\(Date().timeIntervalSince1970)] \(String(cString: text))".utf8)) }
+    guard let text, let context = context(user) else { return }
     context.scanDebugText(text)
 }

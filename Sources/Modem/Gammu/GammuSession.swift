@@ -13,13 +13,17 @@ final class GammuSession {
     let configuration: ModemConfiguration
     private(set) var isConnected = false
 
-    /// Allocates a state machine; nothing is opened until ``connect(pinRejected:)``.
-    init(configuration: ModemConfiguration) throws(ModemError) {
+    /// Allocates a state machine; nothing is opened until ``connect(pinRejected:attempt:)``.
+    /// - Parameters:
+    ///   - configuration: The modem's configuration.
+    ///   - logger: libgammu's debug lines go here at `.trace` level (never while the PIN is entered).
+    init(configuration: ModemConfiguration, logger: Logger) throws(ModemError) {
         guard let machine = GSM_AllocStateMachine() else {
             throw ModemError(.modemFailure, "libgammu could not allocate a state machine; the process is out of memory.")
         }
         self.machine = machine
         self.configuration = configuration
+        if logger.logLevel <= .trace { context.traceLogger = logger }
     }
 
     deinit {
@@ -48,7 +52,7 @@ final class GammuSession {
 
     // MARK: Connection
 
-    /// What ``connect(pinRejected:)`` learnt.
+    /// What ``connect(pinRejected:attempt:)`` learnt.
     struct Connected: Sendable {
         var supportsNotifications: Bool
         var manufacturer: String?
@@ -56,8 +60,10 @@ final class GammuSession {
     }
 
     /// Opens the port, initialises the modem, enters the PIN once if the SIM asks, enables notifications.
-    /// - Parameter pinRejected: The SIM already refused this PIN: do not offer it again.
-    func connect(pinRejected: Bool) throws(ModemError) -> Connected {
+    /// - Parameters:
+    ///   - pinRejected: The SIM refused this PIN before, or its answer was lost: do not offer it again.
+    ///   - attempt: Records whether the PIN was offered and what the SIM said.
+    func connect(pinRejected: Bool, attempt: PINAttempt) throws(ModemError) -> Connected {
         if isConnected {
             _ = GSM_TerminateConnection(machine)
             isConnected = false
@@ -76,7 +82,7 @@ final class GammuSession {
         isConnected = true
         smsgw_route_debug(machine, gammuDebugCallback, userData)
         do {
-            try unlockSIM(pinRejected: pinRejected)
+            try unlockSIM(pinRejected: pinRejected, attempt: attempt)
         } catch {
             _ = GSM_TerminateConnection(machine)
             isConnected = false
@@ -95,7 +101,7 @@ final class GammuSession {
     }
 
     /// Checks the SIM's security status and enters the configured PIN at most once.
-    private func unlockSIM(pinRejected: Bool) throws(ModemError) {
+    private func unlockSIM(pinRejected: Bool, attempt: PINAttempt) throws(ModemError) {
         var status = SEC_None
         let result = GSM_GetSecurityStatus(machine, &status)
         if result == ERR_NOTSUPPORTED || result == ERR_NOTIMPLEMENTED { return }
@@ -111,16 +117,26 @@ final class GammuSession {
                 throw Self.wrongPIN(device: configuration.device, again: true)
             }
             context.resetErrors()
+            context.traceSuppressed = true
+            // From here until a clear answer, the outcome counts as unknown, i.e. as rejected.
+            guard attempt.beginOffer() else {
+                throw ModemError(.timeout, "The connection attempt was given up before the PIN was entered; the PIN was not sent. Reopen the modem.")
+            }
             let entered = smsgw_enter_pin(machine, pin)
+            context.discardTraceLine()
+            context.traceSuppressed = false
             if entered == ERR_SECURITYERROR || context.lastCMEError == 16 {
+                attempt.record(.rejected)
                 throw Self.wrongPIN(device: configuration.device, again: false)
             }
             try check(entered, "entering the SIM PIN")
             // Some SIMs accept the command but stay locked; never offer the PIN a second time.
             var after = SEC_None
             if GSM_GetSecurityStatus(machine, &after) == ERR_NONE, after == SEC_Pin {
+                attempt.record(.rejected)
                 throw Self.wrongPIN(device: configuration.device, again: false)
             }
+            attempt.record(.accepted)
         case SEC_Puk, SEC_Puk2:
             throw ModemError(.simLocked, "The SIM in \(configuration.device) is blocked and asks for its PUK. Unlock it in a phone with the PUK from the operator; smsgw never enters a PUK.")
         default:
@@ -129,7 +145,7 @@ final class GammuSession {
     }
 
     static func wrongPIN(device: String, again: Bool) -> ModemError {
-        let lead = again ? "The SIM in \(device) refused the configured PIN earlier, so it was not tried again."
+        let lead = again ? "The SIM in \(device) refused the configured PIN earlier (or its answer was lost), so it was not offered again."
             : "The SIM in \(device) refused the configured PIN."
         return ModemError(.wrongPIN, lead + " Correct the PIN in the configuration and restart; each wrong attempt brings the SIM closer to a PUK lock (usually 3 tries).")
     }
@@ -139,11 +155,6 @@ final class GammuSession {
         guard isConnected else { return }
         _ = GSM_TerminateConnection(machine)
         isConnected = false
-    }
-
-    /// Reads the device once for unsolicited lines. Returns `false` when the device failed.
-    func readDevice(wait: Bool) -> Bool {
-        GSM_ReadDevice(machine, wait ? 1 : 0) >= 0
     }
 
     // MARK: Information

@@ -21,6 +21,9 @@ extension ModemError {
             if cms == 322 || cms == 208 || cms == 211 {
                 return make(.storageFull, "the message storage is full. Delete read messages and retry.")
             }
+            if cms == 321 {
+                return make(.invalidLocation, "there is no message at that location. List the messages again.")
+            }
             if [310, 313, 315].contains(cms) {
                 return make(.noSIM, "the SIM is missing or failed. Check the SIM card.")
             }

@@ -22,6 +22,7 @@ final class ModemWorker: Sendable {
         var abortedAt: ContinuousClock.Instant?
         var hasAborted = false
         var stopped = false
+        var exited = false
     }
 
     private let state = Mutex(State())
@@ -44,8 +45,11 @@ final class ModemWorker: Sendable {
         self.abortHandle = GammuAbortHandle(session)
         self.pollingInterval = pollingInterval
         self.idle = idle
-        let thread = Thread { [self] in self.runLoop() }
-        thread.name = String("modem:\(name)".prefix(15))  // Linux thread names hold 15 bytes
+        let threadName = String("modem:\(name)".prefix(15))  // Linux thread names hold 15 bytes
+        let thread = Thread { [self] in
+            Thread.current.name = threadName
+            self.runLoop()
+        }
         thread.stackSize = 8 << 20
         thread.start()
     }
@@ -95,8 +99,8 @@ final class ModemWorker: Sendable {
     /// `GSM_AllocStateMachine` does), so every later call on this state machine fails at once.
     var hasAborted: Bool { state.withLock { $0.hasAborted } }
 
-    /// Whether the thread is in a job right now.
-    var isBusy: Bool { state.withLock { $0.running != nil } }
+    /// Whether the thread has left its loop and closed the port.
+    var hasExited: Bool { state.withLock { $0.exited } }
 
     /// Lets the thread finish its current job and exit; queued jobs are dropped.
     func stop() {
@@ -133,6 +137,7 @@ final class ModemWorker: Sendable {
             }
         }
         session.disconnect()
+        state.withLock { $0.exited = true }
     }
 }
 

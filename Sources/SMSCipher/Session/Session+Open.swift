@@ -36,8 +36,9 @@ extension Session {
     public func opening(
         _ ciphertext: String, now: Date, using rng: inout some RandomNumberGenerator
     ) throws(CipherError) -> OpenResult {
-        let envelope = try Envelope(text: ciphertext)
-        let digest = Self.uint64(KDF.sha256(Array(envelope.text.utf8)))
+        let digits = try WireAlphabet.digits(from: ciphertext)
+        let envelope = try Envelope(digits: digits)
+        let digest = Self.uint64(KDF.sha256(digits))
         guard !recentDigests.contains(digest) else { throw .duplicate }
         let time = Self.unixTime(now)
         let bodyDigest = envelope.bodyDigest

@@ -22,7 +22,11 @@ struct Envelope: Equatable {
 
     /// Parses 160 characters of the ciphertext alphabet.
     init(text: String) throws(CipherError) {
-        let digits = try WireAlphabet.digits(from: text)
+        try self.init(digits: WireAlphabet.digits(from: text))
+    }
+
+    /// Parses 160 base-122 digits.
+    init(digits: [UInt8]) throws(CipherError) {
         let number = WireNumber(digits: digits)
         let tag = number.tag
         guard tag < ProtocolConstants.tagModulus else { throw .malformed(.outOfRange) }

@@ -38,23 +38,20 @@ public enum WireAlphabet {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Digits of a ciphertext. Whitespace anywhere is dropped first: none of it belongs to the
-    /// alphabet, and copying often adds it.
+    /// Digits of a ciphertext. Whitespace anywhere is dropped: none of it belongs to the alphabet,
+    /// and copying often adds it. Positions in errors count Unicode scalars from 1.
     static func digits(from text: String) throws(CipherError) -> [UInt8] {
         var digits: [UInt8] = []
         digits.reserveCapacity(ProtocolConstants.wireLength)
         var position = 0
-        for character in text {
+        for scalar in text.unicodeScalars {
             position += 1
-            if character.isWhitespace { continue }
-            guard character.unicodeScalars.count == 1, let scalar = character.unicodeScalars.first else {
-                throw .malformed(.invalidCharacter(character, position: position))
-            }
             let value = Int(scalar.value)
-            guard value < digitByScalar.count, digitByScalar[value] >= 0 else {
-                throw .malformed(.invalidCharacter(character, position: position))
+            if value < digitByScalar.count, digitByScalar[value] >= 0 {
+                digits.append(UInt8(digitByScalar[value]))
+            } else if !scalar.properties.isWhitespace {
+                throw .malformed(.invalidCharacter(Character(scalar), position: position))
             }
-            digits.append(UInt8(digitByScalar[value]))
         }
         guard digits.count == ProtocolConstants.wireLength else {
             throw .malformed(.wrongLength(digits.count))

@@ -66,9 +66,9 @@ struct SimCommand: AsyncParsableCommand {
     func run() async throws {
         let directory = dir.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("smsgw-sim-\(UUID().uuidString.prefix(8))")
-        let network = SimulatedNetwork(directory: directory, seed: seed, logger: Logger(label: "smsgw.sim"))
-        network.faults = FaultPlan(
+        let faults = FaultPlan(
             dropRate: drop, duplicateRate: duplicate, delay: try parsedDelay(), corruptRate: corrupt)
+        let network = SimulatedNetwork(directory: directory, seed: seed, faults: faults, logger: Logger(label: "smsgw.sim"))
         let list = numbers.isEmpty ? (1...modems).map { "+1555000\($0)" } : numbers
         for number in list {
             try network.addModem(number: number, pin: pin, storageCapacity: capacity)
@@ -151,9 +151,11 @@ extension SimCommand {
             do {
                 answer = try ControlClient.send(command.joined(separator: " "), socketPath: socket)
             } catch {
-                throw ValidationError("\(error)")
+                FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+                throw ExitCode(69)
             }
             print(answer)
+            // 1: the simulator refused the command; 69 (EX_UNAVAILABLE): no simulator answered.
             if answer.hasPrefix("ERROR") { throw ExitCode(1) }
         }
     }

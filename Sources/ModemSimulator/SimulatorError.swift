@@ -1,0 +1,20 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why the simulator could not do what was asked: a pseudo-terminal, symlink or socket that
+/// could not be set up, an unknown number, a control socket that does not answer.
+public struct SimulatorError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    static func posix(_ what: String) -> SimulatorError {
+        SimulatorError("\(what) failed: \(String(validatingCString: strerror(errno)) ?? "error") (errno \(errno))")
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import ArgumentParser
+import Store
+
+/// `smsgw account …`: the passphrase, the username, and deleting everything.
+struct AccountCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "account",
+        abstract: "Change the passphrase or username, or delete the account.",
+        subcommands: [Passwd.self, Rename.self, Delete.self]
+    )
+}
+
+extension AccountCommand {
+    struct Passwd: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change the passphrase (rewraps the data key; nothing else changes).",
+            discussion: "The new passphrase comes from SMSGW_NEW_PASSPHRASE or SMSGW_NEW_PASSPHRASE_FILE, else a prompt (twice)."
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let store = try StoreAccess.unlock(global)
+            let passphrase = try PassphraseSource.new.read(prompt: "New passphrase: ", confirm: true)
+            try store.changePassphrase(to: passphrase)
+            Output.line("Changed the passphrase of \"\(store.username)\".")
+        }
+    }
+
+    struct Rename: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change the account's username.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The new username.")
+        var name: String
+
+        func run() throws {
+            let store = try StoreAccess.unlock(global)
+            try store.rename(to: name)
+            Output.line("The account is now named \"\(store.username)\".")
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete the account with every key, contact and message.",
+            discussion: "Without --yes, asks you to type the username on the terminal to confirm."
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Flag(help: "Do not ask for confirmation.")
+        var yes = false
+
+        func run() throws {
+            let store = try StoreAccess.unlock(global)
+            if !yes {
+                try Confirmation.require(
+                    typing: store.username,
+                    prompt: "This deletes every key and message of \"\(store.username)\". Type the username to confirm: ")
+            }
+            try store.deleteAccount()
+            Output.line("Deleted the account and all its keys and messages; `smsgw init` starts over.")
+        }
+    }
+}
+
+/// Asks the person at the terminal to type a name before something irreversible.
+enum Confirmation {
+    /// Throws unless the typed line equals `expected` (status 64 when there is no terminal).
+    static func require(typing expected: String, prompt: String) throws {
+        guard let terminal = Terminal.open() else {
+            throw CLIError("Confirmation needs a terminal; add --yes to confirm from a script.", status: .usage)
+        }
+        defer { terminal.close() }
+        let answer = terminal.readLine(prompt: prompt)?.trimmingCharacters(in: .whitespaces)
+        guard answer == expected else {
+            throw CLIError("The confirmation did not match \"\(expected)\"; nothing was deleted.", status: .usage)
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import ArgumentParser
+import Foundation
+import SMSCipher
+import Store
+
+/// What `contact list` and `contact show` print: never keys or codes.
+struct ContactSummary: Encodable {
+    var name: String
+    var number: String?
+    var state: String
+    /// True while a manual re-pairing is pending and the previous session still works.
+    var rePairing: Bool
+    var epoch: UInt32?
+    var sendPosition: UInt32?
+    var receivePosition: UInt32?
+    var lastSent: Date?
+    var lastReceived: Date?
+    var failures: Int
+
+    init(_ contact: Contact, session: Session?) {
+        name = contact.name
+        number = contact.number?.e164
+        state = contact.pairingState.rawValue
+        rePairing = contact.pairingState == .pending && session != nil
+        epoch = session?.epoch
+        sendPosition = session?.sendPosition
+        receivePosition = session?.receivePosition
+        lastSent = contact.lastSentAt
+        lastReceived = contact.lastReceivedAt
+        failures = contact.verificationFailures
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, number, state, rePairing, epoch, sendPosition, receivePosition, lastSent, lastReceived, failures
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(number, forKey: .number)
+        try container.encode(state, forKey: .state)
+        try container.encode(rePairing, forKey: .rePairing)
+        try container.encode(epoch, forKey: .epoch)
+        try container.encode(sendPosition, forKey: .sendPosition)
+        try container.encode(receivePosition, forKey: .receivePosition)
+        try container.encode(lastSent, forKey: .lastSent)
+        try container.encode(lastReceived, forKey: .lastReceived)
+        try container.encode(failures, forKey: .failures)
+    }
+
+    var stateText: String { rePairing ? "pending (re-pairing; current session still in use)" : state }
+}
+
+extension ContactCommand {
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the contacts.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Flag(help: "Print a JSON array of contacts.")
+        var json = false
+
+        func run() throws {
+            let store = try StoreAccess.unlock(global)
+            let summaries = try store.read { reader in
+                try reader.contacts().map { ContactSummary($0, session: try reader.decodedSession(for: $0)) }
+            }
+            if json {
+                Output.line(try Output.json(summaries))
+                return
+            }
+            if summaries.isEmpty {
+                Output.line("No contacts yet; add one with `smsgw contact add NAME`.")
+                return
+            }
+            for summary in summaries {
+                let number = summary.number ?? "-"
+                Output.line("\(summary.name)\t\(number)\t\(summary.state)\(summary.rePairing ? " (re-pairing)" : "")")
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a contact's number, pairing state, positions and last activity (never keys or codes)."
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The contact's name.")
+        var name: String
+
+        @Flag(help: "Print the contact as a JSON object.")
+        var json = false
+
+        func run() throws {
+            let store = try StoreAccess.unlock(global)
+            let summary = try store.read { reader in
+                let contact = try reader.contact(named: name)
+                return ContactSummary(contact, session: try reader.decodedSession(for: contact))
+            }
+            if json {
+                Output.line(try Output.json(summary))
+                return
+            }
+            func show(_ value: (some CustomStringConvertible)?) -> String { value.map(\.description) ?? "-" }
+            Output.line("name:             \(summary.name)")
+            Output.line("number:           \(summary.number ?? "- (copy and paste)")")
+            Output.line("state:            \(summary.stateText)")
+            Output.line("epoch:            \(show(summary.epoch))")
+            Output.line("send position:    \(show(summary.sendPosition))")
+            Output.line("receive position: \(show(summary.receivePosition))")
+            Output.line("last sent:        \(summary.lastSent.map(Output.timestamp) ?? "-")")
+            Output.line("last received:    \(summary.lastReceived.map(Output.timestamp) ?? "-")")
+            Output.line("failures:         \(summary.failures)")
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Rename a contact or change its number.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The contact's current name.")
+        var name: String
+
+        @Option(name: .customLong("name"), help: "A new name.")
+        var newName: String?
+
+        @Option(help: "A new number in international form.")
+        var number: String?
+
+        @Flag(name: .customLong("clear-number"), help: "Remove the number (a copy-and-paste peer).")
+        var clearNumber = false
+
+        func validate() throws {
+            if number != nil && clearNumber {
+                throw ValidationError("Give either --number or --clear-number, not both.")
+            }
+            if newName == nil && number == nil && !clearNumber {
+                throw ValidationError("Nothing to change; give --name, --number or --clear-number.")
+            }
+        }
+
+        func run() throws {
+            let phone = try number.map { try PhoneNumber($0) }
+            let store = try StoreAccess.unlock(global)
+            let contact = try store.write { tx in
+                var contact = try tx.contact(named: name)
+                if phone != nil || clearNumber { contact = try tx.setNumber(phone, forContactNamed: contact.name) }
+                if let newName { contact = try tx.renameContact(named: contact.name, to: newName) }
+                return contact
+            }
+            Output.line("Saved \(contact.name) (\(contact.number?.e164 ?? "no number")).")
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a contact with its keys and messages.",
+            discussion: "Without --yes, asks you to type the contact's name on the terminal to confirm."
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The contact's name.")
+        var name: String
+
+        @Flag(help: "Do not ask for confirmation.")
+        var yes = false
+
+        func run() throws {
+            let store = try StoreAccess.unlock(global)
+            let contact = try store.contact(named: name)
+            if !yes {
+                try Confirmation.require(
+                    typing: contact.name,
+                    prompt: "This deletes \(contact.name)'s keys and messages. Type the name to confirm: ")
+            }
+            try store.removeContact(named: contact.name)
+            Output.line("Removed \(contact.name) with their keys and messages.")
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SMSCipher
+import Store
+
+/// `smsgw decrypt`: verifies an SMS, then commits the new state and the log entry together.
+struct DecryptCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decrypt",
+        abstract: "Verify and decrypt a 160-character SMS from a contact.",
+        discussion: """
+            Nothing changes unless the message verifies; a failure (altered, duplicate, too far ahead) \
+            exits 65 with the reason. A resynchronisation message is applied and its reply printed: \
+            send that reply back to the contact. With --lines, each stdin line is one SMS and each \
+            output line its text, with `\\`, LF and CR written as `\\\\`, `\\n`, `\\r`; a failed line \
+            prints an empty line and its error on stderr ("line N: …"), and the exit status is 65 at \
+            the end.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The contact's name.")
+    var name: String
+
+    @Argument(help: "The ciphertext, or - to read stdin (the default).")
+    var ciphertext: String?
+
+    @Flag(help: "Read one SMS per stdin line; print one text per line.")
+    var lines = false
+
+    func validate() throws {
+        if lines, let ciphertext, ciphertext != "-" {
+            throw ValidationError("--lines reads stdin; leave out the ciphertext argument.")
+        }
+    }
+
+    func run() throws {
+        let store = try StoreAccess.unlock(global)
+        let logger = global.makeLogger()
+        if !lines {
+            Output.line(try open(TextInput.argumentOrStdin(ciphertext), store: store, logger: logger, line: nil, escape: false))
+            return
+        }
+        var batch = LineBatch()
+        var total = 0
+        TextInput.forEachLine { number, line in
+            total = number
+            batch.process(number) { try open(line, store: store, logger: logger, line: number, escape: true) }
+        }
+        try batch.finish(total: total)
+    }
+
+    /// Opens one SMS in one write transaction; returns the text, or a resync reply to send back.
+    private func open(_ input: String, store: UnlockedStore, logger: Logger, line: Int?, escape: Bool) throws -> String {
+        let text = input.trimmingCharacters(in: .whitespacesAndNewlines)
+        let opened = try store.write { tx in
+            let contact = try tx.contact(named: name)
+            let session = try tx.requireSession(for: contact)
+            var rng = SystemRandomNumberGenerator()
+            let result = try session.opening(text, now: Date(), using: &rng)
+            try tx.save(result.session, for: contact)
+            switch result.opened {
+            case .message(let message):
+                try tx.appendLog(NewLogEntry(
+                    direction: .incoming, contact: contact, status: .decrypted, text: message.text, ciphertext: text))
+            case .resync:
+                try tx.appendLog(NewLogEntry(direction: .incoming, contact: contact, status: .resync, ciphertext: text))
+            }
+            try tx.recordReceived(from: contact)
+            try tx.resetFailures(for: contact)
+            return result.opened
+        }
+        let prefix = line.map { "line \($0): " } ?? ""
+        switch opened {
+        case .message(let message):
+            logger.info(
+                "Decrypted a message.",
+                metadata: [LogKey.contact: "\(name)", LogKey.position: "\(message.position)", LogKey.epoch: "\(message.epoch)"])
+            if message.wasLate { logger.info("The message arrived late.", metadata: [LogKey.contact: "\(name)"]) }
+            return escape ? Output.escapedLine(message.text) : message.text
+        case .resync(let event):
+            logger.info("Applied a resync message.", metadata: [LogKey.contact: "\(name)", LogKey.epoch: "\(event.epoch)"])
+            guard let reply = event.reply else {
+                Output.error(prefix + "this was a resynchronisation message (epoch \(event.epoch), \(event.outcome)); nothing to send back.")
+                return ""
+            }
+            Output.error(prefix + "this was a resynchronisation message (epoch \(event.epoch)); send the printed reply back to \(name).")
+            return reply
+        }
+    }
+}

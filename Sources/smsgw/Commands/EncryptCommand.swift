@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import GSM7
+import Logging
+import SMSCipher
+import Store
+
+/// `smsgw encrypt`: one text in, one 160-character SMS out, the state saved before it is printed.
+struct EncryptCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "encrypt",
+        abstract: "Encrypt a text for a contact into one 160-character SMS.",
+        discussion: """
+            The new key state, and a log entry with the text and the ciphertext, are committed in one \
+            transaction before the ciphertext is printed, so a crash never reuses a pad. Text: the \
+            argument, or all of stdin for `-` or none (one trailing newline removed). With --lines, \
+            each stdin line is one message and each output line its ciphertext; a failed line prints \
+            an empty line and its error on stderr ("line N: …"), and the exit status is 65 at the end.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The contact's name.")
+    var name: String
+
+    @Argument(help: "The text, or - to read stdin (the default).")
+    var text: String?
+
+    @Flag(help: "Replace common characters GSM-7 lacks (typographic quotes, accents, dashes) and report each.")
+    var transliterate = false
+
+    @Flag(help: "Read one message per stdin line; print one ciphertext per line.")
+    var lines = false
+
+    func validate() throws {
+        if lines, let text, text != "-" {
+            throw ValidationError("--lines reads stdin; leave out the text argument.")
+        }
+    }
+
+    func run() throws {
+        let store = try StoreAccess.unlock(global)
+        let logger = global.makeLogger()
+        if !lines {
+            Output.line(try seal(TextInput.argumentOrStdin(text), store: store, logger: logger, line: nil))
+            return
+        }
+        var batch = LineBatch()
+        var total = 0
+        TextInput.forEachLine { number, line in
+            total = number
+            batch.process(number) { try seal(line, store: store, logger: logger, line: number) }
+        }
+        try batch.finish(total: total)
+    }
+
+    /// Seals one text in one write transaction and returns the ciphertext once committed.
+    private func seal(_ input: String, store: UnlockedStore, logger: Logger, line: Int?) throws -> String {
+        var text = input
+        if transliterate {
+            let result = GSM7.transliterate(input)
+            text = result.text
+            if !result.replacements.isEmpty {
+                let list = result.replacements.map { "'\($0.original)'→'\($0.replacement)' at \($0.position)" }
+                let prefix = line.map { "line \($0): " } ?? ""
+                Output.error(prefix + "transliterated " + list.joined(separator: ", ") + ".")
+            }
+        }
+        let sealed = try store.write { tx in
+            let contact = try tx.contact(named: name)
+            let session = try tx.requireSession(for: contact)
+            var rng = SystemRandomNumberGenerator()
+            let sealed = try session.sealing(text, using: &rng)
+            try tx.save(sealed.session, for: contact)
+            try tx.appendLog(NewLogEntry(
+                direction: .outgoing, contact: contact, status: .encrypted, text: text, ciphertext: sealed.ciphertext))
+            try tx.recordSent(to: contact)
+            return sealed
+        }
+        logger.info("Encrypted a message.", metadata: [LogKey.contact: "\(name)", LogKey.position: "\(sealed.position)"])
+        return sealed.ciphertext
+    }
+}

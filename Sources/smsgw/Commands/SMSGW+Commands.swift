@@ -1,0 +1,16 @@
+import ArgumentParser
+
+extension SMSGW {
+    /// Every top-level command, in the order `smsgw --help` lists them.
+    static let commands: [any ParsableCommand.Type] = [
+        InitCommand.self,
+        AccountCommand.self,
+        ContactCommand.self,
+        EncryptCommand.self,
+        DecryptCommand.self,
+        LogCommand.self,
+        ResyncCommand.self,
+        SimCommand.self,
+        OTPCommand.self,
+    ]
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+
+/// The `smsgw` command: parses the command line and hands each command to the libraries.
+@main
+struct SMSGW: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "smsgw",
+        abstract: "Encrypted SMS: one 160-character SMS per message, keys kept per contact.",
+        discussion: """
+            Data lives in --data-dir (env SMSGW_DATA_DIR; default $XDG_DATA_HOME/smsgw, else \
+            ~/.local/share/smsgw). The passphrase comes from SMSGW_PASSPHRASE, or the first line of \
+            the file named by SMSGW_PASSPHRASE_FILE, or a masked prompt on the terminal.
+
+            Exit status (sysexits.h):
+              0   success
+              64  usage: a wrong option or argument
+              65  data: a message that fails verification, a duplicate, a malformed code or text
+              66  not found: no such contact, no account yet, a missing passphrase file
+              69  unavailable: the command needs a modem or the daemon (`smsgw serve`)
+              74  I/O error in the database; 75 the database stayed busy (try again)
+              77  authentication: wrong passphrase, account locked, no passphrase available
+              78  configuration: the data directory or database cannot be used
+            """,
+        version: "0.1.0",
+        subcommands: SMSGW.commands
+    )
+
+    /// Runs the command and turns every error into one sentence on stderr and its exit status.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            ErrorReport.exit(with: error)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Writes results to stdout and diagnostics to stderr, unbuffered enough for pipes and `kill -9`.
+enum Output {
+    /// Writes one line to stdout and flushes it, so a reader (or a killed process) never
+    /// leaves a result half-written in a buffer.
+    static func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    /// Writes one line to stderr.
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Flushes stdio buffers (print) before exiting.
+    static func flush() {
+        // nil flushes every open stdio stream (stdout is a global C variable Swift 6 will not touch).
+        fflush(nil)
+    }
+
+    /// Encodes a value as one line of compact JSON with sorted keys and ISO 8601 dates.
+    static func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(Output.timestamp(date))
+        }
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// ISO 8601 in the local time zone with its offset, e.g. 2026-11-22T07:25:02+01:00.
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = .current
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    /// Escapes a text for one-line output: `\` as `\\`, LF as `\n`, CR as `\r`.
+    static func escapedLine(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\r\n": result += "\\r\\n"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}

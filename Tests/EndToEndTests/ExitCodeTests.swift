@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// The documented exit statuses, and sentences that say what to do.
+@Suite("Exit codes", .serialized)
+struct ExitCodeTests {
+    @Test("usage 64, not found 66, tampered 65, unavailable 69, wrong passphrase and lockout 77")
+    func exitCodes() throws {
+        try withTemporaryDirectory { root in
+            let (alice, bob) = try Peer.pairedCouple(in: root)
+
+            #expect(try alice.run(["encrypt"]).status == 64)
+            #expect(try alice.run(["contact", "edit", "bob", "--number", "+447700900123", "--clear-number"]).status == 64)
+            #expect(try alice.run(["init", "--username", "x", "--kdf-memory", "8"]).status == 64)
+            #expect(try alice.run(["contact", "pair", "bob", "NOT-A-CODE"]).status == 64)
+
+            let unknown = try alice.run(["encrypt", "nobody", "hello"])
+            #expect(unknown.status == 66)
+            #expect(unknown.stderr.contains("contact list"))
+            #expect(try alice.run(["contact", "show", "nobody"]).status == 66)
+
+            let unavailable = try alice.run(["resync", "bob"])
+            #expect(unavailable.status == 69)
+            #expect(unavailable.stderr.contains("--manual"))
+
+            let ciphertext = try #require(try alice.encrypt(["meet at the bridge"], for: bob).first)
+            var characters = Array(ciphertext)
+            characters[80] = characters[80] == "A" ? "B" : "A"
+            let tampered = try bob.run(["decrypt", "alice", String(characters)])
+            #expect(tampered.status == 65)
+            #expect(tampered.stderr.contains("Nothing was changed") || tampered.stderr.contains("altered"))
+            let genuine = try bob.expect(["decrypt", "alice", ciphertext])
+            #expect(genuine.stdout == "meet at the bridge\n", "the failed attempt changed nothing")
+            let duplicate = try bob.run(["decrypt", "alice", ciphertext])
+            #expect(duplicate.status == 65)
+            #expect(duplicate.stderr.contains("duplicate"))
+
+            let fromStdin = try bob.run(["decrypt", "alice"], input: "short\n")
+            #expect(fromStdin.status == 65)
+
+            // No passphrase and no terminal: 77 and a pointer to SMSGW_PASSPHRASE_FILE.
+            if FileManager.default.isExecutableFile(atPath: "/usr/bin/setsid") {
+                let binary = try SMSGWBinary.require().path
+                let process = try SMSGWBinary.makeProcess([], environment: ["SMSGW_DATA_DIR": alice.dataDir.path])
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+                process.arguments = ["--wait", binary, "contact", "list"]
+                let errors = Pipe()
+                process.standardError = errors
+                process.standardOutput = FileHandle.nullDevice
+                process.standardInput = FileHandle.nullDevice
+                try process.run()
+                let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                #expect(process.terminationStatus == 77)
+                #expect(message.contains("SMSGW_PASSPHRASE_FILE"))
+            }
+
+            let wrong = ["SMSGW_PASSPHRASE": "not the passphrase"]
+            let first = try alice.run(["contact", "list"], environment: wrong)
+            #expect(first.status == 77)
+            #expect(first.stderr.contains("2 more attempts"))
+            #expect(try alice.run(["contact", "list"], environment: wrong).status == 77)
+            let third = try alice.run(["contact", "list"], environment: wrong)
+            #expect(third.status == 77)
+            #expect(third.stderr.contains("locked"))
+            #expect(third.stderr.contains("try again after"))
+            // Locked: even the right passphrase is refused until the time it names.
+            let locked = try alice.run(["contact", "list"])
+            #expect(locked.status == 77)
+            #expect(locked.stderr.contains("try again after"))
+        }
+    }
+}

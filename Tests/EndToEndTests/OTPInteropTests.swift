@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+
+/// `smsgw otp` as a user runs it, checked against a real peer: GNU `oathtool`.
+///
+/// Random secrets, digit counts, periods and times (the seed is printed; set `OTP_TEST_SEED` to
+/// replay) are enrolled with `smsgw otp add` and the codes of `smsgw otp code` compared with
+/// `oathtool`'s. `oathtool` must be installed (Debian package `oathtool`); without it the tests
+/// fail and say so.
+@Suite("smsgw otp against oathtool", .serialized)
+struct OTPInteropTests {
+    /// A seeded generator whose seed is printed.
+    static func generator(_ label: String) -> SeededGenerator {
+        let seed = ProcessInfo.processInfo.environment["OTP_TEST_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
+        print("\(label): seed \(seed) (set OTP_TEST_SEED=\(seed) to replay)")
+        return SeededGenerator(seed: seed)
+    }
+
+    @Test("TOTP codes match oathtool for SHA-1, SHA-256 and SHA-512", arguments: ["sha1", "sha256", "sha512"])
+    func totpMatchesOathtool(algorithm: String) throws {
+        var rng = Self.generator("otp totp \(algorithm)")
+        try withTemporaryDirectory { root in
+            let peer = try Peer.create("otp", in: root)
+            for index in 0..<2 {
+                let secret = Self.randomSecret(using: &rng)
+                let digits = Int.random(in: 6...8, using: &rng)
+                let period = index == 0 ? 30 : Int.random(in: 5...120, using: &rng)
+                let name = "totp-\(algorithm)-\(index)"
+                try peer.expect([
+                    "otp", "add", name, "--secret", Self.base32(secret), "--algorithm", algorithm,
+                    "--digits", "\(digits)", "--period", "\(period)",
+                ])
+                for _ in 0..<3 {
+                    let time = Int64.random(in: 0...4_102_444_800, using: &rng)
+                    let ours = try peer.expect(["otp", "code", name, "--at", "\(time)"]).lines
+                    let theirs = try Self.oathtool([
+                        "--totp=\(algorithm.uppercased())", "--digits=\(digits)", "--time-step-size=\(period)s",
+                        "--now=@\(time)", Self.hex(secret),
+                    ])
+                    #expect(ours == theirs, "\(algorithm) digits \(digits) period \(period) time \(time)")
+                }
+            }
+        }
+    }
+
+    @Test("HOTP codes match oathtool, and each `otp code` moves the counter on")
+    func hotpMatchesOathtool() throws {
+        var rng = Self.generator("otp hotp")
+        try withTemporaryDirectory { root in
+            let peer = try Peer.create("otp", in: root)
+            for index in 0..<2 {
+                let secret = Self.randomSecret(using: &rng)
+                let digits = Int.random(in: 6...8, using: &rng)
+                let counter = UInt64.random(in: 0...1_000_000, using: &rng)
+                let name = "hotp-\(index)"
+                try peer.expect([
+                    "otp", "add", name, "--secret", Self.base32(secret), "--hotp", "--counter", "\(counter)",
+                    "--digits", "\(digits)",
+                ])
+                for step in 0..<3 {
+                    let ours = try peer.expect(["otp", "code", name]).lines
+                    let theirs = try Self.oathtool([
+                        "--hotp", "--digits=\(digits)", "--counter=\(counter + UInt64(step))", Self.hex(secret),
+                    ])
+                    #expect(ours == theirs, "digits \(digits) counter \(counter + UInt64(step))")
+                }
+            }
+        }
+    }
+
+    @Test("`otp verify` accepts a code once, rejects its replay and a wrong code, then throttles")
+    func verifyRejectsReplay() throws {
+        var rng = Self.generator("otp verify")
+        try withTemporaryDirectory { root in
+            let peer = try Peer.create("otp", in: root)
+            let secret = Self.randomSecret(using: &rng)
+            try peer.expect(["otp", "add", "login", "--secret", Self.base32(secret)])
+            let time = Int64.random(in: 1_000_000_000...4_000_000_000, using: &rng)
+            let code = try #require(try peer.expect(["otp", "code", "login", "--at", "\(time)"]).lines.first)
+            #expect(try Self.oathtool(["--totp", "--now=@\(time)", Self.hex(secret)]) == [code])
+
+            try peer.expect(["otp", "verify", "login", code, "--at", "\(time)"])
+            let replay = try peer.run(["otp", "verify", "login", code, "--at", "\(time + 1)"])
+            #expect(replay.status == 65)
+            #expect(replay.stderr.contains("already used"))
+
+            // The next step's code, one step later: fresh, so accepted.
+            let next = try #require(try Self.oathtool(["--totp", "--now=@\(time + 30)", Self.hex(secret)]).first)
+            try peer.expect(["otp", "verify", "login", next, "--at", "\(time + 30)"])
+
+            // Wrong codes: 65 until the policy's free failures are spent, then 77 with a time.
+            let wrong = String(format: "%06d", (Int(next)! + 1) % 1_000_000)
+            var statuses: [Int32] = []
+            var last = RunResult(status: 0, stdout: "", stderr: "")
+            for _ in 0..<4 {
+                last = try peer.run(["otp", "verify", "login", wrong, "--at", "\(time + 31)"])
+                statuses.append(last.status)
+            }
+            #expect(statuses == [65, 65, 65, 77])
+            #expect(last.stderr.contains("try again after"))
+        }
+    }
+
+    @Test("`otp list` never shows the secret, and `otp uri` round-trips through `otp add --uri`")
+    func listAndURI() throws {
+        try withTemporaryDirectory { root in
+            let peer = try Peer.create("otp", in: root)
+            let generated = try peer.expect(["otp", "add", "first", "--generate", "--issuer", "ACME", "--algorithm", "sha256"])
+            let uri = try #require(generated.lines.first)
+            #expect(uri.hasPrefix("otpauth://totp/ACME:first?secret="))
+            let secret = try #require(uri.split(separator: "secret=").last?.split(separator: "&").first)
+
+            let list = try peer.expect(["otp", "list", "--json"])
+            #expect(list.stdout.contains("\"first\""))
+            #expect(!list.stdout.contains(String(secret)))
+
+            #expect(try peer.expect(["otp", "uri", "first"]).lines == [uri])
+            try peer.expect(["otp", "add", "copy", "--uri", uri])
+            let time = "1700000000"
+            #expect(try peer.expect(["otp", "code", "first", "--at", time]).lines == peer.expect(["otp", "code", "copy", "--at", time]).lines)
+
+            let qr = try peer.expect(["otp", "uri", "first", "--qr"])
+            #expect(qr.lines.last == uri)
+            #expect(qr.lines.count > 10)
+
+            try peer.expect(["otp", "remove", "copy"])
+            #expect(try peer.run(["otp", "code", "copy"]).status == 66)
+        }
+    }
+
+    // MARK: - Helpers
+
+    static func randomSecret(using rng: inout SeededGenerator) -> [UInt8] {
+        (0..<Int.random(in: 16...64, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// RFC 4648 Base32 without padding, as `smsgw otp add --secret` reads it.
+    static func base32(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+        var text = ""
+        var buffer = 0, bits = 0
+        for byte in bytes {
+            buffer = (buffer << 8) | Int(byte)
+            bits += 8
+            while bits >= 5 {
+                text.append(alphabet[(buffer >> (bits - 5)) & 31])
+                bits -= 5
+            }
+        }
+        if bits > 0 { text.append(alphabet[(buffer << (5 - bits)) & 31]) }
+        return text
+    }
+
+    /// Where `oathtool` is: `$OATHTOOL` if set, else the usual places and `$PATH`.
+    static func oathtoolPath() -> String? {
+        if let override = ProcessInfo.processInfo.environment["OATHTOOL"] {
+            return FileManager.default.isExecutableFile(atPath: override) ? override : nil
+        }
+        var candidates = ["/usr/bin/oathtool", "/usr/local/bin/oathtool"]
+        if let path = ProcessInfo.processInfo.environment["PATH"] {
+            candidates += path.split(separator: ":").map { "\($0)/oathtool" }
+        }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Runs `oathtool` and returns its output lines.
+    static func oathtool(_ arguments: [String]) throws -> [String] {
+        let path = try #require(
+            oathtoolPath(),
+            "oathtool is not installed, so the OTP interoperability tests cannot run: install it with `apt-get install oathtool` (or set OATHTOOL to its path)"
+        )
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(
+            process.terminationStatus == 0,
+            "oathtool \(arguments.dropLast().joined(separator: " ")) failed: \(String(decoding: errorData, as: UTF8.self))"
+        )
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+}
