@@ -71,6 +71,31 @@ let perRound = 2_000
     return median(samples)
 }
 
+/// The slowest message that still opens: after a resync, a late message of the old epoch at the far
+/// edge of the retired chain's window, tried only after the whole current window failed.
+@MainActor func benchRetiredEdge() throws -> Double {
+    var sender = alice0
+    var late = ""
+    for _ in 0..<ProtocolConstants.window {
+        let sealed = try sender.sealing(String(fullText), using: &rng)
+        sender = sealed.session
+        late = sealed.ciphertext
+    }
+    var receiver = bob0
+    let start = receiver.startingResync(using: &rng)
+    receiver = start.session
+    let answer = try sender.opening(start.message, now: now, using: &rng)
+    guard case .resync(let event) = answer.opened, let reply = event.reply else { fatalError("no resync reply") }
+    receiver = try receiver.opening(reply, now: now, using: &rng).session
+    var samples: [Double] = []
+    for _ in 0..<rounds {
+        let begin = clock.now
+        for _ in 0..<(perRound / 10) { _ = try receiver.opening(late, now: now, using: &rng) }
+        samples.append(microseconds(begin, clock.now, per: perRound / 10))
+    }
+    return median(samples)
+}
+
 @MainActor func benchReject() throws -> Double {
     let forged = try alice0.sealing("x", using: &rng).ciphertext
     let other = try Session.paired(mine: PairingCode.generate(using: &rng), peer: bobCode)
@@ -90,4 +115,5 @@ print(String(format: "open, expected position            %8.1f µs", try benchOp
 print(String(format: "open, 32 ahead                     %8.1f µs", try benchOpen(ahead: 32)))
 print(String(format: "open, far edge of window (63 ahead) %7.1f µs", try benchOpen(ahead: ProtocolConstants.window - 1)))
 print(String(format: "open, last skipped key             %8.1f µs", try benchOpen(ahead: ProtocolConstants.window - 1, fromSkipped: true)))
+print(String(format: "open, retired chain's far edge      %8.1f µs", try benchRetiredEdge()))
 print(String(format: "reject a forgery (diagnostic scan) %8.1f µs", try benchReject()))
