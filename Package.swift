@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // GSM 03.38 alphabet, septet counting and packing. Pure.
@@ -73,10 +75,22 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The daemon: modem supervisors, outbox sender, inbox receiver, resync; a ServiceGroup.
+        .target(
+            name: "Gateway",
+            dependencies: [
+                "Store", "SMSCipher", "GSM7", "Modem", "ModemSimulator",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
         .executableTarget(
             name: "smsgw",
             dependencies: [
-                "GSM7", "SMSCipher", "Store", "OTP", "Modem", "ModemSimulator",
+                "GSM7", "SMSCipher", "Store", "OTP", "Modem", "ModemSimulator", "Gateway",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -114,6 +128,14 @@ let package = Package(
         .testTarget(
             name: "ModemTests",
             dependencies: ["Modem", "ModemSimulator", "GSM7", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+        .testTarget(
+            name: "GatewayTests",
+            dependencies: [
+                "Gateway", "Store", "SMSCipher", "GSM7", "Modem", "ModemSimulator",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(name: "EndToEndTests", dependencies: ["smsgw"], swiftSettings: strict),
     ]
 )

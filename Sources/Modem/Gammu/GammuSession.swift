@@ -78,7 +78,13 @@ final class GammuSession {
         }
         try check(configured, "configuring libgammu")
 
-        try check(GSM_InitConnection_Log(machine, 1, gammuDebugCallback, userData), "opening \(configuration.device)")
+        let openBefore = DeviceDescriptors.snapshot(device: configuration.device)
+        let opened = GSM_InitConnection_Log(machine, 1, gammuDebugCallback, userData)
+        if opened != ERR_NONE {
+            // libgammu 1.42 leaves the port open when initialisation fails; see DeviceDescriptors.
+            DeviceDescriptors.closeLeaked(device: configuration.device, before: openBefore)
+        }
+        try check(opened, "opening \(configuration.device)")
         isConnected = true
         smsgw_route_debug(machine, gammuDebugCallback, userData)
         do {

@@ -63,10 +63,15 @@ extension GatewayStore {
     /// - Parameters:
     ///   - passphrase: The account passphrase.
     ///   - now: The current time (a parameter so tests can move the clock).
+    ///   - secondFactor: Called once the passphrase is right, with the unlocked store, to check a
+    ///     second factor (a TOTP code); returning false counts as a failed attempt, exactly like a
+    ///     wrong passphrase, so the lockout covers both.
     /// - Throws: ``StoreError/lockedOut(until:)`` while locked (and on the failure that locks),
-    ///   ``StoreError/authenticationFailed(remainingAttempts:)`` for a wrong passphrase,
-    ///   ``StoreError/notFound(_:)`` when no account exists.
-    public func unlock(passphrase: String, now: Date = Date()) throws -> UnlockedStore {
+    ///   ``StoreError/authenticationFailed(remainingAttempts:)`` for a wrong passphrase or second
+    ///   factor, ``StoreError/notFound(_:)`` when no account exists.
+    public func unlock(
+        passphrase: String, now: Date = Date(), secondFactor: ((UnlockedStore) throws -> Bool)? = nil
+    ) throws -> UnlockedStore {
         let (record, failures, lockedUntil) = try reserveAttempt(now: now)
         let kek = try PassphraseKey.derive(passphrase: passphrase, salt: record.salt, parameters: record.parameters)
         guard let dataKey = DataKey.unwrap(record.wrappedDataKey, with: kek, for: .dataKey(account: record.id)) else {
@@ -82,8 +87,16 @@ extension GatewayStore {
                 remainingAttempts: lockoutPolicy.remainingAttempts(afterFailures: failures)
             )
         }
+        let unlocked = UnlockedStore(gateway: self, accountID: record.id, username: record.username, dataKey: dataKey)
+        if let secondFactor, try !secondFactor(unlocked) {
+            logger.warning("Wrong second factor for the gateway account.", metadata: [LogKey.failures: "\(failures)"])
+            if let lockedUntil { throw StoreError.lockedOut(until: lockedUntil) }
+            throw StoreError.authenticationFailed(
+                remainingAttempts: lockoutPolicy.remainingAttempts(afterFailures: failures)
+            )
+        }
         try resetFailures(account: record.id)
-        return UnlockedStore(gateway: self, accountID: record.id, username: record.username, dataKey: dataKey)
+        return unlocked
     }
 
     /// The time until which the account refuses unlock attempts, or nil when it is not locked.

@@ -116,9 +116,37 @@ enum StoreSchema {
                 """)
         }
 
+        migrator.registerMigration("v2-gateway") { db in
+            try db.execute(sql: """
+                ALTER TABLE outbox ADD COLUMN kind TEXT NOT NULL DEFAULT 'text'
+                    CHECK (kind IN ('text', 'handshake'));
+                CREATE INDEX outbox_kind ON outbox(contact_id, kind, id);
+                CREATE TABLE modem_status (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    state TEXT NOT NULL,
+                    connected INTEGER NOT NULL DEFAULT 0,
+                    signal_percent INTEGER,
+                    operator TEXT,
+                    last_error TEXT,
+                    sent_count INTEGER NOT NULL DEFAULT 0,
+                    received_count INTEGER NOT NULL DEFAULT 0,
+                    updated_at REAL NOT NULL
+                ) STRICT;
+                CREATE TABLE quarantine (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    contact_id TEXT NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
+                    message_id INTEGER REFERENCES messages(id) ON DELETE SET NULL,
+                    ciphertext TEXT NOT NULL,
+                    reason TEXT NOT NULL,
+                    received_at REAL NOT NULL
+                ) STRICT;
+                CREATE INDEX quarantine_contact ON quarantine(contact_id, id);
+                """)
+        }
+
         return migrator
     }
 
     /// Every table the store owns, children before parents (the order ``UnlockedStore/deleteAccount()`` wipes them in).
-    static let tables = ["outbox", "messages", "received_pdus", "otp_entries", "contacts", "account"]
+    static let tables = ["outbox", "quarantine", "modem_status", "messages", "received_pdus", "otp_entries", "contacts", "account"]
 }

@@ -40,6 +40,16 @@ public struct OutboxItem: Sendable, Hashable, Codable, Identifiable {
     public var updatedAt: Date
     public var sentAt: Date?
     public var deliveredAt: Date?
+    /// What the row carries: a text message, or a resynchronisation handshake.
+    public var kind: OutboxKind = .text
+}
+
+/// What an outbox row carries.
+public enum OutboxKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A sealed text message (with a log entry).
+    case text
+    /// A resynchronisation handshake SMS (`smsgw resync`, or the answer to the peer's).
+    case handshake
 }
 
 extension OutboxItem {
@@ -66,7 +76,8 @@ extension OutboxItem {
             createdAt: Date(timeIntervalSince1970: row["created_at"]),
             updatedAt: Date(timeIntervalSince1970: row["updated_at"]),
             sentAt: date("sent_at"),
-            deliveredAt: date("delivered_at")
+            deliveredAt: date("delivered_at"),
+            kind: OutboxKind(rawValue: row["kind"] ?? "text") ?? .text
         )
     }
 }

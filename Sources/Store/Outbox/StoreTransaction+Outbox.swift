@@ -8,9 +8,12 @@ extension StoreTransaction {
     ///   - body: The exact text to send (the ciphertext).
     ///   - contact: The recipient; it must have a number.
     ///   - messageID: The log entry this SMS carries; its status follows the outbox row.
+    ///   - kind: A text message (the default) or a resync handshake.
     /// - Returns: The outbox row id.
     @discardableResult
-    public func enqueueOutbox(_ body: String, to contact: Contact, messageID: Int64? = nil, now: Date = Date()) throws -> Int64 {
+    public func enqueueOutbox(
+        _ body: String, to contact: Contact, messageID: Int64? = nil, kind: OutboxKind = .text, now: Date = Date()
+    ) throws -> Int64 {
         let current = try self.contact(id: contact.id)
         guard let number = current.number else {
             throw StoreError.invalidInput(
@@ -21,10 +24,10 @@ extension StoreTransaction {
         try db.execute(
             sql: """
                 INSERT INTO outbox (message_id, contact_id, phone_number, body, state, next_attempt_at,
-                    created_at, updated_at)
-                VALUES (?, ?, ?, ?, 'queued', ?, ?, ?)
+                    created_at, updated_at, kind)
+                VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?)
                 """,
-            arguments: [messageID, current.id.storeString, number.e164, body, time, time, time]
+            arguments: [messageID, current.id.storeString, number.e164, body, time, time, time, kind.rawValue]
         )
         return db.lastInsertedRowID
     }

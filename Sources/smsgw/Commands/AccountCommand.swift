@@ -7,7 +7,7 @@ struct AccountCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "account",
         abstract: "Change the passphrase or username, or delete the account.",
-        subcommands: [Passwd.self, Rename.self, Delete.self]
+        subcommands: [Passwd.self, Rename.self, Delete.self, TwoFactor.self]
     )
 }
 

@@ -11,6 +11,11 @@ struct LogCommand: ParsableCommand {
             Plain output is tab-separated: local ISO 8601 time, in/out, contact, status, text (with \
             `\\`, LF, CR escaped). --json prints JSON lines: one object per message with id, time, \
             direction, contact, number, status, text, ciphertext and error.
+
+            --follow prints the newest --limit messages, then each new message as it is logged \
+            (the store is read every 200 ms), until interrupted (Ctrl-C). A message already \
+            printed is not printed again when its status changes (queued, sent, delivered); run \
+            `smsgw log` for the current statuses.
             """
     )
 
@@ -25,25 +30,41 @@ struct LogCommand: ParsableCommand {
     @Option(help: "At most this many of the newest messages.")
     var limit: Int = 100
 
+    @Flag(name: [.customShort("f"), .long], help: "Keep printing new messages as they are logged, until interrupted.")
+    var follow = false
+
+    /// How often `--follow` reads the store.
+    static let followInterval: UInt32 = 200_000
+
     func validate() throws {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
     }
 
     func run() throws {
         let store = try StoreAccess.unlock(global)
-        let entries = try store.read { reader in
-            let filter = try contact.map { try reader.contact(named: $0) }
-            return try reader.log(contact: filter, limit: limit)
+        let filter = try contact.map { name in try store.read { try $0.contact(named: name) } }
+        let entries = try store.read { try $0.log(contact: filter, limit: limit) }
+        try entries.forEach(show)
+        guard follow else { return }
+        var lastID = entries.last?.id ?? 0
+        while true {
+            let new = try store.read { try $0.log(contact: filter, limit: 500, afterId: lastID) }
+            try new.forEach(show)
+            if let last = new.last { lastID = last.id }
+            // A full batch means more are waiting: read again at once.
+            if new.count < 500 { usleep(Self.followInterval) }
         }
-        for entry in entries {
-            if json {
-                Output.line(try Output.json(LogLine(entry)))
-            } else {
-                let who = entry.contactName ?? entry.remoteNumber ?? "-"
-                let text = entry.text.map(Output.escapedLine) ?? entry.error ?? ""
-                Output.line([Output.timestamp(entry.time), entry.direction.rawValue, who, entry.status.rawValue, text]
-                    .joined(separator: "\t"))
-            }
+    }
+
+    /// Prints one message as a JSON line or a tab-separated line.
+    private func show(_ entry: LogEntry) throws {
+        if json {
+            Output.line(try Output.json(LogLine(entry)))
+        } else {
+            let who = entry.contactName ?? entry.remoteNumber ?? "-"
+            let text = entry.text.map(Output.escapedLine) ?? entry.error ?? ""
+            Output.line([Output.timestamp(entry.time), entry.direction.rawValue, who, entry.status.rawValue, text]
+                .joined(separator: "\t"))
         }
     }
 

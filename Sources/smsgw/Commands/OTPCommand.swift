@@ -123,6 +123,15 @@ struct OTPEnrolment: Codable, Sendable, Equatable {
 
 /// Turns ``OTPError``, which ErrorReport does not know, into a ``CLIError`` with status 65.
 enum OTPFailure {
+    /// The name, unless it is the login secret's, which only `smsgw account 2fa` manages.
+    static func userEntry(_ name: String) throws -> String {
+        guard !LoginSecondFactor.isReserved(name) else {
+            throw CLIError(
+                "\"\(name)\" is reserved for two-factor login; manage it with `smsgw account 2fa`.", status: .usage)
+        }
+        return name
+    }
+
     static func mapping<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
@@ -226,6 +235,7 @@ extension OTPCommand {
         }
 
         func run() throws {
+            _ = try OTPFailure.userEntry(name)
             let enrolment = try makeEnrolment()
             let enrolmentURI = try enrolment.uri()
             let store = try StoreAccess.unlock(global)
@@ -287,7 +297,7 @@ extension OTPCommand {
 
         func run() throws {
             let store = try StoreAccess.unlock(global)
-            let items = try store.otpEntries().map { entry in
+            let items = try store.otpEntries().filter { !LoginSecondFactor.isReserved($0.name) }.map { entry in
                 let enrolment = try OTPEnrolment(decoding: entry.secret, name: entry.name)
                 return Item(
                     name: entry.name, type: enrolment.kind.rawValue, algorithm: enrolment.algorithm.name.lowercased(),
@@ -329,7 +339,7 @@ extension OTPCommand {
         func run() throws {
             let store = try StoreAccess.unlock(global)
             let code: String = try store.write { tx in
-                let entry = try tx.otpEntry(named: name)
+                let entry = try tx.otpEntry(named: OTPFailure.userEntry(name))
                 var enrolment = try OTPEnrolment(decoding: entry.secret, name: entry.name)
                 let uri = try enrolment.uri()
                 if let totp = uri.totp {
@@ -378,7 +388,7 @@ extension OTPCommand {
             let store = try StoreAccess.unlock(global)
             let now = at ?? unixNow()
             let (entryName, result) = try store.write { tx in
-                let entry = try tx.otpEntry(named: name)
+                let entry = try tx.otpEntry(named: OTPFailure.userEntry(name))
                 let enrolment = try OTPEnrolment(decoding: entry.secret, name: entry.name)
                 let state = try OTPEnrolment.decodeState(entry.state, name: entry.name, initial: enrolment.initialState)
                 let outcome = try enrolment.verifier().verify(code, state: state, now: now)
@@ -427,7 +437,7 @@ extension OTPCommand {
 
         func run() throws {
             let store = try StoreAccess.unlock(global)
-            let entry = try store.otpEntry(named: name)
+            let entry = try store.otpEntry(named: OTPFailure.userEntry(name))
             let uri = try OTPEnrolment(decoding: entry.secret, name: entry.name).uri().string
             if qr {
                 let code = try OTPFailure.mapping { try QRCode(Array(uri.utf8)) }
@@ -449,7 +459,7 @@ extension OTPCommand {
 
         func run() throws {
             let store = try StoreAccess.unlock(global)
-            try store.removeOTPEntry(named: name)
+            try store.removeOTPEntry(named: OTPFailure.userEntry(name))
             Output.line("Removed \"\(name)\".")
         }
     }

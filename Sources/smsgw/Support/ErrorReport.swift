@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Gateway
 import SMSCipher
 import Store
 
@@ -11,6 +12,8 @@ enum ErrorReport {
         switch error {
         case let error as CLIError: error.status.rawValue
         case let error as StoreError: error.exitCode
+        case let error as GatewayError: error.exitCode
+        case let error as ConfigurationError: error.exitCode
         case is CipherError: CLIStatus.dataError.rawValue
         default: nil
         }
@@ -21,6 +24,8 @@ enum ErrorReport {
         switch error {
         case let error as CLIError: error.message
         case let error as StoreError: error.description
+        case let error as GatewayError: error.message
+        case let error as ConfigurationError: error.message
         case let error as CipherError: error.description
         default: String(describing: error)
         }

@@ -11,8 +11,22 @@ struct GlobalOptions: ParsableArguments {
             valueName: "dir"))
     var dataDir: String?
 
+    @Option(
+        name: .customLong("config"),
+        help: ArgumentHelp("The gateway configuration file for `serve` (env SMSGW_CONFIG).", valueName: "file"))
+    var config: String?
+
     @Flag(name: .long, help: "Log informational events to stderr, not only warnings.")
     var verbose = false
+
+    /// The gateway configuration file: the option, then SMSGW_CONFIG; nil when neither is set.
+    var configurationFile: URL? {
+        if let config, !config.isEmpty { return URL(fileURLWithPath: config) }
+        if let value = ProcessInfo.processInfo.environment["SMSGW_CONFIG"], !value.isEmpty {
+            return URL(fileURLWithPath: value)
+        }
+        return nil
+    }
 
     /// The data directory: the option, then SMSGW_DATA_DIR, then the XDG default.
     var dataDirectory: URL {

@@ -1,0 +1,246 @@
+public import Foundation
+import Logging
+import TOMLKit
+
+extension GatewayConfiguration {
+    /// Top-level keys the file may hold.
+    static let topLevelKeys: Set<String> = ["data_dir", "log_level", "intervals", "modem"]
+    /// Keys of `[intervals]`.
+    static let intervalKeys = ["poll_seconds", "health_seconds", "retry_base_seconds", "retry_max_seconds", "resync_retry_seconds"]
+    /// Keys of a `[[modem]]` table.
+    static let modemKeys: Set<String> = [
+        "name", "device", "connection", "pin_file", "gammurc", "section", "status_reports", "call_timeout_seconds",
+    ]
+    /// The prefix of environment overrides: `SMSGW_LOG_LEVEL`, `SMSGW_INTERVALS_POLL_SECONDS`, …
+    public static let environmentPrefix = "SMSGW_"
+
+    /// Reads, overrides from the environment and validates a configuration file.
+    ///
+    /// - Parameters:
+    ///   - url: The TOML file (config/smsgw.toml.example documents every key).
+    ///   - environment: Overrides `SMSGW_DATA_DIR`, `SMSGW_LOG_LEVEL` and
+    ///     `SMSGW_INTERVALS_<KEY>` (for example `SMSGW_INTERVALS_POLL_SECONDS=2`).
+    /// - Throws: ``ConfigurationError`` naming the file or the bad key and what it expects.
+    public static func load(
+        from url: URL, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ConfigurationError) -> GatewayConfiguration {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw ConfigurationError(
+                key: nil, "Cannot read the configuration file \(url.path); check the path given with --config and its permissions.")
+        }
+        return try GatewayConfiguration(toml: String(decoding: data, as: UTF8.self), environment: environment, source: url.path)
+    }
+
+    /// Parses TOML text, applies environment overrides and validates.
+    ///
+    /// - Parameters:
+    ///   - toml: The file's text.
+    ///   - environment: See ``load(from:environment:)``; pass `[:]` to ignore the environment.
+    ///   - source: The file's name for messages.
+    public init(toml: String, environment: [String: String] = [:], source: String = "the configuration") throws(ConfigurationError) {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: toml)
+        } catch let error as TOMLParseError {
+            throw ConfigurationError(
+                key: nil,
+                "\(source) is not valid TOML at line \(error.source.begin.line), column \(error.source.begin.column): \(error.description). Fix the syntax (see config/smsgw.toml.example).")
+        } catch {
+            throw ConfigurationError(key: nil, "\(source) is not valid TOML; fix the syntax (see config/smsgw.toml.example).")
+        }
+        self.init()
+        for key in table.keys where !Self.topLevelKeys.contains(key) {
+            throw ConfigurationError(
+                key: key, "Unknown key `\(key)` in \(source); expected data_dir, log_level, [intervals] or [[modem]].")
+        }
+        let reader = TOMLReader(source: source)
+        if let path = try reader.string(table, "data_dir", path: "data_dir") {
+            dataDirectory = try Self.directory(path, key: "data_dir")
+        }
+        if let level = try reader.string(table, "log_level", path: "log_level") {
+            logLevel = try Self.level(level, key: "log_level")
+        }
+        if let value = table["intervals"] {
+            guard let intervalsTable = value.table else {
+                throw ConfigurationError(key: "intervals", "`intervals` must be a table ([intervals]) of numbers of seconds.")
+            }
+            for key in intervalsTable.keys where !Self.intervalKeys.contains(key) {
+                throw ConfigurationError(
+                    key: "intervals.\(key)",
+                    "Unknown key `intervals.\(key)`; expected one of \(Self.intervalKeys.joined(separator: ", ")).")
+            }
+            for key in Self.intervalKeys {
+                if let seconds = try reader.seconds(intervalsTable, key, path: "intervals.\(key)") {
+                    intervals[keyPath: Self.intervalPath(key)] = seconds
+                }
+            }
+        }
+        if let value = table["modem"] {
+            guard let array = value.array else {
+                throw ConfigurationError(key: "modem", "`modem` must be an array of tables: write each modem as a [[modem]] table.")
+            }
+            for (offset, element) in array.enumerated() {
+                guard let modemTable = element.table else {
+                    throw ConfigurationError(key: "modem[\(offset + 1)]", "modem[\(offset + 1)] must be a [[modem]] table.")
+                }
+                modems.append(try reader.modem(modemTable, index: offset + 1))
+            }
+        }
+        try applyEnvironment(environment)
+        try validate()
+    }
+
+    /// Applies `SMSGW_*` overrides; unknown `SMSGW_INTERVALS_*` names are errors, other `SMSGW_*`
+    /// variables (passphrase, data dir of the CLI) are left to their owners.
+    mutating func applyEnvironment(_ environment: [String: String]) throws(ConfigurationError) {
+        let prefix = Self.environmentPrefix
+        if let value = environment[prefix + "DATA_DIR"] {
+            dataDirectory = try Self.directory(value, key: prefix + "DATA_DIR")
+        }
+        if let value = environment[prefix + "LOG_LEVEL"] {
+            logLevel = try Self.level(value, key: prefix + "LOG_LEVEL")
+        }
+        let intervalPrefix = prefix + "INTERVALS_"
+        for (name, value) in environment where name.hasPrefix(intervalPrefix) {
+            let key = String(name.dropFirst(intervalPrefix.count)).lowercased()
+            guard Self.intervalKeys.contains(key) else {
+                throw ConfigurationError(
+                    key: name,
+                    "Unknown environment variable \(name); expected one of \(Self.intervalKeys.map { intervalPrefix + $0.uppercased() }.joined(separator: ", ")).")
+            }
+            guard let seconds = Double(value.trimmingCharacters(in: .whitespaces)), seconds > 0, seconds.isFinite else {
+                throw ConfigurationError(key: name, "\(name) must be a positive number of seconds, not \"\(value)\".")
+            }
+            intervals[keyPath: Self.intervalPath(key)] = seconds
+        }
+    }
+
+    /// Checks relations between keys: unique modem names, retry_max ≥ retry_base.
+    public func validate() throws(ConfigurationError) {
+        if intervals.retryMaxSeconds < intervals.retryBaseSeconds {
+            throw ConfigurationError(
+                key: "intervals.retry_max_seconds",
+                "intervals.retry_max_seconds (\(intervals.retryMaxSeconds)) must be at least intervals.retry_base_seconds (\(intervals.retryBaseSeconds)).")
+        }
+        var seen: Set<String> = []
+        for (offset, modem) in modems.enumerated() {
+            guard seen.insert(modem.name.lowercased()).inserted else {
+                throw ConfigurationError(
+                    key: "modem[\(offset + 1)].name",
+                    "modem[\(offset + 1)].name: another modem is already named \"\(modem.name)\"; give each modem its own name.")
+            }
+        }
+    }
+
+    static func intervalPath(_ key: String) -> WritableKeyPath<Intervals, Double> {
+        switch key {
+        case "poll_seconds": \.pollSeconds
+        case "health_seconds": \.healthSeconds
+        case "retry_base_seconds": \.retryBaseSeconds
+        case "retry_max_seconds": \.retryMaxSeconds
+        default: \.resyncRetrySeconds
+        }
+    }
+
+    static func directory(_ path: String, key: String) throws(ConfigurationError) -> URL {
+        guard !path.isEmpty else {
+            throw ConfigurationError(key: key, "\(key) must be a directory path such as /var/lib/smsgw, not empty.")
+        }
+        return URL(fileURLWithPath: (path as NSString).expandingTildeInPath, isDirectory: true)
+    }
+
+    static func level(_ text: String, key: String) throws(ConfigurationError) -> Logger.Level {
+        guard let level = Logger.Level(rawValue: text.lowercased()) else {
+            throw ConfigurationError(
+                key: key,
+                "\(key) must be one of trace, debug, info, notice, warning, error, critical, not \"\(text)\".")
+        }
+        return level
+    }
+}
+
+/// Typed reads from a TOML table with errors that name the key.
+struct TOMLReader {
+    let source: String
+
+    func string(_ table: TOMLTable, _ key: String, path: String) throws(ConfigurationError) -> String? {
+        guard let value = table[key] else { return nil }
+        guard let string = value.string else {
+            throw ConfigurationError(key: path, "\(path) must be a string in quotes, not a \(value.type).")
+        }
+        return string
+    }
+
+    func seconds(_ table: TOMLTable, _ key: String, path: String) throws(ConfigurationError) -> Double? {
+        guard let value = table[key] else { return nil }
+        let number: Double? = value.type == .int ? value.int.map(Double.init) : value.type == .double ? value.double : nil
+        guard let number else {
+            throw ConfigurationError(key: path, "\(path) must be a number of seconds, not a \(value.type).")
+        }
+        guard number > 0, number.isFinite else {
+            throw ConfigurationError(key: path, "\(path) must be a positive number of seconds, not \(number).")
+        }
+        return number
+    }
+
+    func bool(_ table: TOMLTable, _ key: String, path: String) throws(ConfigurationError) -> Bool? {
+        guard let value = table[key] else { return nil }
+        guard let bool = value.bool, value.type == .bool else {
+            throw ConfigurationError(key: path, "\(path) must be true or false, not a \(value.type).")
+        }
+        return bool
+    }
+
+    func modem(_ table: TOMLTable, index: Int) throws(ConfigurationError) -> ModemSettings {
+        let prefix = "modem[\(index)]"
+        for key in table.keys where !GatewayConfiguration.modemKeys.contains(key) {
+            throw ConfigurationError(
+                key: "\(prefix).\(key)",
+                "Unknown key `\(prefix).\(key)`; expected \(GatewayConfiguration.modemKeys.sorted().joined(separator: ", ")).")
+        }
+        guard let name = try string(table, "name", path: "\(prefix).name"), !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ConfigurationError(key: "\(prefix).name", "\(prefix).name is required: give each modem a short name for logs and `smsgw status`.")
+        }
+        let device = try string(table, "device", path: "\(prefix).device")
+        let connection = try string(table, "connection", path: "\(prefix).connection")
+        let gammurc = try string(table, "gammurc", path: "\(prefix).gammurc")
+        var section: Int?
+        if let value = table["section"] {
+            guard value.type == .int, let number = value.int, number >= 0 else {
+                throw ConfigurationError(
+                    key: "\(prefix).section", "\(prefix).section must be a whole number ≥ 0 (0 for [gammu], 1 for [gammu1], …).")
+            }
+            section = number
+        }
+        let source: ModemSettings.Source
+        switch (device, gammurc) {
+        case (let device?, nil):
+            guard !device.isEmpty else {
+                throw ConfigurationError(key: "\(prefix).device", "\(prefix).device must be the modem's AT port, e.g. /dev/serial/by-id/….")
+            }
+            if section != nil {
+                throw ConfigurationError(key: "\(prefix).section", "\(prefix).section only goes with gammurc; remove it or use gammurc instead of device.")
+            }
+            let connection = connection ?? "at"
+            guard !connection.isEmpty else {
+                throw ConfigurationError(key: "\(prefix).connection", "\(prefix).connection must be a gammu connection such as \"at\" or \"at115200\".")
+            }
+            source = .device(path: device, connection: connection)
+        case (nil, let gammurc?):
+            if connection != nil {
+                throw ConfigurationError(
+                    key: "\(prefix).connection", "\(prefix).connection only goes with device; with gammurc, set the connection in the gammurc section.")
+            }
+            source = .gammurc(path: gammurc, section: section ?? 0)
+        case (.some, .some):
+            throw ConfigurationError(key: "\(prefix).gammurc", "\(prefix).gammurc and \(prefix).device are both set; keep one of them.")
+        case (nil, nil):
+            throw ConfigurationError(
+                key: "\(prefix).device", "\(prefix).device is missing: set device (with connection) or gammurc (with section) to say how to reach the modem.")
+        }
+        let pinFile = try string(table, "pin_file", path: "\(prefix).pin_file")
+        let statusReports = try bool(table, "status_reports", path: "\(prefix).status_reports") ?? true
+        let timeout = try seconds(table, "call_timeout_seconds", path: "\(prefix).call_timeout_seconds") ?? 30
+        return ModemSettings(name: name, source: source, pinFile: pinFile, statusReports: statusReports, callTimeoutSeconds: timeout)
+    }
+}

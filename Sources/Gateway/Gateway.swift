@@ -1,0 +1,125 @@
+import Foundation
+public import Logging
+import Modem
+public import ModemSimulator
+public import ServiceLifecycle
+public import Store
+
+/// The gateway daemon: a `ServiceGroup` of one ``ModemSupervisor`` per modem, an ``InboxReceiver``,
+/// an ``OutboxSender`` and a ``ResyncCoordinator``, over one unlocked store.
+///
+/// ```swift
+/// let gateway = try Gateway(store: store, configuration: configuration, logger: logger)
+/// try await gateway.run()          // until SIGTERM or SIGINT, then a graceful shutdown
+/// ```
+/// With ``GatewayConfiguration/simulator`` set (``GatewayConfiguration/simulated(dataDirectory:numbers:driven:directory:faults:seed:intervals:)``)
+/// the gateway first starts its own simulated network and drives its first modem(s); the
+/// network is stopped when the gateway shuts down.
+public final class Gateway: Sendable {
+    /// The configuration the gateway was built from (with the simulator's modems filled in).
+    public let configuration: GatewayConfiguration
+    /// The in-process simulated network in `--sim` mode, else nil.
+    public let simulatedNetwork: SimulatedNetwork?
+    /// The services in start order: supervisors, inbox receiver, outbox sender, resync coordinator.
+    public let services: [any Service]
+
+    private let group: ServiceGroup
+    private let logger: Logger
+
+    /// Builds the services; nothing talks to a modem before ``run()``.
+    ///
+    /// - Parameters:
+    ///   - store: The unlocked store (unlock it with ``Store/GatewayStore/unlockSerialized(passphrase:)``).
+    ///   - configuration: Modems and timing; see ``GatewayConfiguration``.
+    ///   - logger: Where the daemon logs; texts, keys and PINs never go there.
+    ///   - handlesSignals: Whether SIGTERM and SIGINT shut the gateway down gracefully (the daemon);
+    ///     tests that run several gateways in one process pass false and call ``shutdown()``.
+    /// - Throws: ``GatewayError`` (69) when no modem is configured or a modem cannot be set up;
+    ///   ``ConfigurationError`` (78) for an unreadable pin_file or gammurc; ``StoreError``.
+    public init(store: UnlockedStore, configuration: GatewayConfiguration, logger: Logger, handlesSignals: Bool = true) throws {
+        var configuration = configuration
+        var network: SimulatedNetwork?
+        if let simulator = configuration.simulator {
+            let started = try Self.startSimulator(simulator, logger: logger)
+            network = started.network
+            configuration.modems = started.modems
+        }
+        guard !configuration.modems.isEmpty else {
+            throw GatewayError(
+                .unavailable,
+                "No modem is configured; add a [[modem]] table to the configuration (see config/smsgw.toml.example) or run `smsgw serve --sim`.")
+        }
+        var links: [ModemLink] = []
+        for (offset, settings) in configuration.modems.enumerated() {
+            let modemConfiguration = try settings.modemConfiguration(index: offset + 1)
+            var modemLogger = logger
+            modemLogger[metadataKey: GatewayLog.modem] = "\(settings.name)"
+            do {
+                links.append(ModemLink(settings: settings, modem: try GammuModem(configuration: modemConfiguration, logger: modemLogger)))
+            } catch {
+                throw GatewayError(.unavailable, "The modem \(settings.name) cannot be set up: \(error.message)")
+            }
+        }
+        let runner = StoreRunner(store: store)
+        let context = GatewayContext(store: runner, intervals: configuration.intervals, links: links, logger: logger)
+        try store.write { tx in
+            try tx.clearModemStatuses()
+            for link in links { try tx.saveModemStatus(link.record) }
+        }
+
+        var services: [any Service] = []
+        if let network { services.append(SimulatorService(network: network)) }
+        services += links.map { ModemSupervisor(link: $0, context: context) }
+        services.append(InboxReceiver(context: context))
+        services.append(OutboxSender(context: context))
+        services.append(ResyncCoordinator(context: context))
+
+        self.configuration = configuration
+        self.simulatedNetwork = network
+        self.services = services
+        self.logger = logger
+        self.group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: services, gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: logger))
+    }
+
+    /// The names of the modems this gateway drives.
+    public var modemNames: [String] { configuration.modems.map(\.name) }
+
+    /// Runs every service until SIGTERM/SIGINT (or ``shutdown()``), then shuts them down in
+    /// reverse order: new claims stop, an SMS being submitted finishes and is recorded, modems close.
+    public func run() async throws {
+        logger.notice("Gateway starting.", metadata: [GatewayLog.count: "\(configuration.modems.count)"])
+        try await group.run()
+        logger.notice("Gateway stopped.")
+    }
+
+    /// Starts a graceful shutdown, as SIGTERM does.
+    public func shutdown() async {
+        await group.triggerGracefulShutdown()
+    }
+
+    private static func startSimulator(
+        _ settings: GatewayConfiguration.SimulatorSettings, logger: Logger
+    ) throws -> (network: SimulatedNetwork, modems: [ModemSettings]) {
+        var simLogger = logger
+        simLogger.logLevel = max(logger.logLevel, .notice)
+        let network = SimulatedNetwork(directory: settings.directory, seed: settings.seed, faults: settings.faults, logger: simLogger)
+        for number in settings.numbers { try network.addModem(number: number) }
+        try network.start()
+        for modem in network.modems { try network.writeGammurc(for: modem) }
+        let modems = network.modems.prefix(settings.drivenCount).map { modem in
+            ModemSettings(name: modem.number, source: .device(path: modem.devicePath, connection: "at"), callTimeoutSeconds: 15)
+        }
+        return (network, Array(modems))
+    }
+}
+
+/// Keeps an in-process simulated network up while the gateway runs, and stops it afterwards.
+struct SimulatorService: Service {
+    let network: SimulatedNetwork
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        network.stop()
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+import Logging
+
+/// What every service of one gateway shares: the store, the timing, the modems and the logger.
+struct GatewayContext: Sendable {
+    let store: StoreRunner
+    let intervals: GatewayConfiguration.Intervals
+    let links: [ModemLink]
+    let logger: Logger
+
+    /// Consecutive verification failures after which a contact is flagged for `smsgw resync`.
+    static let failureThreshold = 3
+
+    /// Sleeps for `seconds`, returning early (without throwing) when the task is cancelled.
+    static func pause(_ seconds: Double) async {
+        try? await Task.sleep(for: .milliseconds(Int64(max(seconds, 0) * 1000)))
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Logging
+import Modem
+public import ServiceLifecycle
+import Store
+
+/// Reads each ready modem's SMS storage when it announces a new message or status report, every
+/// `poll_seconds` as a fallback, and at startup; processes every SMS in one store transaction
+/// (see ``IncomingProcessor``) and deletes it from the modem only after that transaction committed.
+///
+/// A message that verifies updates the ratchet, the log and the fingerprint together; a failed
+/// one is logged as rejected, counted against the contact and kept in quarantine until the next
+/// completed resync; a duplicate is logged as such; a status report marks its outbox row
+/// delivered; concatenated plain SMS are reassembled; unknown senders touch no state.
+public struct InboxReceiver: Service {
+    let context: GatewayContext
+    /// How often each modem's request flag is checked.
+    static let wakeInterval = 0.05
+
+    init(context: GatewayContext) {
+        self.context = context
+    }
+
+    public func run() async throws {
+        _ = try? await context.store.write { tx in
+            try tx.pruneReceivedFingerprints(olderThan: Date().addingTimeInterval(-90 * 86_400))
+            try tx.pruneQuarantine(olderThan: Date().addingTimeInterval(-30 * 86_400))
+        }
+        await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Void.self) { group in
+                for link in context.links {
+                    group.addTask { await self.watch(link) }
+                }
+            }
+        }
+    }
+
+    private func watch(_ link: ModemLink) async {
+        var logger = context.logger
+        logger[metadataKey: GatewayLog.modem] = "\(link.name)"
+        var nextPoll = ContinuousClock.now
+        while !Task.isCancelled {
+            let due = ContinuousClock.now >= nextPoll
+            guard link.isReady, link.takeInboxRequest() || due else {
+                await GatewayContext.pause(Self.wakeInterval)
+                continue
+            }
+            nextPoll = ContinuousClock.now + .milliseconds(Int64(context.intervals.pollSeconds * 1000))
+            await scan(link, logger: logger)
+        }
+    }
+
+    /// Reads and processes everything in one modem's storage.
+    func scan(_ link: ModemLink, logger: Logger) async {
+        let messages: [StoredMessage]
+        do {
+            messages = try await link.call { try await $0.messages() }
+        } catch {
+            let modemError = ModemSupervisor.modemError(error)
+            logger.warning("Could not read the modem's messages.", metadata: [GatewayLog.error: "\(modemError)"])
+            if modemError.needsRecovery { link.requestRecovery(because: modemError) }
+            return
+        }
+        var deferred = false
+        let undeleted = link.snapshot.undeleted
+        var groups: [String: [StoredMessage]] = [:]
+        for sms in messages {
+            if let concatenation = sms.concatenation, !sms.isStatusReport {
+                groups["\(sms.number)/\(concatenation.reference)/\(concatenation.total)", default: []].append(sms)
+                continue
+            }
+            let name = link.name
+            let leftBehind = undeleted.contains(sms.fingerprint)
+            do {
+                let outcome = try await context.store.write { tx in
+                    try IncomingProcessor.process(sms, modem: name, leftBehind: leftBehind, in: tx)
+                }
+                if outcome == .deferred {
+                    deferred = true
+                    continue
+                }
+                await record(outcome, link: link, logger: logger)
+                await delete(sms, link: link, logger: logger)
+            } catch {
+                logger.error("Could not process a received SMS; it stays on the modem and is tried again.", metadata: [
+                    GatewayLog.error: "\(error)",
+                ])
+            }
+        }
+        for parts in groups.values {
+            let total = parts.first?.concatenation?.total ?? 0
+            let distinct = Set(parts.compactMap { $0.concatenation?.part })
+            guard distinct.count >= total else { continue }  // wait for the other parts
+            do {
+                let outcome = try await context.store.write { tx in try IncomingProcessor.processParts(parts, in: tx) }
+                await record(outcome, link: link, logger: logger)
+                for part in parts { await delete(part, link: link, logger: logger) }
+            } catch {
+                logger.error("Could not process a concatenated SMS; it stays on the modem.", metadata: [GatewayLog.error: "\(error)"])
+            }
+        }
+        link.update { $0.reportsDeferred = deferred }
+        if deferred { link.requestInboxScan() }
+    }
+
+    private func delete(_ sms: StoredMessage, link: ModemLink, logger: Logger) async {
+        let location = sms.location
+        do {
+            try await link.call { try await $0.delete(location) }
+            link.update { _ = $0.undeleted.remove(sms.fingerprint) }
+        } catch {
+            link.update { _ = $0.undeleted.insert(sms.fingerprint) }
+            // The fingerprint is recorded, so the next read skips it and tries the delete again.
+            let modemError = ModemSupervisor.modemError(error)
+            logger.warning("Could not delete a processed SMS from the modem.", metadata: [GatewayLog.error: "\(modemError)"])
+            if modemError.needsRecovery { link.requestRecovery(because: modemError) }
+        }
+    }
+
+    private func record(_ outcome: IncomingOutcome, link: ModemLink, logger: Logger) async {
+        switch outcome {
+        case .alreadyProcessed, .deferred, .statusReport:
+            return
+        case .decrypted(let contact):
+            logger.info("Message received and verified.", metadata: [GatewayLog.contact: "\(contact)"])
+        case .duplicate(let contact):
+            logger.notice("Duplicate message refused.", metadata: [GatewayLog.contact: "\(contact)"])
+        case .rejected(let contact, let failures):
+            let level: Logger.Level = failures >= GatewayContext.failureThreshold ? .error : .warning
+            logger.log(level: level, "Message failed verification; kept to retry after a resync.", metadata: [
+                GatewayLog.contact: "\(contact)", GatewayLog.failures: "\(failures)",
+            ])
+        case .plain:
+            logger.info("Plain SMS received.")
+        case .resync(let contact, let completed):
+            logger.notice(completed ? "Resync completed." : "Resync handshake received.", metadata: [GatewayLog.contact: "\(contact)"])
+            if completed {
+                let opened = try? await context.store.write { tx in try IncomingProcessor.retryQuarantine(for: contact, in: tx) }
+                if let opened, opened > 0 {
+                    logger.notice("Quarantined messages opened after the resync.", metadata: [
+                        GatewayLog.contact: "\(contact)", GatewayLog.count: "\(opened)",
+                    ])
+                }
+            }
+        }
+        link.update { $0.received += 1 }
+        let record = link.record
+        _ = try? await context.store.write { try $0.saveModemStatus(record) }
+    }
+}

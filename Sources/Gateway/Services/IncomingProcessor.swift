@@ -1,0 +1,200 @@
+import Foundation
+import Modem
+import SMSCipher
+import Store
+
+/// What one received SMS (or group of parts) did, for logs and counters.
+enum IncomingOutcome: Sendable, Equatable {
+    /// Its fingerprint was recorded before: processed already, only the SIM copy is left.
+    case alreadyProcessed
+    /// A status report that matched an outbox row (or matched nothing).
+    case statusReport
+    /// A status report whose SMS is still being recorded as sent: keep it and try again.
+    case deferred
+    /// A verified and decrypted text.
+    case decrypted(contact: String)
+    /// A resync handshake; `completed` when new chains are in force.
+    case resync(contact: String, completed: Bool)
+    /// A replay or second copy of a message already accepted.
+    case duplicate(contact: String)
+    /// Failed verification; `failures` consecutive ones so far.
+    case rejected(contact: String, failures: Int)
+    /// Not encrypted, or from a number that is no contact.
+    case plain
+}
+
+/// Turns one received SMS into store changes, inside the caller's transaction: verify, advance,
+/// log and record the fingerprint together, so the SIM copy may be deleted only after the commit.
+enum IncomingProcessor {
+    /// Processes a single SMS (not part of a concatenated one) received by `modem`.
+    ///
+    /// - Parameter leftBehind: Whether this exact SMS was processed before and only its deletion
+    ///   failed; otherwise a recorded fingerprint means the network delivered a second copy, which
+    ///   is logged as a duplicate.
+    static func process(
+        _ sms: StoredMessage, modem: String, leftBehind: Bool = false, in tx: StoreTransaction, now: Date = Date()
+    ) throws -> IncomingOutcome {
+        if try tx.hasReceivedFingerprint(sms.fingerprint) {
+            guard !leftBehind, !sms.isStatusReport else { return .alreadyProcessed }
+            let contact = try (try? PhoneNumber(sms.number)).flatMap { try tx.contact(withNumber: $0) }
+            try tx.appendLog(NewLogEntry(
+                time: now, direction: .incoming, contact: contact, remoteNumber: sms.number, status: .duplicate,
+                ciphertext: contact == nil ? nil : sms.text,
+                error: "An identical SMS was already received and processed; this copy changed nothing.",
+                fingerprint: sms.fingerprint))
+            return .duplicate(contact: contact?.name ?? sms.number)
+        }
+        if sms.isStatusReport { return try statusReport(sms, modem: modem, in: tx, now: now) }
+
+        let contact = try (try? PhoneNumber(sms.number)).flatMap { try tx.contact(withNumber: $0) }
+        guard let contact else {
+            // Unknown sender: logged, nothing else touched.
+            try tx.appendLog(NewLogEntry(
+                time: now, direction: .incoming, contact: nil, remoteNumber: sms.number, status: .plain,
+                text: sms.text, fingerprint: sms.fingerprint))
+            _ = try tx.recordReceivedFingerprint(sms.fingerprint, at: now)
+            return .plain
+        }
+        guard sms.coding == .gsm7, sms.concatenation == nil, let session = try tx.loadSession(for: contact) else {
+            return try plain(sms.text, from: contact, fingerprint: sms.fingerprint, in: tx, now: now)
+        }
+        var rng = SystemRandomNumberGenerator()
+        let result: OpenResult
+        do {
+            result = try session.opening(sms.text, now: now, using: &rng)
+        } catch CipherError.malformed {
+            return try plain(sms.text, from: contact, fingerprint: sms.fingerprint, in: tx, now: now)
+        } catch CipherError.duplicate {
+            try tx.appendLog(NewLogEntry(
+                time: now, direction: .incoming, contact: contact, status: .duplicate, ciphertext: sms.text,
+                error: CipherError.duplicate.description, fingerprint: sms.fingerprint))
+            _ = try tx.recordReceivedFingerprint(sms.fingerprint, at: now)
+            return .duplicate(contact: contact.name)
+        } catch {
+            return try reject(sms.text, from: contact, error: error, fingerprint: sms.fingerprint, in: tx, now: now)
+        }
+        _ = try tx.recordReceivedFingerprint(sms.fingerprint, at: now)
+        return try apply(result, ciphertext: sms.text, from: contact, fingerprint: sms.fingerprint, in: tx, now: now)
+    }
+
+    /// Saves the new state and logs what an opened message was; enqueues a resync answer.
+    static func apply(
+        _ result: OpenResult, ciphertext: String, from contact: Contact, fingerprint: String?,
+        in tx: StoreTransaction, now: Date
+    ) throws -> IncomingOutcome {
+        try tx.saveSession(result.session, for: contact)
+        try tx.recordReceived(from: contact, at: now)
+        switch result.opened {
+        case .message(let message):
+            try tx.appendLog(NewLogEntry(
+                time: now, direction: .incoming, contact: contact, status: .decrypted, text: message.text,
+                ciphertext: ciphertext, fingerprint: fingerprint))
+            try tx.resetFailures(for: contact)
+            return .decrypted(contact: contact.name)
+        case .resync(let event):
+            let note: String
+            switch event.outcome {
+            case .completed: note = "Resync completed: new keys in force (epoch \(event.epoch))."
+            case .repeated: note = "Resync handshake repeated (epoch \(event.epoch)); nothing changed."
+            case .superseded: note = "Resync handshake superseded by this side's own (epoch \(event.epoch))."
+            }
+            try tx.appendLog(NewLogEntry(
+                time: now, direction: .incoming, contact: contact, status: .resync, text: note,
+                ciphertext: ciphertext, fingerprint: fingerprint))
+            if let reply = event.reply {
+                try tx.enqueueOutbox(reply, to: contact, kind: .handshake, now: now)
+            }
+            if event.outcome == .completed { try tx.resetFailures(for: contact) }
+            return .resync(contact: contact.name, completed: event.outcome == .completed)
+        }
+    }
+
+    private static func plain(
+        _ text: String, from contact: Contact, fingerprint: String, in tx: StoreTransaction, now: Date
+    ) throws -> IncomingOutcome {
+        try tx.appendLog(NewLogEntry(
+            time: now, direction: .incoming, contact: contact, status: .plain, text: text, fingerprint: fingerprint))
+        try tx.recordReceived(from: contact, at: now)
+        _ = try tx.recordReceivedFingerprint(fingerprint, at: now)
+        return .plain
+    }
+
+    private static func reject(
+        _ ciphertext: String, from contact: Contact, error: CipherError, fingerprint: String,
+        in tx: StoreTransaction, now: Date
+    ) throws -> IncomingOutcome {
+        let failures = try tx.incrementFailures(for: contact)
+        var reason = error.description
+        if failures >= GatewayContext.failureThreshold {
+            reason += " \(failures) messages in a row failed; run `smsgw resync \(contact.name)`."
+        }
+        let id = try tx.appendLog(NewLogEntry(
+            time: now, direction: .incoming, contact: contact, status: .rejected, ciphertext: ciphertext,
+            error: reason, fingerprint: fingerprint))
+        if error != .replayedHandshake {
+            try tx.quarantine(ciphertext, from: contact, messageID: id, reason: error.description, now: now)
+        }
+        _ = try tx.recordReceivedFingerprint(fingerprint, at: now)
+        return .rejected(contact: contact.name, failures: failures)
+    }
+
+    private static func statusReport(_ sms: StoredMessage, modem: String, in tx: StoreTransaction, now: Date) throws -> IncomingOutcome {
+        guard let reference = sms.messageReference, let status = sms.deliveryStatus else {
+            _ = try tx.recordReceivedFingerprint(sms.fingerprint, at: now)
+            return .statusReport
+        }
+        guard let item = try tx.outboxItem(reference: reference, modem: modem) else {
+            // The sender may not have recorded this reference yet.
+            let submitting = try tx.outboxItems(in: [.submitting]).contains { $0.modem == modem }
+            if submitting { return .deferred }
+            _ = try tx.recordReceivedFingerprint(sms.fingerprint, at: now)
+            return .statusReport
+        }
+        if status.isDelivered {
+            try tx.markOutboxDelivered(item.id, now: now)
+        } else if status.isFailed {
+            try tx.markOutboxFailed(
+                item.id, error: "The network reported that the SMS could not be delivered (status \(status)).",
+                permanent: true, now: now)
+        } else {
+            // Still pending at the network: keep the report out of the way, the final one follows.
+        }
+        _ = try tx.recordReceivedFingerprint(sms.fingerprint, at: now)
+        return .statusReport
+    }
+
+    /// Logs a concatenated plain SMS, reassembled from all its parts, and records each part.
+    static func processParts(_ parts: [StoredMessage], in tx: StoreTransaction, now: Date = Date()) throws -> IncomingOutcome {
+        let fresh = try parts.filter { try !tx.hasReceivedFingerprint($0.fingerprint) }
+        guard !fresh.isEmpty, let first = parts.first else { return .alreadyProcessed }
+        let text = parts.sorted { ($0.concatenation?.part ?? 0) < ($1.concatenation?.part ?? 0) }.map(\.text).joined()
+        let contact = try (try? PhoneNumber(first.number)).flatMap { try tx.contact(withNumber: $0) }
+        try tx.appendLog(NewLogEntry(
+            time: now, direction: .incoming, contact: contact, remoteNumber: first.number, status: .plain, text: text,
+            fingerprint: first.fingerprint))
+        if let contact { try tx.recordReceived(from: contact, at: now) }
+        for part in parts { _ = try tx.recordReceivedFingerprint(part.fingerprint, at: now) }
+        return .plain
+    }
+
+    /// After a completed resync, tries the contact's quarantined ciphertexts again; returns how many opened.
+    static func retryQuarantine(for contactName: String, in tx: StoreTransaction, now: Date = Date()) throws -> Int {
+        let contact = try tx.contact(named: contactName)
+        var opened = 0
+        for item in try tx.quarantined(for: contact) {
+            guard let session = try tx.loadSession(for: contact) else { break }
+            var rng = SystemRandomNumberGenerator()
+            do {
+                let result = try session.opening(item.ciphertext, now: now, using: &rng)
+                _ = try apply(result, ciphertext: item.ciphertext, from: contact, fingerprint: nil, in: tx, now: now)
+                try tx.removeQuarantined(item.id)
+                opened += 1
+            } catch CipherError.duplicate {
+                try tx.removeQuarantined(item.id)
+            } catch {
+                continue
+            }
+        }
+        return opened
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Logging
+import Modem
+import Store
+import Synchronization
+
+/// Where a supervised modem is in its life, as `smsgw status` shows it.
+public enum ModemPhase: String, Sendable, Codable, CaseIterable {
+    /// Opening the port (first time or after a failure).
+    case connecting
+    /// Connected and answering: sends and reads go through it.
+    case ready
+    /// A call failed or timed out: probing, resetting the radio, reopening.
+    case recovering
+    /// The device is gone (unplugged): waiting for it to come back.
+    case waitingForDevice = "waiting for device"
+    /// The SIM refused the PIN: stopped, so the SIM does not lock. Fix pin_file and restart.
+    case wrongPIN = "wrong PIN"
+    /// Stopped for a reason a person must fix (no SIM, PUK lock, bad configuration), or shut down.
+    case stopped
+}
+
+/// One modem as the gateway's services share it: the driver, its phase and counters, and the
+/// flags other services raise (recovery wanted, inbox to read).
+///
+/// `Sendable`: the mutable part sits behind a `Mutex`; modem calls go through ``call(_:)`` one at a time.
+final class ModemLink: Sendable {
+    struct State {
+        var phase: ModemPhase = .connecting
+        var signalPercent: Int?
+        var networkOperator: String?
+        var lastError: String?
+        var sent = 0
+        var received = 0
+        var recoveryRequested = false
+        var inboxRequested = true
+        var reportsDeferred = false
+        /// Fingerprints of processed SMS whose deletion from the modem failed.
+        var undeleted: Set<String> = []
+    }
+
+    let name: String
+    let settings: ModemSettings
+    let modem: GammuModem
+    private let state = Mutex(State())
+    private let gate = AsyncGate()
+
+    init(settings: ModemSettings, modem: GammuModem) {
+        self.name = settings.name
+        self.settings = settings
+        self.modem = modem
+    }
+
+    var snapshot: State { state.withLock { $0 } }
+    var phase: ModemPhase { state.withLock { $0.phase } }
+    var isReady: Bool { state.withLock { $0.phase == .ready && !$0.recoveryRequested } }
+
+    func update(_ body: (inout State) -> Void) { state.withLock { body(&$0) } }
+
+    /// Asks the supervisor to run the recovery ladder.
+    func requestRecovery(because error: ModemError) {
+        state.withLock {
+            $0.recoveryRequested = true
+            $0.lastError = error.description
+        }
+    }
+
+    /// Asks the inbox receiver to read the modem's storage soon.
+    func requestInboxScan() { state.withLock { $0.inboxRequested = true } }
+
+    /// Takes the inbox request flag (true once per request).
+    func takeInboxRequest() -> Bool {
+        state.withLock { s in
+            defer { s.inboxRequested = false }
+            return s.inboxRequested
+        }
+    }
+
+    /// Takes the recovery request flag.
+    func takeRecoveryRequest() -> Bool {
+        state.withLock { s in
+            defer { s.recoveryRequested = false }
+            return s.recoveryRequested
+        }
+    }
+
+    /// Runs one modem call, never two at once on this modem.
+    func call<T: Sendable>(_ body: @Sendable (GammuModem) async throws -> T) async throws -> T {
+        await gate.acquire()
+        do {
+            let value = try await body(modem)
+            await gate.release()
+            return value
+        } catch {
+            await gate.release()
+            throw error
+        }
+    }
+
+    /// The record `smsgw status` shows.
+    var record: ModemStatusRecord {
+        let s = snapshot
+        return ModemStatusRecord(
+            name: name, state: s.phase.rawValue, connected: s.phase == .ready, signalPercent: s.signalPercent,
+            networkOperator: s.networkOperator, lastError: s.lastError, sentCount: s.sent, receivedCount: s.received)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Logging
+import Modem
+public import ServiceLifecycle
+import Store
+
+/// Sends the outbox: one worker per modem claims due rows (``StoreTransaction/claimNextOutbox(modem:now:)``,
+/// fair across contacts) while its modem is ready, so the queue is shared fairly and throughput
+/// grows with the number of modems.
+///
+/// It never seals anything: the ciphertext was committed with the ratchet state before it was
+/// queued, and every retry sends that same stored body. Outcomes:
+/// - accepted: sent, with the message reference and the modem (a status report makes it delivered);
+/// - permanent error (for example CMS 21, invalid number): failed, never retried;
+/// - temporary error: queued again after `retry_base_seconds`·2^(attempt−1), at most `retry_max_seconds`;
+/// - modem trouble or an ambiguous timeout (it may have gone out): queued again with the same
+///   body, and the modem's supervisor recovers it; the peer drops a duplicate.
+///
+/// New rows are noticed within 50 ms (a cheap read polled every 50 ms).
+public struct OutboxSender: Service {
+    let context: GatewayContext
+    /// How often an idle worker looks for due rows.
+    static let pollInterval = 0.05
+    /// The retry delay after modem trouble (not the number's fault, so no backoff).
+    static let modemTroubleDelay = 1.0
+
+    init(context: GatewayContext) {
+        self.context = context
+    }
+
+    public func run() async throws {
+        // Rows a killed process left submitting go back to the queue, same body.
+        let requeued = try await context.store.write { try $0.requeueInterruptedOutbox() }
+        if requeued > 0 {
+            context.logger.notice("Requeued SMS interrupted while submitting.", metadata: [GatewayLog.count: "\(requeued)"])
+        }
+        await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Void.self) { group in
+                for link in context.links {
+                    group.addTask { await self.work(link) }
+                }
+            }
+        }
+    }
+
+    private func work(_ link: ModemLink) async {
+        var logger = context.logger
+        logger[metadataKey: GatewayLog.modem] = "\(link.name)"
+        while !Task.isCancelled {
+            guard link.isReady else {
+                await GatewayContext.pause(Self.pollInterval)
+                continue
+            }
+            do {
+                guard try await context.store.read({ try $0.hasDueOutbox() }) else {
+                    await GatewayContext.pause(Self.pollInterval)
+                    continue
+                }
+                let name = link.name
+                guard let item = try await context.store.write({ try $0.claimNextOutbox(modem: name) }) else { continue }
+                // The submission runs to its end even during shutdown, so its outcome is recorded.
+                let outcome = await Task { await self.submit(item, through: link, logger: logger) }.value
+                if !outcome { await GatewayContext.pause(Self.pollInterval) }
+            } catch {
+                logger.error("The outbox could not be read; retrying.", metadata: [GatewayLog.error: "\(error)"])
+                await GatewayContext.pause(1)
+            }
+        }
+    }
+
+    /// Sends one claimed row and records the outcome; false when the modem failed.
+    private func submit(_ item: OutboxItem, through link: ModemLink, logger: Logger) async -> Bool {
+        var logger = logger
+        logger[metadataKey: GatewayLog.outbox] = "\(item.id)"
+        logger[metadataKey: GatewayLog.attempt] = "\(item.attempts)"
+        let statusReport = link.settings.statusReports
+        let number = item.number.e164
+        let body = item.body
+        let name = link.name
+        do {
+            let reference = try await link.call { try await $0.send(text: body, to: number, statusReport: statusReport) }
+            link.update { $0.sent += 1 }
+            let record = link.record
+            try await context.store.write { tx in
+                try tx.markOutboxSent(item.id, reference: reference, modem: name)
+                try tx.saveModemStatus(record)
+            }
+            logger.info("SMS sent.", metadata: [GatewayLog.reference: "\(reference)"])
+            if link.snapshot.reportsDeferred { link.requestInboxScan() }
+            return true
+        } catch let error as ModemError {
+            await recordFailure(item, error: error, link: link, logger: logger)
+            return !error.needsRecovery
+        } catch {
+            // A store failure after a successful send: the row stays submitting and is requeued at
+            // the next start (same body, so at worst a duplicate the peer drops).
+            logger.error("Could not record a sent SMS.", metadata: [GatewayLog.error: "\(error)"])
+            return true
+        }
+    }
+
+    private func recordFailure(_ item: OutboxItem, error: ModemError, link: ModemLink, logger: Logger) async {
+        let permanent = !error.isRetryable && !error.needsRecovery
+        let delay: Double
+        if error.needsRecovery || error.mayHaveBeenSent {
+            link.requestRecovery(because: error)
+            delay = Self.modemTroubleDelay
+        } else {
+            delay = context.intervals.retryDelay(afterAttempt: item.attempts)
+        }
+        let sentence = Self.sentence(for: error)
+        do {
+            try await context.store.write { tx in
+                try tx.markOutboxFailed(
+                    item.id, error: sentence, permanent: permanent, retryAt: Date().addingTimeInterval(delay))
+            }
+        } catch {
+            logger.error("Could not record a failed SMS.", metadata: [GatewayLog.error: "\(error)"])
+        }
+        if permanent {
+            logger.error("SMS failed permanently; not retried.", metadata: [GatewayLog.error: "\(sentence)"])
+        } else {
+            logger.warning("SMS not sent; will retry with the same text.", metadata: [
+                GatewayLog.error: "\(sentence)", GatewayLog.retryIn: "\(delay)",
+            ])
+        }
+    }
+
+    static func sentence(for error: ModemError) -> String {
+        error.description
+    }
+}

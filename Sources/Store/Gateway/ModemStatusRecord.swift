@@ -1,0 +1,75 @@
+public import Foundation
+import GRDB
+
+/// What the daemon last knew about one modem, written by its supervisor and read by `smsgw status`.
+public struct ModemStatusRecord: Sendable, Hashable, Codable {
+    /// The modem's configured name.
+    public var name: String
+    /// A short state: `connecting`, `ready`, `recovering`, `waiting for device`, `wrong PIN`, `stopped`.
+    public var state: String
+    /// Whether the port is open and the modem answers.
+    public var connected: Bool
+    /// Signal quality in percent, when known.
+    public var signalPercent: Int?
+    /// The network operator's name or code, when known.
+    public var networkOperator: String?
+    /// The last error, in a plain sentence; nil once the modem works again.
+    public var lastError: String?
+    /// SMS this modem submitted since the daemon started.
+    public var sentCount: Int
+    /// SMS this modem received since the daemon started.
+    public var receivedCount: Int
+    /// When the supervisor wrote this record.
+    public var updatedAt: Date
+
+    public init(
+        name: String, state: String, connected: Bool, signalPercent: Int? = nil, networkOperator: String? = nil,
+        lastError: String? = nil, sentCount: Int = 0, receivedCount: Int = 0, updatedAt: Date = Date()
+    ) {
+        self.name = name
+        self.state = state
+        self.connected = connected
+        self.signalPercent = signalPercent
+        self.networkOperator = networkOperator
+        self.lastError = lastError
+        self.sentCount = sentCount
+        self.receivedCount = receivedCount
+        self.updatedAt = updatedAt
+    }
+}
+
+extension StoreTransaction {
+    /// Inserts or replaces the status of the modem named in `record`.
+    public func saveModemStatus(_ record: ModemStatusRecord) throws {
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO modem_status (name, state, connected, signal_percent, operator, last_error,
+                    sent_count, received_count, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                record.name, record.state, record.connected, record.signalPercent, record.networkOperator,
+                record.lastError, record.sentCount, record.receivedCount, record.updatedAt.timeIntervalSince1970,
+            ]
+        )
+    }
+
+    /// Forgets every modem status (the daemon calls it at startup so removed modems disappear).
+    public func clearModemStatuses() throws {
+        try db.execute(sql: "DELETE FROM modem_status")
+    }
+}
+
+extension StoreReader {
+    /// Every modem's last known status, by name.
+    public func modemStatuses() throws -> [ModemStatusRecord] {
+        try Row.fetchAll(db, sql: "SELECT * FROM modem_status ORDER BY name").map { row in
+            ModemStatusRecord(
+                name: row["name"], state: row["state"], connected: row["connected"],
+                signalPercent: row["signal_percent"], networkOperator: row["operator"], lastError: row["last_error"],
+                sentCount: row["sent_count"], receivedCount: row["received_count"],
+                updatedAt: Date(timeIntervalSince1970: row["updated_at"])
+            )
+        }
+    }
+}

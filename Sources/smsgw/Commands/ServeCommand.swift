@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import Gateway
+import Logging
+import ModemSimulator
+import Store
+
+/// `smsgw serve`: the gateway daemon, in the foreground until SIGTERM or SIGINT.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the gateway daemon: send the queue, receive and decrypt, answer resyncs.",
+        discussion: """
+            Reads the configuration from --config FILE (env SMSGW_CONFIG; see \
+            config/smsgw.toml.example), unlocks the store (SMSGW_PASSPHRASE_FILE for services) and \
+            runs until SIGTERM or SIGINT, then shuts down gracefully: an SMS being submitted is \
+            finished and recorded, the modems are closed, and the exit status is 0. Logs go to \
+            stderr (journald under systemd) at the configuration's log_level (--verbose: debug).
+
+            --sim runs the gateway on an in-process simulated network instead of real modems and \
+            prints the simulated numbers; the gateway drives the first one, the others are peers \
+            to reach with `smsgw sim ctl --dir DIR`.
+
+            --data-dir (or SMSGW_DATA_DIR) overrides the configuration's data_dir. Exit status: 69 \
+            when no modem is configured or one cannot be set up, 78 for a bad configuration (the \
+            message names the key), 77 when the passphrase is missing or wrong.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Run on an in-process simulated network (no modem needed).")
+    var sim = false
+
+    @Option(help: "With --sim: the simulated numbers, comma-separated (the gateway drives the first).")
+    var simNumbers: String = "+15550001,+15550002"
+
+    @Option(help: "With --sim: the directory for the network's device links, gammurc files and control socket.")
+    var simDir: String?
+
+    func validate() throws {
+        if !sim, simDir != nil || simNumbers != "+15550001,+15550002" {
+            throw ValidationError("--sim-numbers and --sim-dir only apply with --sim.")
+        }
+        guard numbers.count >= 1 else { throw ValidationError("--sim-numbers needs at least one number.") }
+    }
+
+    private var numbers: [String] {
+        simNumbers.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    func run() async throws {
+        var configuration = try loadConfiguration()
+        if sim {
+            configuration = .simulated(
+                dataDirectory: configuration.dataDirectory, numbers: numbers,
+                directory: simDir.map { URL(fileURLWithPath: $0) })
+            configuration.logLevel = logLevel(configured: configuration.logLevel)
+        } else if configuration.modems.isEmpty {
+            let source = global.configurationFile.map { "\($0.path) configures" } ?? "No --config file (or SMSGW_CONFIG) was given, so there is"
+            throw CLIError(
+                "\(source) no modem; add a [[modem]] table (see config/smsgw.toml.example) and pass it with --config, or try the gateway on the simulator with `smsgw serve --sim`.",
+                status: .unavailable)
+        }
+        var options = global
+        options.dataDir = configuration.dataDirectory.path
+        let store = try StoreAccess.unlock(options)
+
+        var logger = Logger(label: "smsgw", factory: StreamLogHandler.standardError(label:))
+        logger.logLevel = configuration.logLevel
+        let gateway = try Gateway(store: store, configuration: configuration, logger: logger)
+        if let network = gateway.simulatedNetwork {
+            announce(network: network, driven: gateway.modemNames)
+        }
+        try await gateway.run()
+    }
+
+    /// The file's configuration (with environment overrides), or the defaults with no modem.
+    private func loadConfiguration() throws -> GatewayConfiguration {
+        var configuration: GatewayConfiguration
+        if let file = global.configurationFile {
+            configuration = try GatewayConfiguration.load(from: file)
+        } else {
+            configuration = GatewayConfiguration(dataDirectory: global.dataDirectory)
+            if let name = ProcessInfo.processInfo.environment["SMSGW_LOG_LEVEL"], !name.isEmpty {
+                guard let level = Logger.Level(rawValue: name.lowercased()) else {
+                    throw ConfigurationError(
+                        key: "SMSGW_LOG_LEVEL",
+                        "SMSGW_LOG_LEVEL is \"\(name)\"; expected trace, debug, info, notice, warning, error or critical.")
+                }
+                configuration.logLevel = level
+            }
+        }
+        // An explicit --data-dir (or SMSGW_DATA_DIR, already applied by the loader) wins over data_dir.
+        if let dataDir = global.dataDir, !dataDir.isEmpty {
+            configuration.dataDirectory = URL(fileURLWithPath: dataDir)
+        }
+        configuration.logLevel = logLevel(configured: configuration.logLevel)
+        return configuration
+    }
+
+    private func logLevel(configured: Logger.Level) -> Logger.Level {
+        global.verbose ? min(configured, .debug) : configured
+    }
+
+    /// Prints the simulated numbers, so a user knows whom to add as contacts.
+    private func announce(network: SimulatedNetwork, driven: [String]) {
+        Output.line("Simulated GSM network in \(network.directory.path)")
+        for modem in network.modems {
+            let role = driven.contains(modem.number) ? "driven by this gateway" : "peer"
+            Output.line("modem \(modem.number)  \(role)  gammurc \(network.directory.appendingPathComponent("gammurc-\(modem.index)").path)")
+        }
+        Output.line("Control it with `smsgw sim ctl --dir \(Shell.quote(network.directory.path)) status`; stop with Ctrl-C.")
+    }
+}

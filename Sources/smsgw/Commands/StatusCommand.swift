@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import Gateway
+import Store
+
+/// `smsgw status`: the modems, the queue and each contact's sync state, as the daemon left them.
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show the modems, the outbox queue and each contact's sync state.",
+        discussion: """
+            Modems are shown as the running daemon last recorded them (state, connected, signal, \
+            operator, SMS sent and received since it started, last error, when it was updated); \
+            none are listed when the daemon never ran. Contacts show their sync state (ok, not \
+            paired, resync pending, failing), consecutive verification failures with the advice \
+            to resync, and their last sent and received times. --json prints one object: \
+            {"modems":[…],"outbox":{state: count},"contacts":[…]}. Always exits 0 once the store \
+            is unlocked: a problem shown here is not an error of this command.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    func run() throws {
+        let store = try StoreAccess.unlock(global)
+        let status = try GatewayActions.status(store: store)
+        if json {
+            Output.line(try Output.json(status))
+            return
+        }
+        for line in Self.render(status, now: Date()) { Output.line(line) }
+    }
+
+    /// The plain report: one section each for modems, the outbox and contacts.
+    static func render(_ status: GatewayStatus, now: Date) -> [String] {
+        var lines = ["Modems:"]
+        if status.modems.isEmpty {
+            lines.append("  none recorded; start the daemon with `smsgw serve --config FILE` (or `smsgw serve --sim`).")
+        }
+        for modem in status.modems {
+            var facts = [modem.state, modem.connected ? "connected" : "not connected"]
+            if let signal = modem.signalPercent { facts.append("signal \(signal)%") }
+            if let name = modem.networkOperator { facts.append(name) }
+            facts.append("sent \(modem.sentCount)")
+            facts.append("received \(modem.receivedCount)")
+            facts.append("updated \(age(of: modem.updatedAt, now: now))")
+            lines.append("  \(modem.name): " + facts.joined(separator: ", "))
+            if let error = modem.lastError { lines.append("    last error: \(error)") }
+        }
+        if !SendCommand.daemonSeemsRunning(status, now: now), !status.modems.isEmpty {
+            lines.append("  (no modem reported recently: the daemon does not seem to be running)")
+        }
+
+        let order = ["queued", "submitting", "sent", "delivered", "failed"]
+        let states = order.filter { status.outbox[$0] != nil } + status.outbox.keys.filter { !order.contains($0) }.sorted()
+        lines.append("Outbox: " + states.map { "\($0) \(status.outbox[$0] ?? 0)" }.joined(separator: ", "))
+
+        lines.append("Contacts:")
+        if status.contacts.isEmpty { lines.append("  none; add one with `smsgw contact add NAME --number +E164`.") }
+        for contact in status.contacts {
+            var facts = [contact.sync.state]
+            if let number = contact.number { facts.insert(number, at: 0) }
+            if let epoch = contact.epoch { facts.append("epoch \(epoch)") }
+            if contact.sync.consecutiveFailures > 0 { facts.append("\(contact.sync.consecutiveFailures) failures in a row") }
+            if contact.quarantined > 0 { facts.append("\(contact.quarantined) kept for after a resync") }
+            facts.append("last sent \(contact.lastSentAt.map { age(of: $0, now: now) } ?? "never")")
+            facts.append("last received \(contact.lastReceivedAt.map { age(of: $0, now: now) } ?? "never")")
+            lines.append("  \(contact.name): " + facts.joined(separator: ", "))
+            if let advice = contact.sync.advice { lines.append("    \(advice)") }
+        }
+        return lines
+    }
+
+    /// "12 s ago", "5 min ago", or the local time for anything older than a day.
+    static func age(of date: Date, now: Date) -> String {
+        let seconds = Int(now.timeIntervalSince(date).rounded())
+        switch seconds {
+        case ..<0: return Output.timestamp(date)
+        case ..<120: return "\(seconds) s ago"
+        case ..<7200: return "\(seconds / 60) min ago"
+        case ..<86400: return "\(seconds / 3600) h ago"
+        default: return Output.timestamp(date)
+        }
+    }
+}

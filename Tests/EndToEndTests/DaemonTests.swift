@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `smsgw serve`, `send`, `status`, `log` and `resync` against `smsgw sim`, run as a user would:
+/// two daemons, each driving one simulated modem through libgammu.
+@Suite("Gateway daemon end to end", .serialized)
+struct DaemonTests {
+    @Test("20 messages each way arrive; then under 10% loss, 5% duplication and delay each arrival decrypts once")
+    func exchangeAndFaults() throws {
+        try withTemporaryDirectory { root in
+            let rig = try GatewayRig(root: root)
+            try rig.startBoth()
+
+            // (1) A clean network: everything decrypts on the other side and is delivered.
+            let clean = try sendBothWays(rig, label: "clean", count: 20)
+            try GatewayRig.wait("the 40 clean messages to be decrypted and delivered", timeout: 90) {
+                try arrived(clean, in: rig, requireDelivery: true)
+            }
+            for peer in [rig.alice, rig.bob] {
+                let status = try rig.status(peer)
+                #expect(status.contacts.allSatisfy { $0.sync.state == "ok" })
+                #expect(status.outbox["queued"] == 0)
+            }
+
+            // (2) Loss, duplication and reordering: what arrives decrypts exactly once.
+            try rig.control("drop", "0.1")
+            try rig.control("duplicate", "0.05")
+            try rig.control("delay", "0", "2")
+            let lossy = try sendBothWays(rig, label: "lossy", count: 20)
+            try GatewayRig.wait("the lossy batch to leave both outboxes", timeout: 90) {
+                try [rig.alice, rig.bob].allSatisfy { try rig.log($0).allSatisfy { $0.status != "queued" } }
+            }
+            sleep(5)  // the longest delay, a poll and a notification
+            var received = 0
+            for (sender, receiver, texts) in lossy.directions(rig) {
+                let incoming = try rig.log(receiver).filter { $0.direction == "in" }
+                #expect(!incoming.contains { $0.status == "rejected" }, "a ciphertext from \(sender.name) was refused")
+                for text in texts {
+                    let copies = incoming.filter { $0.status == "decrypted" && $0.text == text }.count
+                    #expect(copies <= 1, "\"\(text)\" decrypted \(copies) times")
+                    received += copies
+                }
+                // A repeated SMS is logged as a duplicate, never decrypted a second time.
+                let decryptedCiphertexts = incoming.filter { $0.status == "decrypted" }.compactMap(\.ciphertext)
+                #expect(Set(decryptedCiphertexts).count == decryptedCiphertexts.count)
+                for duplicate in incoming where duplicate.status == "duplicate" {
+                    #expect(duplicate.text == nil || texts.contains(duplicate.text!) || clean.all.contains(duplicate.text!))
+                }
+            }
+            print("DaemonTests: \(received) of 40 SMS arrived under 10% loss")
+            #expect(received >= 24, "only \(received) of 40 arrived at 10% loss")
+
+            #expect(try rig.stopDaemon(rig.alice) == 0)
+            #expect(try rig.stopDaemon(rig.bob) == 0)
+        }
+    }
+
+    @Test("kill -9 while sending 20 queued messages: after a restart each arrives exactly once, no pad reused")
+    func killDuringSend() throws {
+        try withTemporaryDirectory { root in
+            let rig = try GatewayRig(root: root)
+            try rig.startBoth()
+            let texts = (1...20).map { "queued \($0) before the crash" }
+            for text in texts { try rig.send(text, from: rig.alice, to: rig.bob) }
+            // Kill alice's daemon once bob has some of them but not all (libgammu sends ~1 SMS/s).
+            try GatewayRig.wait("bob to receive the first messages", timeout: 60) {
+                try rig.log(rig.bob).filter { $0.direction == "in" && $0.status == "decrypted" }.count >= 3
+            }
+            #expect(try rig.stopDaemon(rig.alice, signal: SIGKILL) == SIGKILL)
+            let before = try rig.log(rig.bob).filter { $0.status == "decrypted" }.count
+            #expect(before < texts.count, "every message arrived before the kill; nothing was in flight")
+
+            try rig.startDaemon(rig.alice)
+            try GatewayRig.wait("all 20 to arrive after the restart", timeout: 90) {
+                let incoming = try rig.log(rig.bob).filter { $0.status == "decrypted" }
+                return texts.allSatisfy { text in incoming.contains { $0.text == text } }
+            }
+            let incoming = try rig.log(rig.bob).filter { $0.direction == "in" }
+            for text in texts {
+                #expect(incoming.filter { $0.status == "decrypted" && $0.text == text }.count == 1, "\"\(text)\"")
+            }
+            #expect(!incoming.contains { $0.status == "rejected" }, "bob refused a ciphertext as not authentic")
+            let sent = try rig.log(rig.alice).filter { $0.direction == "out" }
+            let ciphertexts = sent.compactMap(\.ciphertext)
+            #expect(ciphertexts.count == texts.count && Set(ciphertexts).count == ciphertexts.count)
+
+            #expect(try rig.stopDaemon(rig.alice) == 0)
+            #expect(try rig.stopDaemon(rig.bob) == 0)
+        }
+    }
+
+    @Test("smsgw resync runs the handshake over SMS; both sides move to epoch 1 and messages flow")
+    func resyncOverSMS() throws {
+        try withTemporaryDirectory { root in
+            let rig = try GatewayRig(root: root)
+            try rig.startBoth()
+            try rig.send("before the resync", from: rig.alice, to: rig.bob)
+            try GatewayRig.wait("the first message", timeout: 60) {
+                try rig.log(rig.bob).contains { $0.status == "decrypted" && $0.text == "before the resync" }
+            }
+
+            let started = try rig.alice.expect(["resync", "bob"])
+            #expect(Int64(started.lines.first ?? "") != nil, "resync printed \(started.stdout)")
+            try GatewayRig.wait("both sides to reach epoch 1", timeout: 60) {
+                try [rig.alice, rig.bob].allSatisfy { peer in
+                    try rig.status(peer).contacts.allSatisfy { $0.epoch == 1 && $0.sync.state == "ok" }
+                }
+            }
+            try rig.send("after the resync, to bob", from: rig.alice, to: rig.bob)
+            try rig.send("after the resync, to alice", from: rig.bob, to: rig.alice)
+            try GatewayRig.wait("messages on the new keys", timeout: 60) {
+                try rig.log(rig.bob).contains { $0.status == "decrypted" && $0.text == "after the resync, to bob" }
+                    && rig.log(rig.alice).contains { $0.status == "decrypted" && $0.text == "after the resync, to alice" }
+            }
+
+            #expect(try rig.stopDaemon(rig.alice) == 0)
+            #expect(try rig.stopDaemon(rig.bob) == 0)
+        }
+    }
+
+    /// The texts of one batch, by direction.
+    struct Batch {
+        var toBob: [String]
+        var toAlice: [String]
+        var all: [String] { toBob + toAlice }
+
+        func directions(_ rig: GatewayRig) -> [(Peer, Peer, [String])] {
+            [(rig.alice, rig.bob, toBob), (rig.bob, rig.alice, toAlice)]
+        }
+    }
+
+    /// Queues `count` messages each way with `smsgw send`, interleaved.
+    private func sendBothWays(_ rig: GatewayRig, label: String, count: Int) throws -> Batch {
+        let batch = Batch(
+            toBob: (1...count).map { "\(label) \($0) from alice" },
+            toAlice: (1...count).map { "\(label) \($0) from bob" })
+        for index in 0..<count {
+            try rig.send(batch.toBob[index], from: rig.alice, to: rig.bob)
+            try rig.send(batch.toAlice[index], from: rig.bob, to: rig.alice)
+        }
+        return batch
+    }
+
+    /// Whether every text of the batch was decrypted by its receiver (and, if asked, delivered).
+    private func arrived(_ batch: Batch, in rig: GatewayRig, requireDelivery: Bool) throws -> Bool {
+        for (sender, receiver, texts) in batch.directions(rig) {
+            let incoming = try rig.log(receiver).filter { $0.direction == "in" && $0.status == "decrypted" }
+            guard texts.allSatisfy({ text in incoming.contains { $0.text == text } }) else { return false }
+            if requireDelivery {
+                let outgoing = try rig.log(sender).filter { $0.direction == "out" }
+                guard texts.allSatisfy({ text in outgoing.contains { $0.text == text && $0.status == "delivered" } })
+                else { return false }
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A simulated network (`smsgw sim`), two paired peers and their `smsgw serve` daemons, each
+/// driving one simulated modem through a gammurc, as an operator would set them up.
+final class GatewayRig {
+    static let numbers = ["+15550001", "+15550002"]
+
+    let root: URL
+    let simDirectory: URL
+    let alice: Peer
+    let bob: Peer
+    private let simulator: Process
+    private var daemons: [String: Process] = [:]
+    private var starts = 0
+
+    /// Starts the network, creates and pairs alice (+15550001) and bob (+15550002), writes their configs.
+    init(root: URL) throws {
+        self.root = root
+        simDirectory = root.appendingPathComponent("sim")
+        simulator = try SMSGWBinary.makeProcess(["sim", "--modems", "2", "--dir", simDirectory.path], environment: [:])
+        simulator.standardOutput = FileHandle.nullDevice
+        simulator.standardError = FileHandle.nullDevice
+        try simulator.run()
+        let socket = simDirectory.appendingPathComponent("control.sock").path
+        try Self.wait("the simulator's control socket", timeout: 20) { FileManager.default.fileExists(atPath: socket) }
+
+        alice = try Peer.create("alice", in: root)
+        bob = try Peer.create("bob", in: root)
+        let aliceCode = try Self.pairingCode(alice.expect(["contact", "add", "bob", "--number", Self.numbers[1], "--json"]))
+        let bobCode = try Self.pairingCode(bob.expect(["contact", "add", "alice", "--number", Self.numbers[0], "--json"]))
+        _ = try alice.pair(bob, code: bobCode)
+        _ = try bob.pair(alice, code: aliceCode)
+        for (index, peer) in [alice, bob].enumerated() {
+            let toml = """
+                data_dir = "\(peer.dataDir.path)"
+                log_level = "info"
+                [intervals]
+                poll_seconds = 1
+                health_seconds = 5
+                retry_base_seconds = 1
+                retry_max_seconds = 5
+                resync_retry_seconds = 10
+                [[modem]]
+                name = "\(peer.name)-modem"
+                gammurc = "\(simDirectory.path)/gammurc-\(index + 1)"
+                """
+            try Data(toml.utf8).write(to: configuration(of: peer))
+        }
+    }
+
+    deinit {
+        for process in daemons.values where process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if simulator.isRunning {
+            simulator.terminate()
+            simulator.waitUntilExit()
+        }
+    }
+
+    func configuration(of peer: Peer) -> URL { root.appendingPathComponent("\(peer.name).toml") }
+
+    /// Starts `smsgw serve --config` for the peer; its stderr goes to ROOT/NAME-serve-N.log.
+    func startDaemon(_ peer: Peer) throws {
+        starts += 1
+        let log = root.appendingPathComponent("\(peer.name)-serve-\(starts).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = try SMSGWBinary.makeProcess(["serve", "--config", configuration(of: peer).path], environment: peer.environment)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: log)
+        try process.run()
+        daemons[peer.name] = process
+    }
+
+    /// Sends SIGTERM (or SIGKILL) to the peer's daemon and returns its exit status.
+    @discardableResult
+    func stopDaemon(_ peer: Peer, signal number: Int32 = SIGTERM) throws -> Int32 {
+        let process = try #require(daemons[peer.name])
+        kill(process.processIdentifier, number)
+        try Self.wait("\(peer.name)'s daemon to exit", timeout: 30) { !process.isRunning }
+        daemons[peer.name] = nil
+        return process.terminationStatus
+    }
+
+    /// Starts both daemons and waits until each reports a ready modem.
+    func startBoth() throws {
+        try startDaemon(alice)
+        try startDaemon(bob)
+        for peer in [alice, bob] {
+            try Self.wait("\(peer.name)'s modem to be ready", timeout: 60) { try self.status(peer).modemReady }
+        }
+    }
+
+    /// Runs `smsgw sim ctl --dir DIR words…`; it must answer OK.
+    func control(_ words: String...) throws {
+        let result = try SMSGWBinary.run(["sim", "ctl", "--dir", simDirectory.path] + words, environment: [:])
+        #expect(result.status == 0 && result.stdout.hasPrefix("OK"), "sim ctl \(words): \(result.stdout) \(result.stderr)")
+    }
+
+    /// Queues `text` to `other` with `smsgw send`; returns the message id it printed.
+    @discardableResult
+    func send(_ text: String, from peer: Peer, to other: Peer) throws -> Int64 {
+        let result = try peer.expect(["send", other.name, text])
+        return try #require(Int64(result.lines.first ?? ""), "send printed \(result.stdout)")
+    }
+
+    /// The peer's whole log, from `smsgw log --json`.
+    func log(_ peer: Peer) throws -> [LoggedMessage] {
+        let result = try peer.expect(["log", "--json", "--limit", "10000"])
+        return try result.lines.map { try JSONDecoder().decode(LoggedMessage.self, from: Data($0.utf8)) }
+    }
+
+    /// The peer's `smsgw status --json`.
+    func status(_ peer: Peer) throws -> StatusReport {
+        let result = try peer.expect(["status", "--json"])
+        return try JSONDecoder().decode(StatusReport.self, from: Data(result.stdout.utf8))
+    }
+
+    /// Polls `condition` every half second until it holds; records an issue and throws after `timeout`.
+    static func wait(_ what: String, timeout: TimeInterval, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return }
+            usleep(500_000)
+        }
+        Issue.record("Timed out after \(Int(timeout)) s waiting for \(what).")
+        throw TimedOut()
+    }
+
+    struct TimedOut: Error {}
+
+    private static func pairingCode(_ result: RunResult) throws -> String {
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        return try #require(object?["pairingCode"] as? String)
+    }
+}
+
+/// One line of `smsgw log --json`.
+struct LoggedMessage: Decodable {
+    var id: Int64
+    var direction: String
+    var contact: String?
+    var status: String
+    var text: String?
+    var ciphertext: String?
+    var error: String?
+}
+
+/// The parts of `smsgw status --json` the tests read.
+struct StatusReport: Decodable {
+    struct Modem: Decodable {
+        var name: String
+        var state: String
+        var connected: Bool
+    }
+    struct Contact: Decodable {
+        struct Sync: Decodable { var state: String }
+        var name: String
+        var epoch: UInt32?
+        var sync: Sync
+    }
+    var modems: [Modem]
+    var outbox: [String: Int]
+    var contacts: [Contact]
+
+    var modemReady: Bool { modems.contains { $0.state == "ready" && $0.connected } }
+}

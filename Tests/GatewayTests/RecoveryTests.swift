@@ -1,0 +1,106 @@
+import Foundation
+import Gateway
+import Logging
+import ModemSimulator
+import SMSCipher
+import Store
+import Testing
+
+extension GatewayIntegrationTests {
+    @Suite("Gateway recovery: hung, unplugged and wrong-PIN modems")
+    struct RecoveryTests {
+        @Test func hungAndUnpluggedModemsRecoverAndTheQueueDrains() async throws {
+            let pair = try GatewayPair(test: "recovery", callTimeout: 4)
+            defer { Task { await pair.stop() } }
+            #expect(try await pair.waitUntilReady())
+
+            // Hung: calls time out, the supervisor climbs the ladder; the queue waits, then drains.
+            pair.a.sim.setHung(true)
+            var queued: [QueuedMessage] = []
+            for index in 0..<3 {
+                queued.append(try GatewayActions.queueText("while hung \(index)", to: "bob", store: pair.a.store, transliterate: false))
+            }
+            let bodies = try queued.map { item in try pair.a.store.read { try $0.outboxItem(id: item.outboxID) }.body }
+            let noticed = await eventually(timeout: .seconds(20)) {
+                try GatewayActions.status(store: pair.a.store).modems.first?.state != "ready"
+            }
+            #expect(noticed)
+            try await Task.sleep(for: .seconds(2))
+            pair.a.sim.setHung(false)
+            #expect(await eventually(timeout: .seconds(60)) {
+                try pair.b.store.incoming(.decrypted).filter { $0.text?.hasPrefix("while hung") == true }.count == 3
+            })
+            #expect(try GatewayActions.status(store: pair.a.store).modems.first?.state == "ready")
+            // The send that timed out on the hung modem was retried with the same stored ciphertext.
+            let items = try queued.map { item in try pair.a.store.read { try $0.outboxItem(id: item.outboxID) } }
+            #expect(items.map(\.body) == bodies)
+            #expect(items.contains { $0.attempts >= 2 })
+            let received = try pair.b.store.incoming(.decrypted).filter { $0.text?.hasPrefix("while hung") == true }
+            #expect(Set(received.compactMap(\.ciphertext)) == Set(bodies))
+
+            // Unplugged: waits for the device, reopens when it is back; SMS for it waited at the SMSC.
+            pair.a.sim.unplug()
+            let waiting = await eventually(timeout: .seconds(20)) {
+                let modem = try GatewayActions.status(store: pair.a.store).modems.first
+                return modem?.state == "waiting for device" || modem?.state == "recovering" || modem?.state == "connecting"
+            }
+            #expect(waiting)
+            try GatewayActions.queueText("while unplugged", to: "bob", store: pair.a.store, transliterate: false)
+            try GatewayActions.queueText("to the unplugged side", to: "alice", store: pair.b.store, transliterate: false)
+            try await Task.sleep(for: .seconds(2))
+            try pair.a.sim.replug()
+            #expect(await eventually(timeout: .seconds(60)) {
+                try pair.b.store.incoming(.decrypted).contains { $0.text == "while unplugged" }
+                    && pair.a.store.incoming(.decrypted).contains { $0.text == "to the unplugged side" }
+            })
+            let modem = try #require(try GatewayActions.status(store: pair.a.store).modems.first)
+            #expect(modem.state == "ready")
+            #expect(modem.lastError == nil)
+            await pair.stop()
+        }
+
+        @Test func aWrongPINStopsTheModemAndSaysSo() async throws {
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("smsgw-gateway-pin-\(UUID().uuidString.prefix(8))")
+            defer { try? FileManager.default.removeItem(at: root) }
+            var simLogger = Logger(label: "smsgw.sim.test")
+            simLogger.logLevel = .critical
+            let network = SimulatedNetwork(directory: root.appendingPathComponent("sim"), seed: 7, logger: simLogger)
+            defer { network.stop() }
+            let sim = try network.addModem(number: "+15550001", pin: "1234")
+            try network.start()
+            let pinFile = root.appendingPathComponent("pin")
+            try "9999".write(to: pinFile, atomically: true, encoding: .utf8)
+            let store = try GatewayPair.makeStore(root.appendingPathComponent("data"))
+            let configuration = GatewayConfiguration(
+                dataDirectory: root.appendingPathComponent("data"), intervals: GatewayPair.fastIntervals,
+                modems: [ModemSettings(name: "pinned", source: .device(path: sim.devicePath, connection: "at"), pinFile: pinFile.path, callTimeoutSeconds: 5)])
+            let gateway = try Gateway(store: store, configuration: configuration, logger: GatewayPair.quietLogger, handlesSignals: false)
+            let task = Task { try await gateway.run() }
+            #expect(await eventually(timeout: .seconds(30)) {
+                try GatewayActions.status(store: store).modems.first?.state == "wrong PIN"
+            })
+            let modem = try #require(try GatewayActions.status(store: store).modems.first)
+            #expect(modem.lastError?.contains("PIN") == true)
+            #expect(modem.lastError?.contains("restart") == true)
+            #expect(modem.lastError?.contains("9999") == false)
+            // It is never offered again: the gateway keeps running, the modem stays stopped.
+            try await Task.sleep(for: .seconds(2))
+            #expect(try GatewayActions.status(store: store).modems.first?.state == "wrong PIN")
+            await gateway.shutdown()
+            try await task.value
+        }
+
+        @Test func noModemMeansUnavailable() throws {
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("smsgw-gateway-none-\(UUID().uuidString.prefix(8))")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let store = try GatewayPair.makeStore(root)
+            do {
+                _ = try Gateway(store: store, configuration: GatewayConfiguration(dataDirectory: root), logger: GatewayPair.quietLogger)
+                Issue.record("a gateway without modems was built")
+            } catch let error as GatewayError {
+                #expect(error.exitCode == 69)
+                #expect(error.message.contains("--sim"))
+            }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Gateway
+import SMSCipher
+import Store
+import Testing
+
+extension GatewayIntegrationTests {
+    @Suite("Resync over SMS between two gateways")
+    struct ResyncTests {
+        @Test func aDesyncIsRepairedOverSMSAndReplaysAreRefused() async throws {
+            let pair = try GatewayPair(test: "resync")
+            defer { Task { await pair.stop() } }
+            // Alice's state before anything was sent: restoring it later rewinds her chains, as a
+            // restored backup would.
+            let rewound = try pair.a.store.read { try $0.session(for: $0.contact(named: "bob")) }
+            #expect(try await pair.waitUntilReady())
+            for index in 0..<3 {
+                try GatewayActions.queueText("before \(index)", to: "bob", store: pair.a.store, transliterate: false)
+            }
+            #expect(await eventually { try pair.b.store.incoming(.decrypted).count == 3 })
+
+            try pair.a.store.write { tx in try tx.setSession(#require(rewound), for: tx.contact(named: "bob")) }
+            for index in 0..<3 {
+                try GatewayActions.queueText("desynced \(index)", to: "bob", store: pair.a.store, transliterate: false)
+            }
+            #expect(await eventually { try pair.b.store.incoming(.rejected).count == 3 })
+            let failing = try #require(try GatewayActions.status(store: pair.b.store).contacts.first)
+            #expect(failing.sync.state == "failing")
+            #expect(failing.sync.advice?.contains("smsgw resync alice") == true)
+            #expect(failing.quarantined == 3)
+
+            // Bob's operator runs `smsgw resync alice`; alice's daemon answers by itself.
+            let handshakeID = try GatewayActions.startResync(contactName: "alice", store: pair.b.store)
+            #expect(try GatewayActions.status(store: pair.b.store).contacts.first?.sync.state == "resync pending")
+            let handshake = try pair.b.store.read { try $0.outboxItem(id: handshakeID) }
+            #expect(handshake.kind == .handshake)
+            #expect(handshake.body.count == 160)
+            let completed = await eventually(timeout: .seconds(30)) {
+                let bob = try GatewayActions.status(store: pair.b.store).contacts.first
+                let alice = try GatewayActions.status(store: pair.a.store).contacts.first
+                return bob?.sync.isOK == true && bob?.epoch == 1 && alice?.epoch == 1
+            }
+            #expect(completed)
+            #expect(try pair.a.store.incoming(.resync).contains { $0.text?.contains("completed") == true })
+            #expect(try pair.b.store.incoming(.resync).contains { $0.text?.contains("completed") == true })
+            #expect(try pair.b.store.log(limit: 1000).contains { $0.direction == .outgoing && $0.status == .resync })
+
+            try GatewayActions.queueText("after the resync", to: "bob", store: pair.a.store, transliterate: false)
+            try GatewayActions.queueText("and back", to: "alice", store: pair.b.store, transliterate: false)
+            #expect(await eventually(timeout: .seconds(30)) {
+                try pair.b.store.incoming(.decrypted).contains { $0.text == "after the resync" }
+                    && pair.a.store.incoming(.decrypted).contains { $0.text == "and back" }
+            })
+
+            // A replayed handshake (injected again, as an attacker would) changes nothing.
+            let epochBefore = try pair.a.store.read { try $0.loadSession(for: $0.contact(named: "bob")) }?.epoch
+            let resyncRowsBefore = try pair.a.store.log(limit: 1000).count
+            try pair.network.inject(text: handshake.body, from: GatewayPair.numberB, to: GatewayPair.numberA)
+            #expect(await eventually { try pair.a.store.log(limit: 1000).count > resyncRowsBefore })
+            let replayRow = try #require(try pair.a.store.log(limit: 1).last)
+            #expect([MessageStatus.rejected, .duplicate, .resync].contains(replayRow.status))
+            if replayRow.status == .resync { #expect(replayRow.text?.contains("nothing changed") == true) }
+            #expect(try pair.a.store.read { try $0.loadSession(for: $0.contact(named: "bob")) }?.epoch == epochBefore)
+            try GatewayActions.queueText("still in sync", to: "bob", store: pair.a.store, transliterate: false)
+            #expect(await eventually { try pair.b.store.incoming(.decrypted).contains { $0.text == "still in sync" } })
+            await pair.stop()
+        }
+
+        @Test func actionsCommitBeforeAnyModemAndExplainErrors() throws {
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("smsgw-gateway-actions-\(UUID().uuidString.prefix(8))")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let a = try GatewayPair.makeStore(root.appendingPathComponent("a"))
+            let b = try GatewayPair.makeStore(root.appendingPathComponent("b"))
+            try GatewayPair.pair(a, named: "bob", number: "+15550002", with: b, named: "alice", number: "+15550001")
+
+            let queued = try GatewayActions.queueText("Hello “Bob”", to: "BOB", store: a, transliterate: true)
+            #expect(queued.position == 0)
+            #expect(!queued.replacements.isEmpty)
+            let item = try a.read { try $0.outboxItem(id: queued.outboxID) }
+            #expect(item.state == .queued && item.kind == .text && item.body.count == 160)
+            let entry = try a.read { try $0.logEntry(id: queued.logID) }
+            #expect(entry.status == .queued && entry.text == "Hello \"Bob\"" && entry.ciphertext == item.body)
+            #expect(try GatewayActions.queueText("second", to: "bob", store: a, transliterate: false).position == 1)
+
+            #expect(throws: StoreError.self) { try GatewayActions.queueText("x", to: "carol", store: a, transliterate: false) }
+            #expect(throws: CipherError.self) { try GatewayActions.queueText("Hello “Bob”", to: "bob", store: a, transliterate: false) }
+            #expect(throws: CipherError.self) { try GatewayActions.queueText(String(repeating: "x", count: 200), to: "bob", store: a, transliterate: false) }
+            // A failed queue changes nothing.
+            #expect(try a.read { try $0.outboxItems() }.count == 2)
+            #expect(try GatewayActions.status(store: a).contacts.first?.sendPosition == 2)
+
+            try a.write { tx in _ = try tx.addContact(name: "dave", number: nil, pairingCode: Data("x".utf8)) }
+            do {
+                try GatewayActions.queueText("x", to: "dave", store: a, transliterate: false)
+                Issue.record("queued to a contact without a number")
+            } catch let error as StoreError {
+                #expect(error.description.contains("smsgw contact edit dave"))
+            }
+            let status = try GatewayActions.status(store: a)
+            #expect(status.modems.isEmpty && !status.hasReadyModem)
+            #expect(status.outbox["queued"] == 2)
+            #expect(status.contacts.map(\.name) == ["bob", "dave"])
+            #expect(status.contacts[1].sync.state == "not paired")
+        }
+    }
+}

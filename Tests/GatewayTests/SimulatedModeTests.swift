@@ -1,0 +1,47 @@
+import Foundation
+import Gateway
+import Store
+import Testing
+
+extension GatewayIntegrationTests {
+    @Suite("serve --sim: the gateway on its own simulated network")
+    struct SimulatedModeTests {
+        @Test func plainUnknownAndConcatenatedSMSAreLoggedWithoutTouchingKeys() async throws {
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("smsgw-gateway-sim-\(UUID().uuidString.prefix(8))")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let store = try GatewayPair.makeStore(root.appendingPathComponent("data"))
+            // A paired contact at the peer number, to show that a plain SMS from it changes no key state.
+            let peerStore = try GatewayPair.makeStore(root.appendingPathComponent("peer"))
+            try GatewayPair.pair(store, named: "bob", number: "+15550002", with: peerStore, named: "alice", number: "+15550001")
+            let before = try store.read { try $0.session(for: $0.contact(named: "bob")) }
+
+            let configuration = GatewayConfiguration.simulated(
+                dataDirectory: root.appendingPathComponent("data"), directory: root.appendingPathComponent("sim"), seed: 3,
+                intervals: GatewayPair.fastIntervals)
+            let gateway = try Gateway(store: store, configuration: configuration, logger: GatewayPair.quietLogger, handlesSignals: false)
+            let network = try #require(gateway.simulatedNetwork)
+            #expect(gateway.modemNames == ["+15550001"])
+            let task = Task { try await gateway.run() }
+            #expect(await eventually(timeout: .seconds(30)) { try GatewayActions.status(store: store).hasReadyModem })
+
+            let long = String(repeating: "A long plain text that needs several parts. ", count: 6)
+            try network.inject(text: "hello from a stranger", from: "+15559999", to: "+15550001")
+            try network.inject(text: "just plain, not encrypted", from: "+15550002", to: "+15550001")
+            try network.inject(text: long, from: "+15550002", to: "+15550001")
+            #expect(await eventually(timeout: .seconds(20)) { try store.incoming(.plain).count == 3 })
+            let plain = try store.incoming(.plain)
+            let stranger = try #require(plain.first { $0.remoteNumber == "+15559999" })
+            #expect(stranger.contactName == nil && stranger.text == "hello from a stranger")
+            #expect(plain.contains { $0.contactName == "bob" && $0.text == "just plain, not encrypted" })
+            #expect(plain.contains { $0.contactName == "bob" && $0.text == long })
+            #expect(try store.read { try $0.session(for: $0.contact(named: "bob")) } == before)
+            #expect(try store.read { try $0.contact(named: "bob") }.verificationFailures == 0)
+            // Processed SMS are deleted from the modem, only after they were logged.
+            #expect(await eventually { network.modem(number: "+15550001")?.storedMessageCount == 0 })
+
+            await gateway.shutdown()
+            try await task.value
+            #expect(try GatewayActions.status(store: store).modems.first?.state == "stopped")
+        }
+    }
+}
