@@ -75,9 +75,13 @@ public struct ModemSupervisor: Service {
         }
     }
 
-    /// A stopped modem waits for the shutdown: a returning service would end the whole group.
+    /// A stopped modem waits for the shutdown (a returning service would end the whole group),
+    /// refreshing its status every `health_seconds` so `smsgw status` sees the daemon alive.
     private func idle() async {
-        while !Task.isCancelled { await GatewayContext.pause(1) }
+        while !Task.isCancelled {
+            await GatewayContext.pause(context.intervals.healthSeconds)
+            if !Task.isCancelled { await publish() }
+        }
     }
 
     /// Reads signal and operator; a failure starts recovery.
