@@ -23,6 +23,9 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
+        // A seeded generator for replayable tests, fault plans and benchmarks (never for keys).
+        .target(name: "SplitMix", swiftSettings: strict),
+
         // GSM 03.38 alphabet, septet counting and packing. Pure.
         .target(name: "GSM7", swiftSettings: strict),
 
@@ -71,7 +74,7 @@ let package = Package(
         // A virtual GSM network of AT modems on pseudo-terminals.
         .target(
             name: "ModemSimulator",
-            dependencies: ["GSM7", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["GSM7", "SplitMix", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
 
@@ -100,34 +103,40 @@ let package = Package(
         // Benchmarks and fuzzing: separate executables, never part of `swift test`.
         .executableTarget(
             name: "CipherBenchmark",
-            dependencies: ["SMSCipher", "GSM7"],
+            dependencies: ["SMSCipher", "GSM7", "SplitMix"],
             path: "Benchmarks/CipherBenchmark",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "CipherFuzz",
-            dependencies: ["SMSCipher", "GSM7"],
+            dependencies: ["SMSCipher", "GSM7", "SplitMix"],
             path: "Fuzz/CipherFuzz",
             swiftSettings: strict
         ),
 
-        .testTarget(name: "GSM7Tests", dependencies: ["GSM7"], resources: [], swiftSettings: strict),
+        .testTarget(name: "GSM7Tests", dependencies: ["GSM7", "SplitMix"], swiftSettings: strict),
         .testTarget(
             name: "SMSCipherTests",
-            dependencies: ["SMSCipher", "GSM7"],
+            dependencies: ["SMSCipher", "GSM7", "SplitMix"],
             resources: [.copy("Vectors")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["Store", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
-        .testTarget(name: "OTPTests", dependencies: ["OTP"], swiftSettings: strict),
+            dependencies: ["Store", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "OTPTests", dependencies: ["OTP", "SplitMix"], swiftSettings: strict),
         .testTarget(
             name: "ModemSimulatorTests",
-            dependencies: ["ModemSimulator", "GSM7", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+            dependencies: ["ModemSimulator", "GSM7", "SplitMix", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ModemTests",
-            dependencies: ["Modem", "ModemSimulator", "GSM7", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+            dependencies: ["Modem", "ModemSimulator", "GSM7", "SplitMix", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "GatewayTests",
             dependencies: [
@@ -136,6 +145,6 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["smsgw"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["smsgw", "SplitMix"], swiftSettings: strict),
     ]
 )

@@ -2,18 +2,8 @@
 //   swift run -c release CipherBenchmark
 // Figures are recorded in docs/PERFORMANCE.md. This is not a test: nothing here asserts a time.
 import Foundation
+import SplitMix
 import SMSCipher
-
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 func microseconds(_ start: ContinuousClock.Instant, _ end: ContinuousClock.Instant, per count: Int) -> Double {
     let duration = end - start
@@ -23,7 +13,7 @@ func microseconds(_ start: ContinuousClock.Instant, _ end: ContinuousClock.Insta
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
-var rng = SplitMix(state: 1)
+var rng = SplitMix64(seed: 1)
 let aliceCode = PairingCode.generate(using: &rng)
 let bobCode = PairingCode.generate(using: &rng)
 let alice0 = try Session.paired(mine: aliceCode, peer: bobCode)

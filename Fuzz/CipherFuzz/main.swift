@@ -3,24 +3,14 @@
 // changes the state on failure, or accepts a mutated message.
 //   swift run -c release CipherFuzz [seconds] [seed]
 import Foundation
+import SplitMix
 import SMSCipher
-
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 let arguments = CommandLine.arguments
 let seconds = arguments.count > 1 ? Double(arguments[1]) ?? 30 : 30
 let seed = arguments.count > 2 ? UInt64(arguments[2]) ?? 1 : UInt64(Date().timeIntervalSince1970)
 print("CipherFuzz: \(seconds) s, seed \(seed)")
-var rng = SplitMix(state: seed)
+var rng = SplitMix64(seed: seed)
 let now = Date(timeIntervalSince1970: 1_800_000_000)
 let aliceCode = PairingCode.generate(using: &rng)
 let bobCode = PairingCode.generate(using: &rng)

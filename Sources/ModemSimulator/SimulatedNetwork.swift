@@ -1,4 +1,5 @@
 public import Foundation
+import SplitMix
 public import Logging
 import Synchronization
 
@@ -29,7 +30,7 @@ public final class SimulatedNetwork: @unchecked Sendable {
     struct NetworkState {
         var modems: [SimulatedModem] = []
         var faults = FaultPlan()
-        var random: SeededRandom
+        var random: SplitMix64
         var started = false
         var stopped = false
         /// SMS waiting at the SMSC per destination number: delivered in order when space frees.
@@ -69,7 +70,7 @@ public final class SimulatedNetwork: @unchecked Sendable {
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.traffic = TrafficLog(path: directory.appendingPathComponent("traffic.log").path)
         self.state = Mutex(NetworkState(
-            faults: faults, random: SeededRandom(seed: seed ?? UInt64.random(in: 0...UInt64.max))))
+            faults: faults, random: SplitMix64(seed: seed ?? UInt64.random(in: 0...UInt64.max))))
     }
 
     deinit {

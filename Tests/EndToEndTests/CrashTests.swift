@@ -1,4 +1,5 @@
 import Foundation
+import SplitMix
 import Testing
 
 #if canImport(Glibc)
@@ -13,7 +14,7 @@ struct CrashTests {
         try withTemporaryDirectory { root in
             let seed = UInt64.random(in: 0...UInt64.max)
             print("CrashTests seed: \(seed)")
-            var rng = SeededGenerator(seed: seed)
+            var rng = SplitMix64(seed: seed)
             let (alice, bob) = try Peer.pairedCouple(in: root)
             var printed: [(text: String, ciphertext: String)] = []
 

@@ -1,4 +1,5 @@
 import Foundation
+import SplitMix
 import Testing
 
 /// Two users pair, exchange messages over a lossy channel, re-pair manually, and keep talking.
@@ -40,7 +41,7 @@ struct ExchangeTests {
         try withTemporaryDirectory { root in
             let seed = UInt64.random(in: 0...UInt64.max)
             print("ExchangeTests seed: \(seed) (simulated channel: 10% drop, 5% duplicate, reorder)")
-            var channel = SimulatedChannel(rng: SeededGenerator(seed: seed))
+            var channel = SimulatedChannel(rng: SplitMix64(seed: seed))
             let (alice, bob) = try Peer.pairedCouple(in: root)
 
             var delivered = 0

@@ -1,24 +1,18 @@
 import Foundation
+import SplitMix
 import Testing
 
 /// `smsgw otp` as a user runs it, checked against a real peer: GNU `oathtool`.
 ///
-/// Random secrets, digit counts, periods and times (the seed is printed; set `OTP_TEST_SEED` to
+/// Random secrets, digit counts, periods and times (the seed is printed; set `SMSGW_TEST_SEED` to
 /// replay) are enrolled with `smsgw otp add` and the codes of `smsgw otp code` compared with
 /// `oathtool`'s. `oathtool` must be installed (Debian package `oathtool`); without it the tests
 /// fail and say so.
 @Suite("smsgw otp against oathtool", .serialized)
 struct OTPInteropTests {
-    /// A seeded generator whose seed is printed.
-    static func generator(_ label: String) -> SeededGenerator {
-        let seed = ProcessInfo.processInfo.environment["OTP_TEST_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
-        print("\(label): seed \(seed) (set OTP_TEST_SEED=\(seed) to replay)")
-        return SeededGenerator(seed: seed)
-    }
-
     @Test("TOTP codes match oathtool for SHA-1, SHA-256 and SHA-512", arguments: ["sha1", "sha256", "sha512"])
     func totpMatchesOathtool(algorithm: String) throws {
-        var rng = Self.generator("otp totp \(algorithm)")
+        var rng = SplitMix64.replayable("otp totp \(algorithm)")
         try withTemporaryDirectory { root in
             let peer = try Peer.create("otp", in: root)
             for index in 0..<2 {
@@ -45,7 +39,7 @@ struct OTPInteropTests {
 
     @Test("HOTP codes match oathtool, and each `otp code` moves the counter on")
     func hotpMatchesOathtool() throws {
-        var rng = Self.generator("otp hotp")
+        var rng = SplitMix64.replayable("otp hotp")
         try withTemporaryDirectory { root in
             let peer = try Peer.create("otp", in: root)
             for index in 0..<2 {
@@ -70,7 +64,7 @@ struct OTPInteropTests {
 
     @Test("`otp verify` accepts a code once, rejects its replay and a wrong code, then throttles")
     func verifyRejectsReplay() throws {
-        var rng = Self.generator("otp verify")
+        var rng = SplitMix64.replayable("otp verify")
         try withTemporaryDirectory { root in
             let peer = try Peer.create("otp", in: root)
             let secret = Self.randomSecret(using: &rng)
@@ -130,7 +124,7 @@ struct OTPInteropTests {
 
     // MARK: - Helpers
 
-    static func randomSecret(using rng: inout SeededGenerator) -> [UInt8] {
+    static func randomSecret(using rng: inout SplitMix64) -> [UInt8] {
         (0..<Int.random(in: 16...64, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
     }
 

@@ -1,4 +1,5 @@
 import Testing
+import SplitMix
 @testable import GSM7
 
 @Suite("Encoding and decoding")
@@ -109,7 +110,7 @@ struct EncodingTests {
     }
 
     @Test func randomSeptetStringsRoundTrip() throws {
-        var generator = SeededGenerator.fromRandomSeed(label: "randomSeptetStringsRoundTrip")
+        var generator = SplitMix64.replayable("randomSeptetStringsRoundTrip")
         let singles = (0..<128).map(UInt8.init).filter { $0 != GSM7.escape }
         let extensions = Array(GSM7.extensionTable.keys)
         for _ in 0..<500 {

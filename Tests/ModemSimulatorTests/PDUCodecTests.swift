@@ -1,4 +1,5 @@
 import Foundation
+import SplitMix
 import GSM7
 import Testing
 @testable import ModemSimulator
@@ -79,7 +80,7 @@ struct PDUCodecTests {
 
     @Test("A 160-septet message fills exactly 140 octets; 161 septets are refused")
     func fullLength() throws {
-        var random = SeededRandom(seed: 160)
+        var random = SplitMix64(seed: 160)
         let alphabet = Array(Self.everyGSM7Character.unicodeScalars.prefix(127))
         var text = String.UnicodeScalarView()
         for _ in 0..<160 { text.append(alphabet[Int(random.next() % 127)]) }
@@ -249,7 +250,7 @@ struct PDUCodecTests {
         }
         #expect(throws: PDUError.self) { try Hex.decode("ABC") }
         #expect(throws: PDUError.self) { try Hex.decode("ZZ") }
-        var random = SeededRandom(seed: 42)
+        var random = SplitMix64(seed: 42)
         for _ in 0..<2000 {
             let garbage = (0..<Int(random.next() % 60)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
             _ = try? SMSPDU.decode(garbage, direction: .mobileTerminated)

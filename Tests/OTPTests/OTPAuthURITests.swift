@@ -1,4 +1,5 @@
 import OTP
+import SplitMix
 import Testing
 
 /// `otpauth://` URIs both ways, following the Google Authenticator Key Uri Format.
@@ -131,9 +132,9 @@ struct OTPAuthURITests {
 
     @Test("Random URIs survive write then parse (seeded)")
     func randomRoundTrip() throws {
-        var random = SeededGenerator.fromEnvironment(label: "otpauth round trip")
+        var random = SplitMix64.replayable("otpauth round trip")
         let alphabet = Array("abcXYZ019 -._~@+&=?/%#éü中🔑!$'()*,;[]")
-        func name(_ random: inout SeededGenerator) -> String {
+        func name(_ random: inout SplitMix64) -> String {
             var text = String((0..<Int.random(in: 1...12, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
             while text.first == " " { text.removeFirst() }
             return text.isEmpty ? "x" : text

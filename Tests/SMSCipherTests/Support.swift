@@ -1,36 +1,16 @@
 import Foundation
+import SplitMix
 import SMSCipher
-
-/// SplitMix64: a seeded generator so every randomised test can be replayed from its printed seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A generator seeded from the clock, or from SMSGW_TEST_SEED to replay a failure; prints its seed.
-    static func random(_ name: String = #function) -> SeededGenerator {
-        let seed = ProcessInfo.processInfo.environment["SMSGW_TEST_SEED"].flatMap(UInt64.init)
-            ?? UInt64(Date().timeIntervalSince1970 * 1_000_000)
-        print("\(name): seed \(seed) (replay with SMSGW_TEST_SEED=\(seed))")
-        return SeededGenerator(seed: seed)
-    }
-}
 
 /// Two paired sessions, as alice and bob would hold them.
 struct Pair {
     var alice: Session
     var bob: Session
-    var rng: SeededGenerator
+    var rng: SplitMix64
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     init(seed: UInt64 = 42) {
-        rng = SeededGenerator(seed: seed)
+        rng = SplitMix64(seed: seed)
         let aliceCode = PairingCode.generate(using: &rng)
         let bobCode = PairingCode.generate(using: &rng)
         alice = try! Session.paired(mine: aliceCode, peer: bobCode)

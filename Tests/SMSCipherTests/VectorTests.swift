@@ -1,4 +1,5 @@
 import Foundation
+import SplitMix
 import Testing
 @testable import SMSCipher
 
@@ -30,7 +31,7 @@ struct VectorFile: Codable {
 /// Replays recorded 64-bit words; records what a seeded generator gave when writing vectors.
 struct ScriptedGenerator: RandomNumberGenerator {
     var queue: [UInt64] = []
-    var recorder: SeededGenerator?
+    var recorder: SplitMix64?
     var drawn: [UInt64] = []
     mutating func next() -> UInt64 {
         let value: UInt64
@@ -78,7 +79,7 @@ struct ScriptedGenerator: RandomNumberGenerator {
     /// Runs the scenario; records outputs when `recording`, otherwise checks them against `expected`.
     static func run(expected: VectorFile?, seed: UInt64) throws -> VectorFile {
         var generator = ScriptedGenerator()
-        if expected == nil { generator.recorder = SeededGenerator(seed: seed) }
+        if expected == nil { generator.recorder = SplitMix64(seed: seed) }
         let aliceCode: PairingCode
         let bobCode: PairingCode
         if let expected {

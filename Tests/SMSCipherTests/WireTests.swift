@@ -1,9 +1,10 @@
 import Testing
+import SplitMix
 @testable import SMSCipher
 
 @Suite struct WireTests {
     @Test func wireNumberRoundTrip() throws {
-        var rng = SeededGenerator(seed: 7)
+        var rng = SplitMix64(seed: 7)
         for _ in 0..<200 {
             var low = (0..<135).map { _ in UInt8.random(in: 0...255, using: &rng) }
             low[0] &= 0x03
@@ -18,7 +19,7 @@ import Testing
     }
 
     @Test func envelopeRoundTrip() throws {
-        var rng = SeededGenerator(seed: 9)
+        var rng = SplitMix64(seed: 9)
         for _ in 0..<200 {
             var body = (0..<132).map { _ in UInt8.random(in: 0...255, using: &rng) }
             body[0] &= 0x0F
@@ -31,7 +32,7 @@ import Testing
     }
 
     @Test func payloadRoundTrip() throws {
-        var rng = SeededGenerator(seed: 11)
+        var rng = SplitMix64(seed: 11)
         for count in 0...ProtocolConstants.textCapacity {
             let septets = (0..<count).map { _ in UInt8.random(in: 0..<128, using: &rng) }
             let payload = Payload(septets: septets, fresh: rng.next())
