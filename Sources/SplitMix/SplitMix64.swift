@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// SplitMix64: a small, fast generator that repeats its sequence for a given seed, so a randomised
 /// test, a fault scenario or a benchmark can be replayed. Not for cryptography: keys, nonces and fresh

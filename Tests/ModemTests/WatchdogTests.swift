@@ -14,39 +14,48 @@ struct WatchdogTests {
         )
     }
 
+    /// Blocks the modem thread, as a hung libgammu call would, until `flag` is set (at most 60 s),
+    /// so the tests do not depend on how quickly a loaded machine runs the watchdog's timer.
+    static func block(until flag: SubmissionFlag) {
+        let limit = Date().addingTimeInterval(60)
+        while !flag.isSet && Date() < limit { Thread.sleep(forTimeInterval: 0.01) }
+    }
+
     @Test func overrunningCallTimesOutAndMarksRecovery() async throws {
         let modem = try modem()
-        // The watchdog fires on its own thread; the job notes whether it had fired by the time the
-        // job ended, so the check does not depend on how fast the caller's task is scheduled.
         let fired = SubmissionFlag()
-        let firedBeforeJobEnded = SubmissionFlag()
+        let jobEnded = SubmissionFlag()
         do {
             try await modem.run(
                 "sleeping", timeout: .milliseconds(300),
                 timeoutError: { fired.set(); return .timeout("sleeping", after: .milliseconds(300)) }
             ) { _ throws(ModemError) in
-                Thread.sleep(forTimeInterval: 1)
-                if fired.isSet { firedBeforeJobEnded.set() }
+                Self.block(until: fired)
+                jobEnded.set()
             }
             Issue.record("the overrun was not noticed")
         } catch {
             #expect(error.code == .timeout)
         }
+        // The caller got its answer from the watchdog while the job was still stuck.
+        #expect(fired.isSet)
         #expect(modem.needsRecovery)
-        try await Task.sleep(for: .seconds(1))
-        #expect(firedBeforeJobEnded.isSet)
     }
 
     @Test func timeoutAfterSubmissionIsAmbiguous() async throws {
         let modem = try modem()
-        let flag = SubmissionFlag()
+        let submitted = SubmissionFlag()
+        let fired = SubmissionFlag()
         do {
             try await modem.run(
                 "sending", timeout: .milliseconds(300),
-                timeoutError: { flag.isSet ? .ambiguousSend(after: .milliseconds(300)) : .timeout("sending", after: .milliseconds(300)) }
+                timeoutError: {
+                    fired.set()
+                    return submitted.isSet ? .ambiguousSend(after: .milliseconds(300)) : .timeout("sending", after: .milliseconds(300))
+                }
             ) { _ throws(ModemError) in
-                flag.set()
-                Thread.sleep(forTimeInterval: 1)
+                submitted.set()
+                Self.block(until: fired)
             }
             Issue.record("the overrun was not noticed")
         } catch {
@@ -58,10 +67,11 @@ struct WatchdogTests {
     @Test func queuedCallsBehindAStuckOneTimeOutToo() async throws {
         let modem = try modem()
         let stuckStarted = SubmissionFlag()
+        let queuedAnswered = SubmissionFlag()
         let queuedRan = SubmissionFlag()
-        async let stuck: Void = modem.run("stuck", timeout: .seconds(3)) { _ throws(ModemError) in
+        async let stuck: Void = modem.run("stuck", timeout: .seconds(120)) { _ throws(ModemError) in
             stuckStarted.set()
-            Thread.sleep(forTimeInterval: 1.5)
+            Self.block(until: queuedAnswered)
         }
         while !stuckStarted.isSet { try await Task.sleep(for: .milliseconds(20)) }
         await #expect(throws: ModemError.self) {
@@ -70,10 +80,11 @@ struct WatchdogTests {
                 return 42
             }
         }
+        queuedAnswered.set()
         try await stuck
         // The queued job was dropped, not run late; the thread is free again and runs new work.
         #expect(!queuedRan.isSet)
-        let value = try await modem.run("after", timeout: .seconds(1)) { _ throws(ModemError) in 7 }
+        let value = try await modem.run("after", timeout: .seconds(10)) { _ throws(ModemError) in 7 }
         #expect(value == 7)
     }
 
