@@ -26,6 +26,9 @@ let package = Package(
         // A seeded generator for replayable tests, fault plans and benchmarks (never for keys).
         .target(name: "SplitMix", swiftSettings: strict),
 
+        // Finding and running the programs the tests compare against (oathtool, zbarimg). Tests only.
+        .target(name: "ExternalTool", swiftSettings: strict),
+
         // GSM 03.38 alphabet, septet counting and packing. Pure.
         .target(name: "GSM7", swiftSettings: strict),
 
@@ -126,7 +129,7 @@ let package = Package(
             dependencies: ["Store", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        .testTarget(name: "OTPTests", dependencies: ["OTP", "SplitMix"], swiftSettings: strict),
+        .testTarget(name: "OTPTests", dependencies: ["OTP", "SplitMix", "ExternalTool"], swiftSettings: strict),
         .testTarget(
             name: "ModemSimulatorTests",
             dependencies: ["ModemSimulator", "GSM7", "SplitMix", .product(name: "Logging", package: "swift-log")],
@@ -145,6 +148,6 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["smsgw", "SplitMix"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["smsgw", "SplitMix", "ExternalTool"], swiftSettings: strict),
     ]
 )

@@ -1,3 +1,4 @@
+import ExternalTool
 import Foundation
 import SplitMix
 import Testing
@@ -149,39 +150,14 @@ struct OTPInteropTests {
         return text
     }
 
-    /// Where `oathtool` is: `$OATHTOOL` if set, else the usual places and `$PATH`.
-    static func oathtoolPath() -> String? {
-        if let override = ProcessInfo.processInfo.environment["OATHTOOL"] {
-            return FileManager.default.isExecutableFile(atPath: override) ? override : nil
-        }
-        var candidates = ["/usr/bin/oathtool", "/usr/local/bin/oathtool"]
-        if let path = ProcessInfo.processInfo.environment["PATH"] {
-            candidates += path.split(separator: ":").map { "\($0)/oathtool" }
-        }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
     /// Runs `oathtool` and returns its output lines.
     static func oathtool(_ arguments: [String]) throws -> [String] {
         let path = try #require(
-            oathtoolPath(),
+            ExternalTool("oathtool", override: "OATHTOOL").path,
             "oathtool is not installed, so the OTP interoperability tests cannot run: install it with `apt-get install oathtool` (or set OATHTOOL to its path)"
         )
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(
-            process.terminationStatus == 0,
-            "oathtool \(arguments.dropLast().joined(separator: " ")) failed: \(String(decoding: errorData, as: UTF8.self))"
-        )
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        let result = try ExternalTool.run(path, arguments)
+        try #require(result.status == 0, "oathtool \(arguments.dropLast().joined(separator: " ")) failed: \(result.errors)")
+        return result.lines
     }
 }

@@ -1,3 +1,4 @@
+import ExternalTool
 import Foundation
 import SplitMix
 import OTP
@@ -10,38 +11,17 @@ import Testing
 /// `oathtool`); if it is missing the tests fail and say so rather than pass silently.
 @Suite("oathtool interoperability")
 struct OathtoolInteropTests {
-    /// Where to look for `oathtool`: `$OATHTOOL` if set, else the usual places and `$PATH`.
-    static func oathtoolPath() -> String? {
-        if let override = ProcessInfo.processInfo.environment["OATHTOOL"] {
-            return FileManager.default.isExecutableFile(atPath: override) ? override : nil
-        }
-        var candidates = ["/usr/bin/oathtool", "/usr/local/bin/oathtool"]
-        if let path = ProcessInfo.processInfo.environment["PATH"] {
-            candidates += path.split(separator: ":").map { "\($0)/oathtool" }
-        }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    static let oathtool = ExternalTool("oathtool", override: "OATHTOOL")
 
     /// Runs `oathtool` and returns its output lines, or records why it failed.
     static func run(_ arguments: [String]) throws -> [String] {
         let path = try #require(
-            oathtoolPath(),
+            oathtool.path,
             "oathtool is not installed, so the interoperability tests cannot run: install it with `apt-get install oathtool` (or set OATHTOOL to its path)"
         )
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let message = String(decoding: errorData, as: UTF8.self)
-        try #require(process.terminationStatus == 0, "oathtool \(arguments.dropLast().joined(separator: " ")) failed: \(message)")
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        let result = try ExternalTool.run(path, arguments)
+        try #require(result.status == 0, "oathtool \(arguments.dropLast().joined(separator: " ")) failed: \(result.errors)")
+        return result.lines
     }
 
     /// A random secret of 10 to 64 bytes.

@@ -1,3 +1,4 @@
+import ExternalTool
 import Foundation
 import SplitMix
 import OTP
@@ -313,47 +314,22 @@ struct QRCodeTests {
         return (first, second)
     }
 
-    /// Where `zbarimg` is: `$ZBARIMG` if set, else the usual places and `$PATH`.
-    static func zbarimgPath() -> String? {
-        if let override = ProcessInfo.processInfo.environment["ZBARIMG"] {
-            return FileManager.default.isExecutableFile(atPath: override) ? override : nil
-        }
-        var candidates = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"]
-        if let path = ProcessInfo.processInfo.environment["PATH"] {
-            candidates += path.split(separator: ":").map { "\($0)/zbarimg" }
-        }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
     /// Writes the symbol as a PBM image (scale 4, quiet zone 4) and decodes it with `zbarimg`.
     /// - Parameter binary: Ask for the bytes as they are (`-Sbinary`) rather than as text.
     /// - Returns: The decoded bytes; in text mode zbarimg's trailing newline is removed (in
     ///   binary mode it adds none).
     static func zbarDecode(_ code: QRCode, binary: Bool) throws -> [UInt8] {
         let path = try #require(
-            zbarimgPath(),
+            ExternalTool("zbarimg", override: "ZBARIMG").path,
             "zbarimg is not installed, so the QR decoding tests cannot run: install it with `apt-get install zbar-tools` (or set ZBARIMG to its path)"
         )
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("qr-\(UUID().uuidString).pbm")
         try Data(code.portableBitmap(scale: 4, quietZone: 4).utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["--raw", "-q"] + (binary ? ["-Sbinary"] : []) + [file.path]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(
-            process.terminationStatus == 0,
-            "zbarimg exited with \(process.terminationStatus): \(String(decoding: errorData, as: UTF8.self))"
-        )
-        var bytes = [UInt8](data)
+        let result = try ExternalTool.run(path, ["--raw", "-q"] + (binary ? ["-Sbinary"] : []) + [file.path])
+        try #require(result.status == 0, "zbarimg exited with \(result.status): \(result.errors)")
+        var bytes = [UInt8](result.output)
         if !binary, bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
         return bytes
     }
