@@ -45,6 +45,26 @@ struct ConfigurationTests {
         #expect(configuration.dataDirectory.path == "/srv/smsgw")
     }
 
+    @Test func environmentOverridesAndAddsModems() throws {
+        let configuration = try GatewayConfiguration(
+            toml: "[[modem]]\nname = \"north\"\ndevice = \"/dev/ttyUSB0\"\n",
+            environment: [
+                "SMSGW_MODEM_1_DEVICE": "/dev/ttyUSB2", "SMSGW_MODEM_1_STATUS_REPORTS": "false",
+                "SMSGW_MODEM_1_CALL_TIMEOUT_SECONDS": "12.5",
+                "SMSGW_MODEM_2_NAME": "south", "SMSGW_MODEM_2_GAMMURC": "/etc/gammurc", "SMSGW_MODEM_2_SECTION": "1",
+            ])
+        #expect(configuration.modems.map(\.name) == ["north", "south"])
+        #expect(configuration.modems[0].source == .device(path: "/dev/ttyUSB2", connection: "at"))
+        #expect(configuration.modems[0].statusReports == false)
+        #expect(configuration.modems[0].callTimeoutSeconds == 12.5)
+        #expect(configuration.modems[1].source == .gammurc(path: "/etc/gammurc", section: 1))
+
+        // No file at all: a modem from the environment alone.
+        let alone = try GatewayConfiguration(
+            toml: "", environment: ["SMSGW_MODEM_1_NAME": "usb", "SMSGW_MODEM_1_DEVICE": "/dev/ttyACM0"])
+        #expect(alone.modems.map(\.name) == ["usb"])
+    }
+
     @Test func retryDelaysGrowAndStopAtTheMaximum() {
         let intervals = GatewayConfiguration.Intervals(retryBaseSeconds: 10, retryMaxSeconds: 600)
         #expect(intervals.retryDelay(afterAttempt: 1) == 10)
@@ -76,6 +96,14 @@ struct ConfigurationTests {
         ("", ["SMSGW_LOG_LEVEL": "chatty"], "SMSGW_LOG_LEVEL", "trace, debug"),
         ("", ["SMSGW_INTERVALS_POLL_SECONDS": "soon"], "SMSGW_INTERVALS_POLL_SECONDS", "positive number"),
         ("", ["SMSGW_INTERVALS_NAP_SECONDS": "1"], "SMSGW_INTERVALS_NAP_SECONDS", "Unknown environment variable"),
+        ("", ["SMSGW_MODEM_1_SPEED": "9600"], "SMSGW_MODEM_1_SPEED", "Unknown environment variable"),
+        ("", ["SMSGW_MODEM_X_NAME": "a"], "SMSGW_MODEM_X_NAME", "<N>_<KEY>"),
+        ("", ["SMSGW_MODEM_0_NAME": "a"], "SMSGW_MODEM_0_NAME", "place from 1"),
+        ("", ["SMSGW_MODEM_2_NAME": "a", "SMSGW_MODEM_2_DEVICE": "/dev/x"], "SMSGW_MODEM_2", "without gaps"),
+        ("", ["SMSGW_MODEM_1_NAME": "a", "SMSGW_MODEM_1_DEVICE": "/dev/x", "SMSGW_MODEM_1_SECTION": "-2"], "SMSGW_MODEM_1_SECTION", "whole number"),
+        ("", ["SMSGW_MODEM_1_NAME": "a", "SMSGW_MODEM_1_DEVICE": "/dev/x", "SMSGW_MODEM_1_STATUS_REPORTS": "maybe"], "SMSGW_MODEM_1_STATUS_REPORTS", "true or false"),
+        ("", ["SMSGW_MODEM_1_NAME": "a", "SMSGW_MODEM_1_DEVICE": "/dev/x", "SMSGW_MODEM_1_CALL_TIMEOUT_SECONDS": "soon"], "SMSGW_MODEM_1_CALL_TIMEOUT_SECONDS", "number of seconds"),
+        ("", ["SMSGW_MODEM_1_DEVICE": "/dev/x"], "modem[1].name", "required"),
     ]
 
     @Test(arguments: 0..<badInputs.count)

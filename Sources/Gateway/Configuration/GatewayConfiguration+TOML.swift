@@ -18,8 +18,10 @@ extension GatewayConfiguration {
     ///
     /// - Parameters:
     ///   - url: The TOML file (config/smsgw.toml.example documents every key).
-    ///   - environment: Overrides `SMSGW_DATA_DIR`, `SMSGW_LOG_LEVEL` and
-    ///     `SMSGW_INTERVALS_<KEY>` (for example `SMSGW_INTERVALS_POLL_SECONDS=2`).
+    ///   - environment: Overrides `SMSGW_DATA_DIR`, `SMSGW_LOG_LEVEL`, `SMSGW_INTERVALS_<KEY>`
+    ///     (for example `SMSGW_INTERVALS_POLL_SECONDS=2`) and `SMSGW_MODEM_<N>_<KEY>` for the N-th
+    ///     `[[modem]]` table, counted from 1 (for example `SMSGW_MODEM_1_DEVICE=/dev/ttyUSB2`);
+    ///     N one past the file's last modem adds a modem.
     /// - Throws: ``ConfigurationError`` naming the file or the bad key and what it expects.
     public static func load(
         from url: URL, environment: [String: String] = ProcessInfo.processInfo.environment
@@ -75,6 +77,7 @@ extension GatewayConfiguration {
                 }
             }
         }
+        var modemTables: [TOMLTable] = []
         if let value = table["modem"] {
             guard let array = value.array else {
                 throw ConfigurationError(key: "modem", "`modem` must be an array of tables: write each modem as a [[modem]] table.")
@@ -83,8 +86,12 @@ extension GatewayConfiguration {
                 guard let modemTable = element.table else {
                     throw ConfigurationError(key: "modem[\(offset + 1)]", "modem[\(offset + 1)] must be a [[modem]] table.")
                 }
-                modems.append(try reader.modem(modemTable, index: offset + 1))
+                modemTables.append(modemTable)
             }
+        }
+        try Self.applyModemEnvironment(environment, to: &modemTables)
+        for (offset, modemTable) in modemTables.enumerated() {
+            modems.append(try reader.modem(modemTable, index: offset + 1))
         }
         try applyEnvironment(environment)
         try validate()
@@ -112,6 +119,62 @@ extension GatewayConfiguration {
                 throw ConfigurationError(key: name, "\(name) must be a positive number of seconds, not \"\(value)\".")
             }
             intervals[keyPath: Self.intervalPath(key)] = seconds
+        }
+    }
+
+    /// Applies `SMSGW_MODEM_<N>_<KEY>` overrides to the `[[modem]]` tables (N from 1); N one past
+    /// the last table adds one, so a modem can be configured from the environment alone.
+    static func applyModemEnvironment(_ environment: [String: String], to tables: inout [TOMLTable]) throws(ConfigurationError) {
+        let modemPrefix = environmentPrefix + "MODEM_"
+        var overrides: [Int: [(name: String, key: String, value: String)]] = [:]
+        for (name, value) in environment where name.hasPrefix(modemPrefix) {
+            let rest = name.dropFirst(modemPrefix.count)
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            let key = rest.dropFirst(digits.count + 1).lowercased()
+            guard let index = Int(digits), index >= 1, rest.dropFirst(digits.count).first == "_", modemKeys.contains(key) else {
+                throw ConfigurationError(
+                    key: name,
+                    "Unknown environment variable \(name); expected \(modemPrefix)<N>_<KEY> with N the modem's place from 1 and KEY one of \(modemKeys.sorted().map { $0.uppercased() }.joined(separator: ", ")).")
+            }
+            overrides[index, default: []].append((name, key, value))
+        }
+        for index in overrides.keys.sorted() where index > tables.count {
+            guard index == tables.count + 1 else {
+                throw ConfigurationError(
+                    key: "\(modemPrefix)\(index)",
+                    "\(modemPrefix)\(index)_… names modem \(index), but there are \(tables.count) modems and \(tables.count + 1) would be the next; number the modems without gaps.")
+            }
+            tables.append(TOMLTable())
+        }
+        for (index, entries) in overrides {
+            for entry in entries {
+                tables[index - 1][entry.key] = try modemValue(entry.value, key: entry.key, variable: entry.name)
+            }
+        }
+    }
+
+    /// An environment string as the TOML value a `[[modem]]` key takes.
+    private static func modemValue(_ text: String, key: String, variable: String) throws(ConfigurationError) -> any TOMLValueConvertible {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        switch key {
+        case "section":
+            guard let number = Int(trimmed), number >= 0 else {
+                throw ConfigurationError(key: variable, "\(variable) must be a whole number ≥ 0 (0 for [gammu], 1 for [gammu1], …), not \"\(text)\".")
+            }
+            return number
+        case "status_reports":
+            switch trimmed.lowercased() {
+            case "true", "1", "yes": return true
+            case "false", "0", "no": return false
+            default: throw ConfigurationError(key: variable, "\(variable) must be true or false, not \"\(text)\".")
+            }
+        case "call_timeout_seconds":
+            guard let seconds = Double(trimmed) else {
+                throw ConfigurationError(key: variable, "\(variable) must be a number of seconds, not \"\(text)\".")
+            }
+            return seconds
+        default:
+            return text
         }
     }
 

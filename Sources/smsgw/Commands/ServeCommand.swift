@@ -57,7 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
                 directory: simDir.map { URL(fileURLWithPath: $0) })
             configuration.logLevel = logLevel(configured: configuration.logLevel)
         } else if configuration.modems.isEmpty {
-            let source = global.configurationFile.map { "\($0.path) configures" } ?? "No --config file (or SMSGW_CONFIG) was given, so there is"
+            let source = global.configurationFile.map { "\($0.path) configures" } ?? "No --config file (or SMSGW_CONFIG) and no SMSGW_MODEM_1_* variables were given, so there is"
             throw CLIError(
                 "\(source) no modem; add a [[modem]] table (see config/smsgw.toml.example) and pass it with --config, or try the gateway on the simulator with `smsgw serve --sim`.",
                 status: .unavailable)
@@ -75,21 +75,17 @@ struct ServeCommand: AsyncParsableCommand {
         try await gateway.run()
     }
 
-    /// The file's configuration (with environment overrides), or the defaults with no modem.
+    /// The file's configuration, or the defaults, with the environment's overrides.
     private func loadConfiguration() throws -> GatewayConfiguration {
         var configuration: GatewayConfiguration
         if let file = global.configurationFile {
             configuration = try GatewayConfiguration.load(from: file)
         } else {
-            configuration = GatewayConfiguration(dataDirectory: global.dataDirectory)
-            if let name = ProcessInfo.processInfo.environment["SMSGW_LOG_LEVEL"], !name.isEmpty {
-                guard let level = Logger.Level(rawValue: name.lowercased()) else {
-                    throw ConfigurationError(
-                        key: "SMSGW_LOG_LEVEL",
-                        "SMSGW_LOG_LEVEL is \"\(name)\"; expected trace, debug, info, notice, warning, error or critical.")
-                }
-                configuration.logLevel = level
-            }
+            // No file: the defaults with the environment's overrides (SMSGW_LOG_LEVEL,
+            // SMSGW_INTERVALS_*, SMSGW_MODEM_<N>_*), so a modem can be configured without a file.
+            configuration = try GatewayConfiguration(
+                toml: "", environment: ProcessInfo.processInfo.environment, source: "the environment")
+            configuration.dataDirectory = global.dataDirectory
         }
         // An explicit --data-dir (or SMSGW_DATA_DIR, already applied by the loader) wins over data_dir.
         if let dataDir = global.dataDir, !dataDir.isEmpty {
