@@ -3,6 +3,11 @@ public import Modem
 
 /// One `[[modem]]` table: how to reach a modem, where its PIN is, and how to use it.
 public struct ModemSettings: Sendable, Equatable {
+    /// How long an idle modem thread waits for a job before it reads the port for unsolicited
+    /// lines (+CMTI, +CDS). libgammu's read itself waits up to 50 ms for input, so an idle thread
+    /// listens most of the time and a new SMS is noticed within about 20 ms.
+    static let notificationPolling = Duration.milliseconds(20)
+
     /// Where the device settings come from.
     public enum Source: Sendable, Equatable {
         /// `device` and `connection` given in the table.
@@ -62,14 +67,14 @@ public struct ModemSettings: Sendable, Equatable {
         case .device(let path, let connection):
             return ModemConfiguration(
                 name: name, device: path, connection: connection, pin: pin, callTimeout: timeout,
-                watchdogTimeout: watchdog, pollingInterval: .milliseconds(100))
+                watchdogTimeout: watchdog, pollingInterval: Self.notificationPolling)
         case .gammurc(let path, let section):
             do {
                 var configuration = try ModemConfiguration.load(
                     gammurc: URL(fileURLWithPath: path), section: section, name: name, pin: pin)
                 configuration.callTimeout = timeout
                 configuration.watchdogTimeout = watchdog
-                configuration.pollingInterval = .milliseconds(100)
+                configuration.pollingInterval = Self.notificationPolling
                 return configuration
             } catch {
                 throw ConfigurationError(key: "modem[\(index)].gammurc", "modem[\(index)].gammurc: \(error.message)")

@@ -14,8 +14,8 @@ import Store
 /// delivered; concatenated plain SMS are reassembled; unknown senders touch no state.
 public struct InboxReceiver: Service {
     let context: GatewayContext
-    /// How often each modem's request flag is checked.
-    static let wakeInterval = 0.05
+    /// How often a request kept while the modem was not ready is looked at again.
+    static let wakeInterval = 0.25
 
     init(context: GatewayContext) {
         self.context = context
@@ -35,18 +35,35 @@ public struct InboxReceiver: Service {
         }
     }
 
+    /// Scans `link` when it rings (a +CMTI or status report, a reconnect, a deferred report) and
+    /// every `poll_seconds` as the fallback; a ring while the modem is not ready is kept for later.
     private func watch(_ link: ModemLink) async {
-        var logger = context.logger
-        logger[metadataKey: GatewayLog.modem] = "\(link.name)"
-        var nextPoll = ContinuousClock.now
-        while !Task.isCancelled {
-            let due = ContinuousClock.now >= nextPoll
-            guard link.isReady, link.takeInboxRequest() || due else {
-                await GatewayContext.pause(Self.wakeInterval)
-                continue
+        var modemLogger = context.logger
+        modemLogger[metadataKey: GatewayLog.modem] = "\(link.name)"
+        let logger = modemLogger
+        let poll = Duration.milliseconds(Int64(context.intervals.pollSeconds * 1000))
+        await withTaskGroup(of: Void.self) { group in
+            // The fallback clock, and a slow tick that retries a ring kept while the modem was busy recovering.
+            group.addTask {
+                var nextPoll = ContinuousClock.now + poll
+                while !Task.isCancelled {
+                    await GatewayContext.pause(Self.wakeInterval)
+                    if ContinuousClock.now >= nextPoll {
+                        nextPoll = ContinuousClock.now + poll
+                        link.requestInboxScan()
+                    } else if link.isReady, link.snapshot.inboxRequested {
+                        link.requestInboxScan()
+                    }
+                }
             }
-            nextPoll = ContinuousClock.now + .milliseconds(Int64(context.intervals.pollSeconds * 1000))
-            await scan(link, logger: logger)
+            group.addTask {
+                for await _ in link.inboxRings {
+                    guard link.isReady, link.takeInboxRequest() else { continue }
+                    await scan(link, logger: logger)
+                }
+            }
+            await group.next()
+            group.cancelAll()
         }
     }
 

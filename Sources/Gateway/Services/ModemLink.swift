@@ -28,6 +28,8 @@ final class ModemLink: Sendable {
     let modem: GammuModem
     private let state = Mutex(State())
     private let gate = AsyncGate()
+    /// Rung by ``requestInboxScan()`` so the inbox receiver wakes at once, not at its next poll.
+    private let inboxBell = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
 
     init(settings: ModemSettings, modem: GammuModem) {
         self.name = settings.name
@@ -49,8 +51,17 @@ final class ModemLink: Sendable {
         }
     }
 
-    /// Asks the inbox receiver to read the modem's storage soon.
-    func requestInboxScan() { state.withLock { $0.inboxRequested = true } }
+    /// Asks the inbox receiver to read the modem's storage now.
+    func requestInboxScan() {
+        state.withLock { $0.inboxRequested = true }
+        inboxBell.continuation.yield()
+    }
+
+    /// Rings of ``requestInboxScan()``; rings while nobody waits collapse into one.
+    var inboxRings: AsyncStream<Void> { inboxBell.stream }
+
+    /// Ends ``inboxRings`` (at shutdown).
+    func closeInboxRings() { inboxBell.continuation.finish() }
 
     /// Takes the inbox request flag (true once per request).
     func takeInboxRequest() -> Bool {
