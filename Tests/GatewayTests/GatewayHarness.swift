@@ -13,8 +13,9 @@ import Testing
 @Suite("Gateways over the simulator", .serialized)
 struct GatewayIntegrationTests {}
 
-/// Two gateways, each with its own temporary store and simulated modem on one shared network,
+/// Two gateways, each with its own temporary store and simulated modems on one shared network,
 /// whose contacts are paired with each other ("bob" on A's side is B, "alice" on B's side is A).
+/// With several modems per side, each contact has all of the peer's numbers.
 final class GatewayPair: @unchecked Sendable {
     struct Side {
         /// The peer's contact name in this side's store.
@@ -22,8 +23,12 @@ final class GatewayPair: @unchecked Sendable {
         let number: String
         let directory: URL
         let store: UnlockedStore
-        let sim: SimulatedModem
+        /// The side's modems, in the order of ``modemNames``.
+        let sims: [SimulatedModem]
+        /// The modems' names in the gateway's configuration.
+        let modemNames: [String]
         let gateway: Gateway
+        var sim: SimulatedModem { sims[0] }
         let task: Task<Void, any Error>
     }
 
@@ -38,7 +43,8 @@ final class GatewayPair: @unchecked Sendable {
 
     init(
         test: String, seed: UInt64 = UInt64.random(in: 1...UInt64.max), faults: FaultPlan = .none,
-        intervals: GatewayConfiguration.Intervals = GatewayPair.fastIntervals, callTimeout: Double = 10
+        intervals: GatewayConfiguration.Intervals = GatewayPair.fastIntervals, callTimeout: Double = 10,
+        modemsPerSide: Int = 1
     ) throws {
         self.seed = seed
         print("\(test): simulator seed \(seed)")
@@ -46,18 +52,21 @@ final class GatewayPair: @unchecked Sendable {
         var simLogger = Logger(label: "smsgw.sim.test")
         simLogger.logLevel = .critical
         network = SimulatedNetwork(directory: root.appendingPathComponent("sim"), seed: seed, faults: faults, logger: simLogger)
-        let simA = try network.addModem(number: Self.numberA)
-        let simB = try network.addModem(number: Self.numberB)
+        let numbersA = (0..<modemsPerSide).map { "+1555000\(1 + 2 * $0)" }
+        let numbersB = (0..<modemsPerSide).map { "+1555000\(2 + 2 * $0)" }
+        let network = self.network
+        let simsA = try numbersA.map { try network.addModem(number: $0) }
+        let simsB = try numbersB.map { try network.addModem(number: $0) }
         try network.start()
 
         let storeA = try Self.makeStore(root.appendingPathComponent("a"))
         let storeB = try Self.makeStore(root.appendingPathComponent("b"))
-        try Self.pair(storeA, named: "bob", number: Self.numberB, with: storeB, named: "alice", number: Self.numberA)
+        try Self.pair(storeA, named: "bob", numbers: numbersB, with: storeB, named: "alice", numbers: numbersA)
 
-        a = try Self.side(peer: "bob", number: Self.numberA, store: storeA, sim: simA, dir: root.appendingPathComponent("a"),
-                          intervals: intervals, callTimeout: callTimeout)
-        b = try Self.side(peer: "alice", number: Self.numberB, store: storeB, sim: simB, dir: root.appendingPathComponent("b"),
-                          intervals: intervals, callTimeout: callTimeout)
+        a = try Self.side(peer: "bob", label: "a", number: Self.numberA, store: storeA, sims: simsA,
+                          dir: root.appendingPathComponent("a"), intervals: intervals, callTimeout: callTimeout)
+        b = try Self.side(peer: "alice", label: "b", number: Self.numberB, store: storeB, sims: simsB,
+                          dir: root.appendingPathComponent("b"), intervals: intervals, callTimeout: callTimeout)
     }
 
     static let fastIntervals = GatewayConfiguration.Intervals(
@@ -77,30 +86,40 @@ final class GatewayPair: @unchecked Sendable {
     /// Pairs two stores' contacts as `smsgw contact add` + `contact pair` would.
     static func pair(_ first: UnlockedStore, named firstName: String, number firstNumber: String,
                      with second: UnlockedStore, named secondName: String, number secondNumber: String) throws {
+        try pair(first, named: firstName, numbers: [firstNumber], with: second, named: secondName, numbers: [secondNumber])
+    }
+
+    /// Pairs two stores' contacts, each contact with all of the peer's numbers.
+    static func pair(_ first: UnlockedStore, named firstName: String, numbers firstNumbers: [String],
+                     with second: UnlockedStore, named secondName: String, numbers secondNumbers: [String]) throws {
         var rng = SystemRandomNumberGenerator()
         let codeFirst = PairingCode.generate(using: &rng)
         let codeSecond = PairingCode.generate(using: &rng)
-        try first.write { tx in
-            let contact = try tx.addContact(name: firstName, number: PhoneNumber(firstNumber), pairingCode: Data(codeFirst.grouped.utf8))
-            try tx.setPaired(contact, session: JSONEncoder().encode(Session.paired(mine: codeFirst, peer: codeSecond)))
-        }
-        try second.write { tx in
-            let contact = try tx.addContact(name: secondName, number: PhoneNumber(secondNumber), pairingCode: Data(codeSecond.grouped.utf8))
-            try tx.setPaired(contact, session: JSONEncoder().encode(Session.paired(mine: codeSecond, peer: codeFirst)))
+        for (store, name, numbers, mine, peer) in [
+            (first, firstName, firstNumbers, codeFirst, codeSecond), (second, secondName, secondNumbers, codeSecond, codeFirst),
+        ] {
+            try store.write { tx in
+                var contact = try tx.addContact(name: name, number: nil, pairingCode: Data(mine.grouped.utf8))
+                contact = try tx.setNumbers(numbers.map(PhoneNumber.init), forContactNamed: name)
+                try tx.setPaired(contact, session: JSONEncoder().encode(Session.paired(mine: mine, peer: peer)))
+            }
         }
     }
 
     private static func side(
-        peer: String, number: String, store: UnlockedStore, sim: SimulatedModem, dir: URL,
+        peer: String, label: String, number: String, store: UnlockedStore, sims: [SimulatedModem], dir: URL,
         intervals: GatewayConfiguration.Intervals, callTimeout: Double
     ) throws -> Side {
+        // One modem keeps the name the single-modem tests know; several are named a1, a2, ….
+        let names = sims.count == 1 ? ["modem-\(peer)"] : sims.indices.map { "\(label)\($0 + 1)" }
         let configuration = GatewayConfiguration(
             dataDirectory: dir, intervals: intervals,
-            modems: [ModemSettings(name: "modem-\(peer)", source: .device(path: sim.devicePath, connection: "at"),
-                                   callTimeoutSeconds: callTimeout)])
+            modems: zip(names, sims).map { name, sim in
+                ModemSettings(name: name, source: .device(path: sim.devicePath, connection: "at"), callTimeoutSeconds: callTimeout)
+            })
         let gateway = try Gateway(store: store, configuration: configuration, logger: quietLogger, handlesSignals: false)
         let task = Task { try await gateway.run() }
-        return Side(peer: peer, number: number, directory: dir, store: store, sim: sim, gateway: gateway, task: task)
+        return Side(peer: peer, number: number, directory: dir, store: store, sims: sims, modemNames: names, gateway: gateway, task: task)
     }
 
     /// Waits until both gateways' modems are ready.
@@ -108,8 +127,29 @@ final class GatewayPair: @unchecked Sendable {
         await eventually(timeout: timeout) {
             let statusA = try? GatewayActions.status(store: self.a.store)
             let statusB = try? GatewayActions.status(store: self.b.store)
-            return (statusA?.hasReadyModem ?? false) && (statusB?.hasReadyModem ?? false)
+            let modems = (statusA?.modems ?? []) + (statusB?.modems ?? [])
+            return modems.count == self.a.sims.count + self.b.sims.count && modems.allSatisfy { $0.state == "ready" }
         }
+    }
+
+    /// Queues `count` texts each way and checks that each side decrypted exactly the other's texts.
+    ///
+    /// - Parameters:
+    ///   - toBob: The i-th text A sends; `toAlice` the i-th text B sends.
+    func exchange(
+        _ count: Int, toBob: (Int) -> String, toAlice: (Int) -> String, timeout: Duration = .seconds(90),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        for index in 0..<count {
+            try GatewayActions.queueText(toBob(index), to: "bob", store: a.store, transliterate: false)
+            try GatewayActions.queueText(toAlice(index), to: "alice", store: b.store, transliterate: false)
+        }
+        let arrived = await eventually(timeout: timeout) {
+            try self.b.store.incoming(.decrypted).count == count && self.a.store.incoming(.decrypted).count == count
+        }
+        #expect(arrived, sourceLocation: sourceLocation)
+        #expect(Set(try b.store.incoming(.decrypted).compactMap(\.text)) == Set((0..<count).map(toBob)), sourceLocation: sourceLocation)
+        #expect(Set(try a.store.incoming(.decrypted).compactMap(\.text)) == Set((0..<count).map(toAlice)), sourceLocation: sourceLocation)
     }
 
     func stop() async {

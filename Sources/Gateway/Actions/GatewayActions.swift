@@ -88,7 +88,8 @@ public enum GatewayActions {
                     name: contact.name, number: contact.number?.e164, pairing: contact.pairingState.rawValue,
                     epoch: session?.epoch, sendPosition: session?.sendPosition, receivePosition: session?.receivePosition,
                     sync: syncState(contact, session: session), quarantined: try reader.quarantineCount(for: contact),
-                    lastSentAt: contact.lastSentAt, lastReceivedAt: contact.lastReceivedAt)
+                    lastSentAt: contact.lastSentAt, lastReceivedAt: contact.lastReceivedAt,
+                    otherNumbers: contact.otherNumbers.map(\.e164), modem: contact.modem)
             }
             return GatewayStatus(modems: try reader.modemStatuses(), outbox: outbox, contacts: contacts)
         }

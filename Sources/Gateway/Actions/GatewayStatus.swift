@@ -24,6 +24,10 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
     public struct ContactStatus: Sendable, Equatable, Codable {
         public var name: String
         public var number: String?
+        /// The peer's further numbers (a peer gateway with several modems); SMS go to each in turn.
+        public var otherNumbers: [String]
+        /// The modem pinned to send to this contact while it is ready; nil for any modem.
+        public var modem: String?
         /// `pending` before pairing, `paired` after.
         public var pairing: String
         /// The resync epoch (0 until the first resync); nil before pairing.
@@ -40,10 +44,13 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
 
         public init(
             name: String, number: String?, pairing: String, epoch: UInt32?, sendPosition: UInt32?, receivePosition: UInt32?,
-            sync: SyncState, quarantined: Int, lastSentAt: Date?, lastReceivedAt: Date?
+            sync: SyncState, quarantined: Int, lastSentAt: Date?, lastReceivedAt: Date?,
+            otherNumbers: [String] = [], modem: String? = nil
         ) {
             self.name = name
             self.number = number
+            self.otherNumbers = otherNumbers
+            self.modem = modem
             self.pairing = pairing
             self.epoch = epoch
             self.sendPosition = sendPosition

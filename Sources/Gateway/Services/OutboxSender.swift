@@ -4,9 +4,10 @@ import Modem
 public import ServiceLifecycle
 import Store
 
-/// Sends the outbox: one worker per modem claims due rows (``StoreTransaction/claimNextOutbox(modem:now:)``,
+/// Sends the outbox: one worker per modem claims due rows (``StoreTransaction/claimNextOutbox(modem:othersReady:now:)``,
 /// fair across contacts) while its modem is ready, so the queue is shared fairly and throughput
-/// grows with the number of modems.
+/// grows with the number of modems. A contact pinned to a modem (`smsgw contact edit --modem`)
+/// is served by that modem while it is ready and by the others while it is not.
 ///
 /// It never seals anything: the ciphertext was committed with the ratchet state before it was
 /// queued, and every retry sends that same stored body. Outcomes:
@@ -34,6 +35,14 @@ public struct OutboxSender: Service {
         if requeued > 0 {
             context.logger.notice("Requeued SMS interrupted while submitting.", metadata: [GatewayLog.count: "\(requeued)"])
         }
+        let names = Set(context.links.map(\.name))
+        for contact in try await context.store.read({ try $0.contacts() }) {
+            if let modem = contact.modem, !names.contains(modem) {
+                context.logger.warning(
+                    "A contact is pinned to a modem that is not configured; any modem sends to it.",
+                    metadata: [GatewayLog.contact: "\(contact.name)", GatewayLog.modem: "\(modem)"])
+            }
+        }
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 for link in context.links {
@@ -52,12 +61,18 @@ public struct OutboxSender: Service {
                 continue
             }
             do {
-                guard try await context.store.read({ try $0.hasDueOutbox() }) else {
+                let othersReady = Set(context.links.filter { $0 !== link && $0.isReady }.map(\.name))
+                guard try await context.store.read({ try $0.hasDueOutbox(othersReady: othersReady) }) else {
                     await GatewayContext.pause(Self.pollInterval)
                     continue
                 }
                 let name = link.name
-                guard let item = try await context.store.write({ try $0.claimNextOutbox(modem: name) }) else { continue }
+                guard let item = try await context.store.write({ try $0.claimNextOutbox(modem: name, othersReady: othersReady) })
+                else {
+                    // Another modem claimed it first.
+                    await GatewayContext.pause(Self.pollInterval)
+                    continue
+                }
                 // The submission runs to its end even during shutdown, so its outcome is recorded.
                 let outcome = await Task { await self.submit(item, through: link, logger: logger) }.value
                 if !outcome { await GatewayContext.pause(Self.pollInterval) }

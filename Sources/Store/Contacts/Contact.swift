@@ -10,6 +10,12 @@ public struct Contact: Sendable, Hashable, Codable, Identifiable {
     public var name: String
     /// The contact's number, or nil for a phone-only peer reached by copy and paste.
     public var number: PhoneNumber?
+    /// Further numbers of the same peer (a peer gateway with several modems): SMS from any of
+    /// them are this contact's, and SMS to the contact go to ``numbers`` in turn.
+    public var otherNumbers: [PhoneNumber] = []
+    /// The modem (its `name` in the gateway configuration) that sends to this contact while it
+    /// is ready; nil lets any modem send. When the pinned modem is not ready, the others take over.
+    public var modem: String?
     /// Whether the two sides have exchanged pairing codes yet.
     public var pairingState: PairingState
     public var createdAt: Date
@@ -20,6 +26,9 @@ public struct Contact: Sendable, Hashable, Codable, Identifiable {
     public var lastReceivedAt: Date?
     /// Consecutive incoming messages that failed verification.
     public var verificationFailures: Int
+
+    /// Every number of the contact, the main one first; empty for a copy-and-paste peer.
+    public var numbers: [PhoneNumber] { number.map { [$0] + otherNumbers } ?? [] }
 }
 
 /// A contact's pairing progress.
@@ -34,7 +43,7 @@ extension Contact {
     /// The non-secret columns, in the order ``init(row:)`` reads them.
     static let columns = """
         id, name, phone_number, pairing_state, created_at, updated_at, last_sent_at,
-        last_received_at, verification_failures
+        last_received_at, verification_failures, modem
         """
 
     init(row: Row) throws {
@@ -54,6 +63,7 @@ extension Contact {
             lastReceivedAt: (row["last_received_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
             verificationFailures: row["verification_failures"]
         )
+        self.modem = row["modem"]
     }
 }
 

@@ -144,9 +144,25 @@ enum StoreSchema {
                 """)
         }
 
+        migrator.registerMigration("v3-routing") { db in
+            // A peer gateway with several modems has several numbers (SMS to it go to each in
+            // turn, `number_turn`); a contact may be pinned to one of this side's modems (NULL:
+            // any modem sends).
+            try db.execute(sql: """
+                ALTER TABLE contacts ADD COLUMN modem TEXT;
+                ALTER TABLE contacts ADD COLUMN number_turn INTEGER NOT NULL DEFAULT 0;
+                CREATE TABLE contact_numbers (
+                    phone_number TEXT PRIMARY KEY NOT NULL,
+                    contact_id TEXT NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL
+                ) STRICT, WITHOUT ROWID;
+                CREATE INDEX contact_numbers_contact ON contact_numbers(contact_id, position);
+                """)
+        }
+
         return migrator
     }
 
     /// Every table the store owns, children before parents (the order ``UnlockedStore/deleteAccount()`` wipes them in).
-    static let tables = ["outbox", "quarantine", "modem_status", "messages", "received_pdus", "otp_entries", "contacts", "account"]
+    static let tables = ["outbox", "contact_numbers", "quarantine", "modem_status", "messages", "received_pdus", "otp_entries", "contacts", "account"]
 }

@@ -2,12 +2,28 @@ public import Foundation
 import GRDB
 
 extension StoreReader {
-    /// Whether a queued outbox row is due at `now`: a cheap read the sender polls before claiming.
-    public func hasDueOutbox(now: Date = Date()) throws -> Bool {
-        try Bool.fetchOne(
-            db, sql: "SELECT EXISTS (SELECT 1 FROM outbox WHERE state = 'queued' AND next_attempt_at <= ?)",
-            arguments: [now.timeIntervalSince1970]
+    /// Whether a queued outbox row is due at `now` for a modem whose ready peers are
+    /// `othersReady` (see ``StoreTransaction/claimNextOutbox(modem:othersReady:now:)``): a cheap
+    /// read the sender polls before claiming.
+    public func hasDueOutbox(othersReady: Set<String> = [], now: Date = Date()) throws -> Bool {
+        let pins = Self.pinFilter(othersReady: othersReady)
+        return try Bool.fetchOne(
+            db,
+            sql: "SELECT EXISTS (SELECT 1 FROM outbox o WHERE o.state = 'queued' AND o.next_attempt_at <= ?\(pins.sql))",
+            arguments: [now.timeIntervalSince1970] + pins.arguments
         ) ?? false
+    }
+
+    /// The condition (on outbox alias `o`) that leaves out rows of contacts pinned to one of
+    /// `othersReady`; empty when there are none.
+    static func pinFilter(othersReady: Set<String>) -> (sql: String, arguments: StatementArguments) {
+        guard !othersReady.isEmpty else { return ("", []) }
+        let names = othersReady.sorted()
+        let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        return (
+            " AND NOT EXISTS (SELECT 1 FROM contacts c WHERE c.id = o.contact_id AND c.modem IN (\(marks)))",
+            StatementArguments(names)
+        )
     }
 
     /// The contact's newest outbox row of `kind`, if any (the resync coordinator's retry clock).

@@ -93,8 +93,14 @@ extension StoreReader {
 
     /// Outbox rows in the given states (all when empty), oldest first.
     public func outboxItems(in states: Set<OutboxState> = []) throws -> [OutboxItem] {
-        let all = try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY id").map(OutboxItem.init(row:))
-        return states.isEmpty ? all : all.filter { states.contains($0.state) }
+        guard !states.isEmpty else {
+            return try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY id").map(OutboxItem.init(row:))
+        }
+        let names = states.map(\.rawValue).sorted()
+        let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        return try Row.fetchAll(
+            db, sql: "SELECT * FROM outbox WHERE state IN (\(marks)) ORDER BY id", arguments: StatementArguments(names)
+        ).map(OutboxItem.init(row:))
     }
 
     /// How many outbox rows are in each state (for `smsgw status`).

@@ -7,10 +7,8 @@ extension StoreTransaction {
     /// Call it in the transaction that verifies, advances and logs the message, then delete the
     /// SMS from the SIM only after the commit: an SMS read twice is processed once.
     public func recordReceivedFingerprint(_ fingerprint: String, at time: Date = Date()) throws -> Bool {
-        try db.execute(
-            sql: "INSERT OR IGNORE INTO received_pdus (fingerprint, received_at) VALUES (?, ?)",
-            arguments: [fingerprint, time.timeIntervalSince1970]
-        )
+        try cached("INSERT OR IGNORE INTO received_pdus (fingerprint, received_at) VALUES (?, ?)")
+            .execute(arguments: [fingerprint, time.timeIntervalSince1970])
         return db.changesCount == 1
     }
 
@@ -26,7 +24,7 @@ extension StoreReader {
     /// Whether a PDU fingerprint was already recorded.
     public func hasReceivedFingerprint(_ fingerprint: String) throws -> Bool {
         try Bool.fetchOne(
-            db, sql: "SELECT EXISTS (SELECT 1 FROM received_pdus WHERE fingerprint = ?)", arguments: [fingerprint]
+            cached("SELECT EXISTS (SELECT 1 FROM received_pdus WHERE fingerprint = ?)"), arguments: [fingerprint]
         ) ?? false
     }
 }

@@ -15,20 +15,30 @@ extension StoreTransaction {
         _ body: String, to contact: Contact, messageID: Int64? = nil, kind: OutboxKind = .text, now: Date = Date()
     ) throws -> Int64 {
         let current = try self.contact(id: contact.id)
-        guard let number = current.number else {
+        let numbers = current.numbers
+        guard !numbers.isEmpty else {
             throw StoreError.invalidInput(
                 "The contact \"\(current.name)\" has no phone number; add one with `smsgw contact edit \(current.name) --number +44…`."
             )
         }
+        // A peer with several numbers (a gateway with several modems) gets its SMS spread over
+        // them in turn, so its modems share the receiving.
+        var number = numbers[0]
+        if numbers.count > 1 {
+            let turn = try Int.fetchOne(
+                db, sql: "SELECT number_turn FROM contacts WHERE id = ?", arguments: [current.id.storeString]) ?? 0
+            number = numbers[turn % numbers.count]
+            try db.execute(
+                sql: "UPDATE contacts SET number_turn = ? WHERE id = ?",
+                arguments: [(turn + 1) % numbers.count, current.id.storeString])
+        }
         let time = now.timeIntervalSince1970
-        try db.execute(
-            sql: """
+        try cached("""
                 INSERT INTO outbox (message_id, contact_id, phone_number, body, state, next_attempt_at,
                     created_at, updated_at, kind)
                 VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?)
-                """,
-            arguments: [messageID, current.id.storeString, number.e164, body, time, time, time, kind.rawValue]
-        )
+                """)
+            .execute(arguments: [messageID, current.id.storeString, number.e164, body, time, time, time, kind.rawValue])
         return db.lastInsertedRowID
     }
 
@@ -37,17 +47,22 @@ extension StoreTransaction {
     /// Among contacts with a due row, the one served longest ago (or never) goes first, and
     /// within a contact the oldest row; so one contact's burst, or a bad number waiting for
     /// its retry time, never holds up the others.
-    public func claimNextOutbox(modem: String, now: Date = Date()) throws -> OutboxItem? {
+    ///
+    /// - Parameter othersReady: The other modems that are ready now: rows of contacts pinned to
+    ///   one of them are theirs. Rows of contacts pinned to `modem`, to no modem, or to a modem
+    ///   that is not ready (or not configured) may be claimed, which is the failover.
+    public func claimNextOutbox(modem: String, othersReady: Set<String> = [], now: Date = Date()) throws -> OutboxItem? {
+        let pins = Self.pinFilter(othersReady: othersReady)
         let row = try Row.fetchOne(
             db,
             sql: """
                 SELECT o.id FROM outbox o
-                WHERE o.state = 'queued' AND o.next_attempt_at <= ?
+                WHERE o.state = 'queued' AND o.next_attempt_at <= ?\(pins.sql)
                 ORDER BY (SELECT MAX(p.claim_sequence) FROM outbox p WHERE p.contact_id = o.contact_id) ASC,
                     o.id ASC
                 LIMIT 1
                 """,
-            arguments: [now.timeIntervalSince1970]
+            arguments: [now.timeIntervalSince1970] + pins.arguments
         )
         guard let row else { return nil }
         let id: Int64 = row["id"]

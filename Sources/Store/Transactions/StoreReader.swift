@@ -23,37 +23,50 @@ public class StoreReader {
     /// - Throws: ``StoreError/notFound(_:)`` naming the command that lists contacts.
     public func contact(named name: String) throws -> Contact {
         let row = try Row.fetchOne(
-            db, sql: "SELECT \(Contact.columns) FROM contacts WHERE name_key = ?",
-            arguments: [NameRules.key(for: name)]
+            cached("SELECT \(Contact.columns) FROM contacts WHERE name_key = ?"), arguments: [NameRules.key(for: name)]
         )
         guard let row else {
             throw StoreError.notFound("No contact is named \"\(name)\"; see `smsgw contact list` for the names.")
         }
-        return try Contact(row: row)
+        return try contact(row: row)
     }
 
     /// The contact with this identifier.
     public func contact(id: UUID) throws -> Contact {
         let row = try Row.fetchOne(
-            db, sql: "SELECT \(Contact.columns) FROM contacts WHERE id = ?", arguments: [id.storeString]
+            cached("SELECT \(Contact.columns) FROM contacts WHERE id = ?"), arguments: [id.storeString]
         )
         guard let row else {
             throw StoreError.notFound("The contact no longer exists; see `smsgw contact list`.")
         }
-        return try Contact(row: row)
+        return try contact(row: row)
     }
 
-    /// The contact with this number, or nil for an unknown sender.
+    /// The contact with this number (its main number or one of its others), or nil for an unknown sender.
     public func contact(withNumber number: PhoneNumber) throws -> Contact? {
         try Row.fetchOne(
-            db, sql: "SELECT \(Contact.columns) FROM contacts WHERE phone_number = ?", arguments: [number.e164]
-        ).map(Contact.init(row:))
+            cached("""
+                SELECT \(Contact.columns) FROM contacts
+                WHERE phone_number = ?1 OR id = (SELECT contact_id FROM contact_numbers WHERE phone_number = ?1)
+                """),
+            arguments: [number.e164]
+        ).map(contact(row:))
     }
 
     /// All contacts, sorted by name.
     public func contacts() throws -> [Contact] {
         try Row.fetchAll(db, sql: "SELECT \(Contact.columns) FROM contacts ORDER BY name_key")
-            .map(Contact.init(row:))
+            .map(contact(row:))
+    }
+
+    /// A contact from its row, with its other numbers.
+    private func contact(row: Row) throws -> Contact {
+        var contact = try Contact(row: row)
+        contact.otherNumbers = try String.fetchAll(
+            cached("SELECT phone_number FROM contact_numbers WHERE contact_id = ? ORDER BY position"),
+            arguments: [contact.id.storeString]
+        ).map { value throws(StoreError) in try PhoneNumber(storedE164: value) }
+        return contact
     }
 
     /// The contact's decrypted session blob (ratchet state), or nil before pairing.
@@ -68,12 +81,20 @@ public class StoreReader {
 
     private func secret(column: String, of contact: Contact, context: SecretContext) throws -> Data? {
         guard let row = try Row.fetchOne(
-            db, sql: "SELECT \(column) AS secret FROM contacts WHERE id = ?", arguments: [contact.id.storeString]
+            cached("SELECT \(column) AS secret FROM contacts WHERE id = ?"), arguments: [contact.id.storeString]
         ) else {
             throw StoreError.notFound("The contact \"\(contact.name)\" no longer exists; see `smsgw contact list`.")
         }
         let sealed: Data? = row["secret"]
         return try sealed.map { blob throws(StoreError) in try dataKey.open(blob, for: context) }
+    }
+}
+
+extension StoreReader {
+    /// The connection's prepared statement for `sql`, compiled once and reused: for the statements
+    /// every message runs (a long `encrypt --lines` or a busy daemon would otherwise parse them anew).
+    func cached(_ sql: String) throws -> Statement {
+        try db.cachedStatement(sql: sql)
     }
 }
 

@@ -46,14 +46,45 @@ public final class StoreTransaction: StoreReader {
         return try contact(id: existing.id)
     }
 
-    /// Sets or clears a contact's number.
+    /// Sets or clears a contact's number (and drops any other numbers).
     public func setNumber(_ number: PhoneNumber?, forContactNamed name: String) throws -> Contact {
+        try setNumbers(number.map { [$0] } ?? [], forContactNamed: name)
+    }
+
+    /// Replaces all of a contact's numbers: the first is its main number, the others are further
+    /// numbers of the same peer (see ``Contact/otherNumbers``); an empty list makes it a
+    /// copy-and-paste peer. Each number may belong to one contact only.
+    public func setNumbers(_ numbers: [PhoneNumber], forContactNamed name: String) throws -> Contact {
         let existing = try contact(named: name)
-        if let number { try ensureNumberIsFree(number, except: existing.id) }
+        var seen: Set<PhoneNumber> = []
+        for number in numbers {
+            guard seen.insert(number).inserted else {
+                throw StoreError.invalidInput("The number \(number) is given twice; give each number once.")
+            }
+            try ensureNumberIsFree(number, except: existing.id)
+        }
+        try db.execute(sql: "DELETE FROM contact_numbers WHERE contact_id = ?", arguments: [existing.id.storeString])
         try db.execute(
             sql: "UPDATE contacts SET phone_number = ?, updated_at = ? WHERE id = ?",
-            arguments: [number?.e164, now, existing.id.storeString]
+            arguments: [numbers.first?.e164, now, existing.id.storeString]
         )
+        for (position, number) in numbers.dropFirst().enumerated() {
+            try db.execute(
+                sql: "INSERT INTO contact_numbers (phone_number, contact_id, position) VALUES (?, ?, ?)",
+                arguments: [number.e164, existing.id.storeString, position]
+            )
+        }
+        return try contact(id: existing.id)
+    }
+
+    /// Pins the contact to the modem named `modem` (its `name` in the gateway configuration), or
+    /// with nil lets any modem send to it.
+    public func setModem(_ modem: String?, forContactNamed name: String) throws -> Contact {
+        let existing = try contact(named: name)
+        if let modem, modem.isEmpty || modem.count > 64 || modem.contains(where: \.isNewline) {
+            throw StoreError.invalidInput("A modem name has 1 to 64 characters on one line; use the name from the configuration.")
+        }
+        try updateContact(existing, set: "modem = ?", [modem])
         return try contact(id: existing.id)
     }
 
@@ -114,10 +145,8 @@ public final class StoreTransaction: StoreReader {
     // MARK: Helpers
 
     private func updateContact(_ contact: Contact, set assignments: String, _ values: [(any DatabaseValueConvertible)?]) throws {
-        try db.execute(
-            sql: "UPDATE contacts SET \(assignments), updated_at = ? WHERE id = ?",
-            arguments: StatementArguments(values + [now, contact.id.storeString])
-        )
+        try cached("UPDATE contacts SET \(assignments), updated_at = ? WHERE id = ?")
+            .execute(arguments: StatementArguments(values + [now, contact.id.storeString]))
         if db.changesCount == 0 {
             throw StoreError.notFound("The contact \"\(contact.name)\" no longer exists; see `smsgw contact list`.")
         }
@@ -131,7 +160,13 @@ public final class StoreTransaction: StoreReader {
     }
 
     private func ensureNumberIsFree(_ number: PhoneNumber, except id: UUID?) throws {
-        let row = try Row.fetchOne(db, sql: "SELECT id, name FROM contacts WHERE phone_number = ?", arguments: [number.e164])
+        let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT id, name FROM contacts
+                WHERE phone_number = ?1 OR id = (SELECT contact_id FROM contact_numbers WHERE phone_number = ?1)
+                """,
+            arguments: [number.e164])
         if let row, (row["id"] as String) != id?.storeString {
             let name: String = row["name"]
             throw StoreError.alreadyExists(

@@ -7,6 +7,9 @@ import Store
 struct ContactSummary: Encodable {
     var name: String
     var number: String?
+    /// Every number, the main one first.
+    var numbers: [String]
+    var modem: String?
     var state: String
     /// True while a manual re-pairing is pending and the previous session still works.
     var rePairing: Bool
@@ -20,6 +23,8 @@ struct ContactSummary: Encodable {
     init(_ contact: Contact, session: Session?) {
         name = contact.name
         number = contact.number?.e164
+        numbers = contact.numbers.map(\.e164)
+        modem = contact.modem
         state = contact.pairingState.rawValue
         rePairing = contact.pairingState == .pending && session != nil
         epoch = session?.epoch
@@ -31,13 +36,15 @@ struct ContactSummary: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, number, state, rePairing, epoch, sendPosition, receivePosition, lastSent, lastReceived, failures
+        case name, number, numbers, modem, state, rePairing, epoch, sendPosition, receivePosition, lastSent, lastReceived, failures
     }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
         try container.encode(number, forKey: .number)
+        try container.encode(numbers, forKey: .numbers)
+        try container.encode(modem, forKey: .modem)
         try container.encode(state, forKey: .state)
         try container.encode(rePairing, forKey: .rePairing)
         try container.encode(epoch, forKey: .epoch)
@@ -74,7 +81,7 @@ extension ContactCommand {
                 return
             }
             for summary in summaries {
-                let number = summary.number ?? "-"
+                let number = summary.numbers.isEmpty ? "-" : summary.numbers.joined(separator: " ")
                 Output.line("\(summary.name)\t\(number)\t\(summary.state)\(summary.rePairing ? " (re-pairing)" : "")")
             }
         }
@@ -105,7 +112,8 @@ extension ContactCommand {
             }
             func show(_ value: (some CustomStringConvertible)?) -> String { value.map(\.description) ?? "-" }
             Output.line("name:             \(summary.name)")
-            Output.line("number:           \(summary.number ?? "- (copy and paste)")")
+            Output.line("number:           \(summary.numbers.isEmpty ? "- (copy and paste)" : summary.numbers.joined(separator: " "))")
+            Output.line("modem:            \(summary.modem ?? "any")")
             Output.line("state:            \(summary.stateText)")
             Output.line("epoch:            \(show(summary.epoch))")
             Output.line("send position:    \(show(summary.sendPosition))")
@@ -117,7 +125,7 @@ extension ContactCommand {
     }
 
     struct Edit: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Rename a contact or change its number.")
+        static let configuration = CommandConfiguration(abstract: "Rename a contact, change its numbers or pin it to a modem.")
 
         @OptionGroup var global: GlobalOptions
 
@@ -127,31 +135,45 @@ extension ContactCommand {
         @Option(name: .customLong("name"), help: "A new name.")
         var newName: String?
 
-        @Option(help: "A new number in international form.")
-        var number: String?
+        @Option(
+            help: ArgumentHelp(
+                "The contact's number in international form; replaces all its numbers.",
+                discussion: "Repeat it for a peer gateway with several modems: the first is the main number, SMS go to each in turn."))
+        var number: [String] = []
 
-        @Flag(name: .customLong("clear-number"), help: "Remove the number (a copy-and-paste peer).")
+        @Flag(name: .customLong("clear-number"), help: "Remove the numbers (a copy-and-paste peer).")
         var clearNumber = false
 
+        @Option(help: "Send to this contact through this modem (its name in the configuration) while it is ready.")
+        var modem: String?
+
+        @Flag(name: .customLong("any-modem"), help: "Let any modem send to this contact (undoes --modem).")
+        var anyModem = false
+
         func validate() throws {
-            if number != nil && clearNumber {
+            if !number.isEmpty && clearNumber {
                 throw ValidationError("Give either --number or --clear-number, not both.")
             }
-            if newName == nil && number == nil && !clearNumber {
-                throw ValidationError("Nothing to change; give --name, --number or --clear-number.")
+            if modem != nil && anyModem {
+                throw ValidationError("Give either --modem or --any-modem, not both.")
+            }
+            if newName == nil && number.isEmpty && !clearNumber && modem == nil && !anyModem {
+                throw ValidationError("Nothing to change; give --name, --number, --clear-number, --modem or --any-modem.")
             }
         }
 
         func run() throws {
-            let phone = try number.map { try PhoneNumber($0) }
+            let phones = try number.map { try PhoneNumber($0) }
             let store = try StoreAccess.unlock(global)
             let contact = try store.write { tx in
                 var contact = try tx.contact(named: name)
-                if phone != nil || clearNumber { contact = try tx.setNumber(phone, forContactNamed: contact.name) }
+                if !phones.isEmpty || clearNumber { contact = try tx.setNumbers(phones, forContactNamed: contact.name) }
+                if modem != nil || anyModem { contact = try tx.setModem(modem, forContactNamed: contact.name) }
                 if let newName { contact = try tx.renameContact(named: contact.name, to: newName) }
                 return contact
             }
-            Output.line("Saved \(contact.name) (\(contact.number?.e164 ?? "no number")).")
+            let numbers = contact.numbers.isEmpty ? "no number" : contact.numbers.map(\.e164).joined(separator: " ")
+            Output.line("Saved \(contact.name) (\(numbers); \(contact.modem.map { "via \($0)" } ?? "any modem")).")
         }
     }
 

@@ -25,18 +25,29 @@ extension ContactCommand {
         @Argument(help: "The contact's name (unique, case-insensitive).")
         var name: String
 
-        @Option(help: "The contact's number in international form, e.g. +447700900123.")
-        var number: String?
+        @Option(
+            help: ArgumentHelp(
+                "The contact's number in international form, e.g. +447700900123.",
+                discussion: "Repeat it for a peer gateway with several modems: SMS from any of its numbers are this contact's, and SMS to it go to each number in turn."))
+        var number: [String] = []
+
+        @Option(help: "Send to this contact through this modem (its name in the configuration) while it is ready.")
+        var modem: String?
 
         @Flag(help: "Print {\"name\",\"number\",\"pairingCode\"} as JSON.")
         var json = false
 
         func run() throws {
-            let phone = try number.map { try PhoneNumber($0) }
+            let phones = try number.map { try PhoneNumber($0) }
             let store = try StoreAccess.unlock(global)
             var rng = SystemRandomNumberGenerator()
             let code = PairingCode.generate(using: &rng)
-            let contact = try store.addContact(name: name, number: phone, pairingCode: code.storedData)
+            let contact = try store.write { tx in
+                var contact = try tx.addContact(name: name, number: phones.first, pairingCode: code.storedData)
+                if phones.count > 1 { contact = try tx.setNumbers(phones, forContactNamed: contact.name) }
+                if let modem { contact = try tx.setModem(modem, forContactNamed: contact.name) }
+                return contact
+            }
             global.makeLogger().info("Added a contact.", metadata: [LogKey.contact: "\(contact.name)"])
             if json {
                 Output.line(try Output.json(AddResult(name: contact.name, number: contact.number?.e164, pairingCode: code.grouped)))

@@ -62,7 +62,8 @@ struct StatusCommand: ParsableCommand {
         if status.contacts.isEmpty { lines.append("  none; add one with `smsgw contact add NAME --number +E164`.") }
         for contact in status.contacts {
             var facts = [contact.sync.state]
-            if let number = contact.number { facts.insert(number, at: 0) }
+            if let number = contact.number { facts.insert(([number] + contact.otherNumbers).joined(separator: " "), at: 0) }
+            if let modem = contact.modem { facts.append("via \(modem)") }
             if let epoch = contact.epoch { facts.append("epoch \(epoch)") }
             if contact.sync.consecutiveFailures > 0 { facts.append("\(contact.sync.consecutiveFailures) failures in a row") }
             if contact.quarantined > 0 { facts.append("\(contact.quarantined) kept for after a resync") }

@@ -1,0 +1,84 @@
+import Foundation
+import Gateway
+import ModemSimulator
+import Store
+import Testing
+
+extension GatewayIntegrationTests {
+    /// One gateway with several modems talking to one peer gateway with several modems: the
+    /// contact has all of the peer's numbers, the outbox is shared by the modems, and a contact
+    /// pinned to a modem fails over to the others while that modem is away.
+    @Suite("Gateways with two modems each")
+    struct MultiModemTests {
+        @Test func messagesUseEveryModemAndEveryNumberAndAllDecrypt() async throws {
+            let pair = try GatewayPair(test: "multi-modem", modemsPerSide: 2)
+            defer { Task { await pair.stop() } }
+            #expect(try await pair.waitUntilReady())
+
+            try await pair.exchange(8, toBob: { "to bob #\($0)" }, toAlice: { "to alice #\($0)" })
+            // Nothing from the peer's second number was taken for an unknown sender.
+            #expect(try pair.b.store.incoming(.plain).isEmpty && pair.a.store.incoming(.plain).isEmpty)
+
+            for side in [pair.a, pair.b] {
+                let sent = try side.store.outbox([.sent, .delivered])
+                #expect(sent.count == 8)
+                // Both of this side's modems sent, to both of the peer's numbers, half each.
+                #expect(Set(sent.compactMap(\.modem)) == Set(side.modemNames))
+                let numbers = Dictionary(grouping: sent, by: \.number.e164).mapValues(\.count)
+                #expect(numbers.count == 2 && numbers.values.allSatisfy { $0 == 4 })
+            }
+            // Each modem of the receiving side took its share, and delivery reports came back to
+            // the modem that sent each SMS.
+            let received = await eventually {
+                try GatewayActions.status(store: pair.b.store).modems.allSatisfy { $0.receivedCount > 0 }
+            }
+            #expect(received)
+            let delivered = await eventually(timeout: .seconds(30)) {
+                try pair.a.store.outbox([.delivered]).count == 8 && pair.b.store.outbox([.delivered]).count == 8
+            }
+            #expect(delivered)
+            await pair.stop()
+        }
+
+        @Test func aPinnedContactUsesItsModemAndFailsOverWhileItIsAway() async throws {
+            let pair = try GatewayPair(test: "multi-modem-pin", modemsPerSide: 2)
+            defer { Task { await pair.stop() } }
+            let (first, second) = (pair.a.modemNames[0], pair.a.modemNames[1])
+            _ = try pair.a.store.write { try $0.setModem(first, forContactNamed: "bob") }
+            #expect(try await pair.waitUntilReady())
+
+            for index in 0..<4 {
+                try GatewayActions.queueText("pinned #\(index)", to: "bob", store: pair.a.store, transliterate: false)
+            }
+            #expect(await eventually(timeout: .seconds(60)) { try pair.b.store.incoming(.decrypted).count == 4 })
+            #expect(try pair.a.store.outbox([.sent, .delivered]).allSatisfy { $0.modem == first })
+
+            // The pinned modem goes away: its contact's SMS leave through the other modem.
+            pair.a.sims[0].unplug()
+            #expect(await eventually(timeout: .seconds(60)) {
+                try GatewayActions.status(store: pair.a.store).modems.first { $0.name == first }?.state != "ready"
+            })
+            let ids = try Set((0..<4).map { index in
+                try GatewayActions.queueText("failover #\(index)", to: "bob", store: pair.a.store, transliterate: false).outboxID
+            })
+            #expect(await eventually(timeout: .seconds(60)) { try pair.b.store.incoming(.decrypted).count == 8 })
+            // The sender records each SMS as sent just after the network took it, so a moment after bob may have it.
+            #expect(await eventually { try pair.a.store.outbox([.sent, .delivered]).filter { ids.contains($0.id) }.count == 4 })
+            let failedOver = try pair.a.store.outbox([.sent, .delivered]).filter { ids.contains($0.id) }
+            #expect(failedOver.map(\.modem) == Array(repeating: second, count: 4))
+
+            // Back again: the pinned modem takes its contact's SMS once more.
+            try pair.a.sims[0].replug()
+            #expect(await eventually(timeout: .seconds(90)) {
+                try GatewayActions.status(store: pair.a.store).modems.allSatisfy { $0.state == "ready" }
+            })
+            let last = try GatewayActions.queueText("back on the pinned modem", to: "bob", store: pair.a.store, transliterate: false)
+            #expect(await eventually(timeout: .seconds(60)) {
+                try pair.b.store.incoming(.decrypted).contains { $0.text == "back on the pinned modem" }
+                    && pair.a.store.outbox([.sent, .delivered]).contains { $0.id == last.outboxID }
+            })
+            #expect(try pair.a.store.read { try $0.outboxItem(id: last.outboxID) }.modem == first)
+            await pair.stop()
+        }
+    }
+}
