@@ -122,6 +122,68 @@ struct DaemonTests {
         }
     }
 
+    @Test("a desync forced by restoring an old store is repaired by smsgw resync; messages flow again")
+    func resyncAfterRestoredStore() throws {
+        try withTemporaryDirectory { root in
+            let rig = try GatewayRig(root: root)
+            // Alice's store before anything was sent: restoring it later rewinds her chains, as a
+            // restored backup would.
+            let backup = root.appendingPathComponent("alice-backup")
+            try rig.backUpStore(of: rig.alice, to: backup)
+            try rig.startBoth()
+            let before = (1...3).map { "before the restore \($0)" }
+            for text in before { try rig.send(text, from: rig.alice, to: rig.bob) }
+            try GatewayRig.wait("bob to decrypt the first 3 messages", timeout: 90) {
+                let incoming = try rig.log(rig.bob).filter { $0.direction == "in" && $0.status == "decrypted" }
+                return before.allSatisfy { text in incoming.contains { $0.text == text } }
+            }
+
+            #expect(try rig.stopDaemon(rig.alice) == 0)
+            try rig.restoreStore(of: rig.alice, from: backup)
+            try rig.startDaemon(rig.alice)
+            try GatewayRig.wait("alice's modem to be ready again", timeout: 60) { try rig.status(rig.alice).modemReady }
+            #expect(try !rig.log(rig.alice).contains { before.contains($0.text ?? "") }, "the restore did not rewind alice's store")
+
+            // Alice seals on positions bob has already used up: he cannot verify them.
+            let desynced = (1...3).map { "desynced \($0)" }
+            for text in desynced { try rig.send(text, from: rig.alice, to: rig.bob) }
+            try GatewayRig.wait("bob to refuse the 3 desynced messages", timeout: 90) {
+                try rig.log(rig.bob).filter { $0.direction == "in" && ["rejected", "duplicate"].contains($0.status) }.count >= 3
+            }
+            let incoming = try rig.log(rig.bob).filter { $0.direction == "in" }
+            #expect(incoming.filter { $0.status == "rejected" }.count == 3)
+            #expect(!incoming.contains { $0.text.map(desynced.contains) == true }, "bob decrypted a desynced message")
+            let failing = try #require(try rig.status(rig.bob).contacts.first { $0.name == "alice" })
+            #expect(failing.sync.state == "failing")
+            #expect(failing.sync.advice?.contains("smsgw resync alice") == true, "advice: \(failing.sync.advice ?? "none")")
+            #expect(failing.quarantined == 3)
+
+            // Bob's operator runs `smsgw resync alice`; alice's daemon answers by itself.
+            let started = try rig.bob.expect(["resync", "alice"])
+            #expect(Int64(started.lines.first ?? "") != nil, "resync printed \(started.stdout)")
+            try GatewayRig.wait("both sides to reach epoch 1 in sync", timeout: 90) {
+                try [rig.alice, rig.bob].allSatisfy { peer in
+                    try rig.status(peer).contacts.allSatisfy { $0.epoch == 1 && $0.sync.state == "ok" }
+                }
+            }
+            for peer in [rig.alice, rig.bob] {
+                let resyncs = try rig.log(peer).filter { $0.direction == "in" && $0.status == "resync" }
+                #expect(resyncs.contains { $0.text?.contains("completed") == true }, "\(peer.name) logged no completed resync")
+            }
+            #expect(try rig.log(rig.bob).contains { $0.direction == "out" && $0.status == "resync" })
+
+            try rig.send("after the repair, to bob", from: rig.alice, to: rig.bob)
+            try rig.send("after the repair, to alice", from: rig.bob, to: rig.alice)
+            try GatewayRig.wait("messages both ways on the new keys", timeout: 90) {
+                try rig.log(rig.bob).contains { $0.status == "decrypted" && $0.text == "after the repair, to bob" }
+                    && rig.log(rig.alice).contains { $0.status == "decrypted" && $0.text == "after the repair, to alice" }
+            }
+
+            #expect(try rig.stopDaemon(rig.alice) == 0)
+            #expect(try rig.stopDaemon(rig.bob) == 0)
+        }
+    }
+
     /// The texts of one batch, by direction.
     struct Batch {
         var toBob: [String]

@@ -85,6 +85,37 @@ final class GatewayRig {
         return process.terminationStatus
     }
 
+    /// The database and its side files in a data directory (docs/STORAGE.md).
+    static let databaseFiles = ["smsgw.sqlite", "smsgw.sqlite-wal", "smsgw.sqlite-shm"]
+
+    /// Copies the peer's database files into `backup`, as an operator backs up a stopped gateway.
+    ///
+    /// The peer's daemon must not be running: a plain copy is consistent only while no process
+    /// has the database open.
+    func backUpStore(of peer: Peer, to backup: URL) throws {
+        try #require(daemons[peer.name] == nil, "\(peer.name)'s daemon runs; stop it before copying the store")
+        try FileManager.default.createDirectory(at: backup, withIntermediateDirectories: true)
+        for name in Self.databaseFiles {
+            let file = peer.dataDir.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: file.path) else { continue }
+            try FileManager.default.copyItem(at: file, to: backup.appendingPathComponent(name))
+        }
+    }
+
+    /// Puts the files saved by ``backUpStore(of:to:)`` back, rewinding every key state since.
+    ///
+    /// Side files the backup lacks are removed: a daemon can leave its `-wal` behind even after a
+    /// clean stop, and SQLite must not apply it to the older database. The peer's daemon must not
+    /// be running.
+    func restoreStore(of peer: Peer, from backup: URL) throws {
+        try #require(daemons[peer.name] == nil, "\(peer.name)'s daemon runs; stop it before restoring the store")
+        for name in Self.databaseFiles {
+            let file = peer.dataDir.appendingPathComponent(name), saved = backup.appendingPathComponent(name)
+            if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
+            if FileManager.default.fileExists(atPath: saved.path) { try FileManager.default.copyItem(at: saved, to: file) }
+        }
+    }
+
     /// Starts both daemons and waits until each reports a ready modem.
     func startBoth() throws {
         try startDaemon(alice)
@@ -157,10 +188,14 @@ struct StatusReport: Decodable {
         var connected: Bool
     }
     struct Contact: Decodable {
-        struct Sync: Decodable { var state: String }
+        struct Sync: Decodable {
+            var state: String
+            var advice: String?
+        }
         var name: String
         var epoch: UInt32?
         var sync: Sync
+        var quarantined: Int
     }
     var modems: [Modem]
     var outbox: [String: Int]
