@@ -60,9 +60,6 @@ final class ModemLink: Sendable {
     /// Rings of ``requestInboxScan()``; rings while nobody waits collapse into one.
     var inboxRings: AsyncStream<Void> { inboxBell.stream }
 
-    /// Ends ``inboxRings`` (at shutdown).
-    func closeInboxRings() { inboxBell.continuation.finish() }
-
     /// Takes the inbox request flag (true once per request).
     func takeInboxRequest() -> Bool {
         state.withLock { s in

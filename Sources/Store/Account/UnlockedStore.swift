@@ -133,6 +133,20 @@ public final class UnlockedStore: Sendable, CustomStringConvertible, CustomRefle
     }
 }
 
+extension UnlockedStore {
+    /// Moves everything from the `-wal` file into the database file (a truncating checkpoint) and
+    /// closes the connections, so the database file alone is complete once the daemon has stopped.
+    /// Call it last: the store is unusable afterwards.
+    public func close() throws {
+        try StoreError.wrapping {
+            try gateway.pool.writeWithoutTransaction { db in
+                try db.checkpoint(.truncate)
+            }
+            try gateway.pool.close()
+        }
+    }
+}
+
 /// A value behind a lock, for the few mutable fields of otherwise immutable Sendable classes.
 ///
 /// `@unchecked Sendable` is safe because every access to `storage` holds `lock`.

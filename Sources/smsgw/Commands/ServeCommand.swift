@@ -73,6 +73,13 @@ struct ServeCommand: AsyncParsableCommand {
             announce(network: network, driven: gateway.modemNames)
         }
         try await gateway.run()
+        // Everything into the database file, so a copy of it alone after a stop is complete.
+        do {
+            try store.close()
+        } catch {
+            logger.warning("Could not fold the write-ahead log into the database; copy smsgw.sqlite with its -wal file.",
+                           metadata: ["smsgw.error": "\(error)"])
+        }
     }
 
     /// The file's configuration, or the defaults, with the environment's overrides.
