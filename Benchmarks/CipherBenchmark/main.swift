@@ -1,4 +1,4 @@
-// Prints the cost of sealing and opening one message, in a release build:
+// Prints the cost of sealing and opening one message, and of storing the session, in a release build:
 //   swift run -c release CipherBenchmark
 // Figures are recorded in docs/PERFORMANCE.md. This is not a test: nothing here asserts a time.
 import Foundation
@@ -98,6 +98,39 @@ let perRound = 2_000
     return median(samples)
 }
 
+/// Encoding a session for the store and reading it back, as every message does; `binary` is the
+/// stored form, otherwise the JSON that earlier versions wrote. The session carries what a busy one
+/// does: a retired chain after a resync, skipped keys and a full list of recent digests.
+@MainActor func benchStateRoundTrip(binary: Bool) throws -> Double {
+    var sender = alice0
+    var receiver = bob0
+    for index in 0..<(ProtocolConstants.recentDigests + 8) {
+        let sealed = try sender.sealing(String(fullText), using: &rng)
+        sender = sealed.session
+        if index % 8 != 3 { receiver = try receiver.opening(sealed.ciphertext, now: now, using: &rng).session }
+    }
+    let start = receiver.startingResync(using: &rng)
+    let answer = try sender.opening(start.message, now: now, using: &rng)
+    guard case .resync(let event) = answer.opened, let reply = event.reply else { fatalError("no resync reply") }
+    let session = try start.session.opening(reply, now: now, using: &rng).session
+    guard session.hasRetiredChain, session.skippedKeyCount > 0 else { fatalError("not the state meant") }
+    let encoder = JSONEncoder()
+    let decoder = JSONDecoder()
+    var samples: [Double] = []
+    for _ in 0..<rounds {
+        let begin = clock.now
+        for _ in 0..<(perRound / 4) {
+            let decoded =
+                binary
+                ? try Session(stored: Data(session.storedForm()))
+                : try decoder.decode(Session.self, from: encoder.encode(session))
+            guard decoded.epoch == session.epoch else { fatalError("round trip changed the state") }
+        }
+        samples.append(microseconds(begin, clock.now, per: perRound / 4))
+    }
+    return median(samples)
+}
+
 print("smsgw cipher benchmark (median of \(rounds) rounds)")
 print(String(format: "seal, 141-septet text              %8.1f µs", try benchSeal(String(fullText))))
 print(String(format: "seal, 28-septet text               %8.1f µs", try benchSeal(shortText)))
@@ -107,3 +140,6 @@ print(String(format: "open, far edge of window (63 ahead) %7.1f µs", try benchO
 print(String(format: "open, last skipped key             %8.1f µs", try benchOpen(ahead: ProtocolConstants.window - 1, fromSkipped: true)))
 print(String(format: "open, retired chain's far edge      %8.1f µs", try benchRetiredEdge()))
 print(String(format: "reject a forgery (diagnostic scan) %8.1f µs", try benchReject()))
+print(String(
+    format: "session state: encode + decode, binary vs JSON %.1f vs %.1f µs",
+    try benchStateRoundTrip(binary: true), try benchStateRoundTrip(binary: false)))

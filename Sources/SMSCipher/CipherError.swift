@@ -23,6 +23,8 @@ public enum CipherError: Error, Sendable, Equatable {
     case chainExhausted
     /// The stored state has a version this build cannot read.
     case unsupportedStateVersion(Int)
+    /// The stored state is damaged: truncated, with trailing bytes, or with a field out of range.
+    case corruptedState
     /// Pairing codes that cannot be combined (for example both sides entered the same code).
     case invalidPairing(String)
 
@@ -60,6 +62,8 @@ extension CipherError: CustomStringConvertible {
             return "This contact's key chain is used up; pair again with new codes."
         case .unsupportedStateVersion(let version):
             return "The stored key state has version \(version), which this version of smsgw cannot read; upgrade smsgw."
+        case .corruptedState:
+            return "The stored key state is damaged and cannot be read; pair this contact again with new codes."
         case .invalidPairing(let reason):
             return reason
         }

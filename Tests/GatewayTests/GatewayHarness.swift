@@ -101,7 +101,7 @@ final class GatewayPair: @unchecked Sendable {
             try store.write { tx in
                 var contact = try tx.addContact(name: name, number: nil, pairingCode: Data(mine.grouped.utf8))
                 contact = try tx.setNumbers(numbers.map(PhoneNumber.init), forContactNamed: name)
-                try tx.setPaired(contact, session: JSONEncoder().encode(Session.paired(mine: mine, peer: peer)))
+                try tx.setPaired(contact, session: Data(Session.paired(mine: mine, peer: peer).storedForm()))
             }
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 public import SMSCipher
 public import Store
 
-/// A contact's ratchet state as the store keeps it: the JSON of ``Session`` (the same encoding as
+/// A contact's ratchet state as the store keeps it: ``Session/storedForm()`` (the same encoding as
 /// the CLI's `encrypt`/`decrypt`), sealed by the store.
 extension StoreReader {
     /// The contact's session, or nil before pairing.
@@ -11,7 +11,7 @@ extension StoreReader {
     public func loadSession(for contact: Contact) throws -> Session? {
         guard let blob = try session(for: contact) else { return nil }
         do {
-            return try JSONDecoder().decode(Session.self, from: blob)
+            return try Session(stored: blob)
         } catch {
             throw StoreError.corrupted(
                 "The key state of \"\(contact.name)\" cannot be read; pair again with `smsgw resync \(contact.name) --manual`.")
@@ -32,6 +32,6 @@ extension StoreReader {
 extension StoreTransaction {
     /// Saves the contact's new session (in the caller's transaction).
     public func saveSession(_ session: Session, for contact: Contact) throws {
-        try setSession(JSONEncoder().encode(session), for: contact)
+        try setSession(Data(session.storedForm()), for: contact)
     }
 }

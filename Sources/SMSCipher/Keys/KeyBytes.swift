@@ -3,7 +3,8 @@ import Crypto
 /// 32 bytes of key material: a chain key, a message key or a pairing secret.
 ///
 /// Its description never shows the bytes, so a key that reaches a log by mistake reveals nothing.
-/// It encodes as base64 inside the session state, which the Store encrypts at rest.
+/// The session's stored form holds its 32 raw bytes (the JSON of earlier versions, base64); the
+/// Store encrypts either at rest.
 public struct KeyBytes: Sendable, Hashable, Codable {
     let bytes: [UInt8]
 

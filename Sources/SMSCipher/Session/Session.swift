@@ -4,7 +4,8 @@ import struct Foundation.Date
 ///
 /// Every operation (``sealing(_:using:)``, ``opening(_:now:using:)``, ``startingResync(using:)``)
 /// returns a new `Session` and leaves `self` untouched, so "verify, then commit" is the only order
-/// a caller can write. The state is `Codable` with a version number; see docs/PROTOCOL.md §5.
+/// a caller can write. The state has a version number and a compact stored form
+/// (``storedForm()``, ``init(stored:)``); see docs/PROTOCOL.md §5.
 public struct Session: Sendable, Equatable {
     public static let currentVersion = 1
 

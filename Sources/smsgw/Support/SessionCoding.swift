@@ -4,17 +4,16 @@ import Store
 
 /// Reading and writing a contact's ratchet state and pairing code inside a store transaction.
 ///
-/// The store keeps both as opaque encrypted blobs; the session is JSON (``Session`` is Codable),
-/// the pairing code its grouped text.
+/// The store keeps both as opaque encrypted blobs; the session is ``Session/storedForm()`` (read
+/// with ``Session/init(stored:)``, which also reads the JSON of earlier versions), the pairing code
+/// its grouped text.
 extension StoreReader {
     /// The contact's session, or nil before the first pairing.
     func decodedSession(for contact: Contact) throws -> Session? {
         guard let blob = try session(for: contact) else { return nil }
         do {
-            return try JSONDecoder().decode(Session.self, from: blob)
-        } catch let error as CipherError {
-            throw error
-        } catch {
+            return try Session(stored: blob)
+        } catch CipherError.corruptedState {
             throw StoreError.corrupted(
                 "The key state of \"\(contact.name)\" cannot be read; pair again with `smsgw resync \(contact.name) --manual`.")
         }
@@ -43,8 +42,8 @@ extension StoreTransaction {
         try setSession(Self.encode(session), for: contact)
     }
 
-    static func encode(_ session: Session) throws -> Data {
-        try JSONEncoder().encode(session)
+    static func encode(_ session: Session) -> Data {
+        Data(session.storedForm())
     }
 }
 
