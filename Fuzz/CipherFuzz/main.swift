@@ -76,6 +76,12 @@ while Date() < deadline && failures == 0 {
         bob = reply.session
         alice = (try? alice.opening(reply.ciphertext, now: now, using: &rng).session) ?? alice
     }
+    // The states the fuzzing reaches survive the store's form unchanged.
+    if iterations % 64 == 0 {
+        for (name, state) in [("alice", alice), ("bob", bob)] where (try? Session(stored: state.storedForm())) != state {
+            fail("\(name)'s state changed through its stored form")
+        }
+    }
 }
 print("CipherFuzz: \(iterations) iterations, \(failures) failures")
 exit(failures == 0 ? 0 : 1)

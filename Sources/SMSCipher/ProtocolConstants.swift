@@ -18,8 +18,11 @@ public enum ProtocolConstants {
     public static let maxSkippedKeys = 64
     /// Oldest a skipped key may grow before it is deleted, in seconds (7 days).
     public static let maxSkippedKeyAge: Int64 = 7 * 24 * 3600
-    /// Fresh values a sender remembers, so a peer may reference any of its last this-many messages.
-    public static let freshHistory = 64
+    /// References resolved from the 6 reference bits: the receiver looks at this many consecutive
+    /// references from the peer's last one, and at its own newest this-many.
+    public static let referenceSpan = 64
+    /// Most fresh values a sender keeps for the peer's references (the initial value aside).
+    public static let freshRetention = 1024
     /// Digests of recently accepted messages kept to report duplicates.
     public static let recentDigests = 64
     /// How long a retired receive chain still opens late messages after a resync, in seconds (7 days).

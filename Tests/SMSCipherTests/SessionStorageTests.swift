@@ -202,10 +202,10 @@ import Testing
         state.recentDigests.append(1)
         tooMany.append(state)
         state = full
-        state.send.fresh.recent.removeLast()
+        state.send.fresh.first += 1
         tooMany.append(state)
         state = full
-        state.retired?.fresh.recent.append(0)
+        state.retired?.fresh.values.append(0)
         tooMany.append(state)
         state = full
         state.resync.pending?.nonce.removeLast()
@@ -246,12 +246,12 @@ import Testing
             return bytes[at] == 1
         }
         func freshTable() {
-            at += 8 + 4
+            at += 8 + 4 + 4  // initial, messages sent, first reference
             at += 8 * count()
         }
         func receiveChain() {
-            at += 32 + 4
-            at += (4 + 32 + 8) * count()
+            at += 32 + 4 + 4  // chain key, position, reference floor
+            at += (4 + 32 + 8 + 4) * count()
         }
         func nonce() { at += count() }
 

@@ -13,9 +13,11 @@ import class Foundation.JSONDecoder
 ///                      · retired: 0 | 1 receive chain, fresh table, epoch u32, expires at i64
 ///                      · pending resync: 0 | 1 epoch u32, nonce
 ///                      · last resync: 0 | 1 epoch u32, mine nonce, peer nonce
-///     fresh table    = initial u64 · messages sent u32 · values: count (= 64), u64 each
-///     receive chain  = chain key [32] · position u32
-///                      · skipped keys: count (≤ 64), each position u32, key [32], stored at i64
+///     fresh table    = initial u64 · messages sent u32 · first reference u32 (≥ 1)
+///                      · values: count (≤ 1024, = messages sent − first reference + 1), u64 each
+///     receive chain  = chain key [32] · position u32 · reference floor u32
+///                      · skipped keys: count (≤ 64), each position u32, key [32], stored at i64,
+///                        reference floor u32
 ///     nonce          = count (= 16) · 16 bytes
 ///
 /// 0xF5 never occurs in UTF-8, so the form cannot be mistaken for the JSON that earlier versions
@@ -48,9 +50,9 @@ extension Session {
     /// The state in the compact binary form the store keeps; ``init(stored:)`` reads it back.
     public func storedForm() -> [UInt8] {
         // The fixed fields of both chains and the resync state take under 256 bytes.
+        let freshValues = send.fresh.values.count + (retired?.fresh.values.count ?? 0)
         var writer = StateWriter(
-            capacity: 256 + 2 * StateWriter.freshTableSize + StateWriter.skippedKeySize * skippedKeyCount
-                + 8 * recentDigests.count)
+            capacity: 256 + 8 * freshValues + StateWriter.skippedKeySize * skippedKeyCount + 8 * recentDigests.count)
         writer.byte(Self.storedFormMagic)
         writer.byte(UInt8(Self.currentVersion))
         writer.byte(role == .a ? Self.storedRoleA : Self.storedRoleB)
@@ -123,8 +125,7 @@ extension Session {
 
 /// Appends fields in the stored form's layout.
 private struct StateWriter {
-    static let freshTableSize = 8 + 4 + 4 + 8 * ProtocolConstants.freshHistory
-    static let skippedKeySize = 4 + 32 + 8
+    static let skippedKeySize = 4 + 32 + 8 + 4
 
     private(set) var bytes: [UInt8] = []
 
@@ -146,18 +147,21 @@ private struct StateWriter {
     mutating func freshTable(_ table: FreshTable) {
         uint64(table.initial)
         uint32(table.count)
-        count(table.recent.count)
-        for value in table.recent { uint64(value) }
+        uint32(table.first)
+        count(table.values.count)
+        for value in table.values { uint64(value) }
     }
 
     mutating func receiveChain(_ chain: ReceiveChain) {
         key(chain.chainKey)
         uint32(chain.position)
+        uint32(chain.referenceFloor)
         count(chain.skipped.count)
         for skipped in chain.skipped {
             uint32(skipped.position)
             key(skipped.key)
             int64(skipped.storedAt)
+            uint32(skipped.referenceFloor)
         }
     }
 
@@ -212,26 +216,28 @@ private struct StateReader {
     }
 
     mutating func freshTable() throws(CipherError) -> FreshTable {
-        let initial = try uint64()
-        let sent = try uint32()
-        let history = ProtocolConstants.freshHistory
-        guard try count(atMost: history, elementSize: 8) == history else { throw .corruptedState }
-        var table = FreshTable(initial: initial)
-        for index in 0..<history { table.recent[index] = try uint64() }
-        table.count = sent
+        var table = FreshTable(initial: try uint64())
+        table.count = try uint32()
+        table.first = try uint32()
+        let kept = try count(atMost: ProtocolConstants.freshRetention, elementSize: 8)
+        guard table.first >= 1, UInt64(table.first) + UInt64(kept) == UInt64(table.count) + 1 else { throw .corruptedState }
+        table.values.reserveCapacity(kept)
+        for _ in 0..<kept { table.values.append(try uint64()) }
         return table
     }
 
     mutating func receiveChain() throws(CipherError) -> ReceiveChain {
         let chainKey = try key()
         let position = try uint32()
+        let floor = try uint32()
         let skippedCount = try count(atMost: ProtocolConstants.maxSkippedKeys, elementSize: StateWriter.skippedKeySize)
         var skipped: [SkippedKey] = []
         skipped.reserveCapacity(skippedCount)
         for _ in 0..<skippedCount {
-            skipped.append(SkippedKey(position: try uint32(), key: try key(), storedAt: try int64()))
+            skipped.append(SkippedKey(
+                position: try uint32(), key: try key(), storedAt: try int64(), referenceFloor: try uint32()))
         }
-        return ReceiveChain(chainKey: chainKey, position: position, skipped: skipped)
+        return ReceiveChain(chainKey: chainKey, position: position, skipped: skipped, referenceFloor: floor)
     }
 
     mutating func retiredChain() throws(CipherError) -> RetiredChain {

@@ -18,14 +18,11 @@ extension Session: Codable {
         recentDigests = try container.decode([UInt64].self, forKey: .recentDigests)
         retired = try container.decodeIfPresent(RetiredChain.self, forKey: .retired)
         resync = try container.decode(ResyncState.self, forKey: .resync)
-        // The limits the binary form enforces, so a state read from JSON can be stored and read again.
-        guard send.fresh.recent.count == ProtocolConstants.freshHistory,
-            receive.skipped.count <= ProtocolConstants.maxSkippedKeys,
+        // The limits the binary form enforces, so a state read from JSON can be stored and read again
+        // (the fresh tables check their own consistency as they decode).
+        guard receive.skipped.count <= ProtocolConstants.maxSkippedKeys,
             recentDigests.count <= ProtocolConstants.recentDigests,
-            retired.map({
-                $0.fresh.recent.count == ProtocolConstants.freshHistory
-                    && $0.receive.skipped.count <= ProtocolConstants.maxSkippedKeys
-            }) ?? true,
+            retired.map({ $0.receive.skipped.count <= ProtocolConstants.maxSkippedKeys }) ?? true,
             resync.pending.map({ $0.nonce.count == Handshake.nonceSize }) ?? true,
             resync.last.map({ $0.mine.count == Handshake.nonceSize && $0.peer.count == Handshake.nonceSize }) ?? true
         else {

@@ -72,6 +72,7 @@ extension Session {
             var next = self
             next.receive = accepted.chain
             next.receive.prune(now: now)
+            next.send.fresh.retain(from: next.receive.lowestReference)
             if accepted.position + 1 > peerReference {
                 next.peerReference = accepted.position + 1
                 next.peerFresh = accepted.payload.fresh
@@ -85,6 +86,7 @@ extension Session {
             var next = self
             next.retired?.receive = accepted.chain
             next.retired?.receive.prune(now: now)
+            if let lowest = next.retired?.receive.lowestReference { next.retired?.fresh.retain(from: lowest) }
             return Accepted(session: next, message: accepted.message(epoch: retired.epoch))
         }
         return nil
@@ -118,14 +120,17 @@ extension Session {
             let (messageKey, next) = ReceiveChain.step(chainKey)
             let keys = MessageKeys(messageKey: messageKey)
             if keys.identifier(bodyDigest: bodyDigest) == envelope.identifier,
-                let (payload, text) = Self.verify(envelope, keys: keys, position: position, fresh: fresh)
+                let (payload, text, reference) = Self.verify(
+                    envelope, keys: keys, position: position, fresh: fresh, floor: chain.referenceFloor)
             {
                 var accepted = chain
                 for (index, key) in passed.enumerated() {
-                    accepted.skipped.append(SkippedKey(position: chain.position + UInt32(index), key: key, storedAt: now))
+                    accepted.skipped.append(SkippedKey(
+                        position: chain.position + UInt32(index), key: key, storedAt: now, referenceFloor: chain.referenceFloor))
                 }
                 accepted.chainKey = next
                 accepted.position = position + 1
+                accepted.referenceFloor = max(chain.referenceFloor, reference)
                 return ChainAcceptance(chain: accepted, position: position, payload: payload, text: text, wasLate: false)
             }
             passed.append(messageKey)
@@ -134,7 +139,8 @@ extension Session {
         for (index, skipped) in chain.skipped.enumerated() {
             let keys = MessageKeys(messageKey: skipped.key)
             if keys.identifier(bodyDigest: bodyDigest) == envelope.identifier,
-                let (payload, text) = Self.verify(envelope, keys: keys, position: skipped.position, fresh: fresh)
+                let (payload, text, _) = Self.verify(
+                    envelope, keys: keys, position: skipped.position, fresh: fresh, floor: skipped.referenceFloor)
             {
                 var accepted = chain
                 accepted.skipped.remove(at: index)
@@ -144,10 +150,26 @@ extension Session {
         return nil
     }
 
-    /// Full verification of a data message under one message key; nil unless every check passes.
-    static func verify(_ envelope: Envelope, keys: MessageKeys, position: UInt32, fresh: FreshTable) -> (Payload, String)? {
+    /// Full verification of a data message under one message key, for each reference the 6 bits
+    /// may stand for (at most two, §4.3); nil unless one passes every check.
+    ///
+    /// - Parameter floor: The lowest reference the message can carry.
+    static func verify(
+        _ envelope: Envelope, keys: MessageKeys, position: UInt32, fresh: FreshTable, floor: UInt32
+    ) -> (Payload, String, reference: UInt32)? {
         let low = envelope.reference ^ keys.referencePad(tag: envelope.tag)
-        guard let (reference, value) = fresh.resolve(low: low) else { return nil }
+        for (reference, value) in fresh.candidates(low: low, floor: floor) {
+            if let (payload, text) = verify(envelope, keys: keys, position: position, reference: reference, fresh: value) {
+                return (payload, text, reference)
+            }
+        }
+        return nil
+    }
+
+    /// Full verification under one message key and one resolved reference.
+    private static func verify(
+        _ envelope: Envelope, keys: MessageKeys, position: UInt32, reference: UInt32, fresh value: UInt64
+    ) -> (Payload, String)? {
         let payloadKey = keys.payloadKey(reference: reference, fresh: value)
         let plain = MessageKeys.xor(envelope.body, MessageKeys.pad(payloadKey: payloadKey, tag: envelope.tag))
         guard let (payload, padding) = Payload.decode(plain) else { return nil }
@@ -170,7 +192,7 @@ extension Session {
             let (position, overflow) = receive.position.addingReportingOverflow(UInt32(offset))
             if overflow { return nil }
             if keys.identifier(bodyDigest: bodyDigest) == envelope.identifier,
-                Self.verify(envelope, keys: keys, position: position, fresh: send.fresh) != nil
+                Self.verify(envelope, keys: keys, position: position, fresh: send.fresh, floor: receive.referenceFloor) != nil
             {
                 return offset
             }
