@@ -70,4 +70,29 @@ struct ExitCodeTests {
             #expect(locked.stderr.contains("try again after"))
         }
     }
+
+    @Test("send --lines queues one message per line in order; a bad line prints an empty line, the rest still queue, exit 65")
+    func sendLines() throws {
+        try withTemporaryDirectory { root in
+            let (alice, _) = try Peer.pairedCouple(in: root)
+            try alice.expect(["contact", "edit", "bob", "--number", "+447700900123"])
+            #expect(try alice.run(["send", "bob", "text", "--lines"]).status == 64)
+            #expect(try alice.run(["send", "bob"]).status == 64)
+
+            let result = try alice.run(["send", "bob", "--lines"], input: "first\nsnow ☃ man\nthird\n")
+            #expect(result.status == 65)
+            #expect(result.lines.count == 3)
+            #expect(result.lines[1].isEmpty)
+            #expect(result.stderr.contains("line 2:") && result.stderr.contains("☃"))
+            let ids = [result.lines[0], result.lines[2]].compactMap { Int64($0) }
+            #expect(ids.count == 2 && ids[0] < ids[1])
+            // Both good lines are queued, in order, each with its own key step.
+            let log = try alice.expect(["log", "--json"]).lines.compactMap {
+                try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            let queued = log.filter { $0["status"] as? String == "queued" }
+            #expect(queued.compactMap { $0["text"] as? String } == ["first", "third"])
+            #expect(Set(queued.compactMap { $0["ciphertext"] as? String }).count == 2)
+        }
+    }
 }

@@ -41,7 +41,8 @@ public enum GatewayActions {
             let logID = try tx.appendLog(NewLogEntry(
                 direction: .outgoing, contact: contact, status: .queued, text: plain, ciphertext: sealed.ciphertext))
             let outboxID = try tx.enqueueOutbox(sealed.ciphertext, to: contact, messageID: logID)
-            return QueuedMessage(logID: logID, outboxID: outboxID, position: sealed.position, replacements: replacements)
+            return QueuedMessage(
+                logID: logID, outboxID: outboxID, position: sealed.position, replacements: replacements, contact: contact.name)
         }
     }
 

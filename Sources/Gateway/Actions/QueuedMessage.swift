@@ -10,11 +10,14 @@ public struct QueuedMessage: Sendable, Equatable {
     public var position: UInt32
     /// Characters replaced to fit GSM-7 (only with `transliterate`), to show the user.
     public var replacements: [Transliteration]
+    /// The contact's name as stored (the user may have typed it in another case).
+    public var contact: String
 
-    public init(logID: Int64, outboxID: Int64, position: UInt32, replacements: [Transliteration] = []) {
+    public init(logID: Int64, outboxID: Int64, position: UInt32, replacements: [Transliteration] = [], contact: String = "") {
         self.logID = logID
         self.outboxID = outboxID
         self.position = position
         self.replacements = replacements
+        self.contact = contact
     }
 }

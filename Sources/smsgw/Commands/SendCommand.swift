@@ -13,7 +13,9 @@ struct SendCommand: ParsableCommand {
             new key state, the log entry (status `queued`) and the outbox row commit in one \
             transaction before anything is printed, so a crash never reuses a pad. Prints the \
             message id (the `id` of `smsgw log --json`); its status moves to sent and delivered as \
-            the daemon works. When no daemon seems to run (no modem status updated in the last \
+            the daemon works. With --lines, each stdin line is one message, queued in its own \
+            transaction, and each output line its id; a failed line prints an empty line and its \
+            error on stderr ("line N: …"), and the exit status is 65 at the end. When no daemon seems to run (no modem status updated in the last \
             5 minutes) a warning goes to stderr; the message stays queued until one does.
             """
     )
@@ -23,33 +25,62 @@ struct SendCommand: ParsableCommand {
     @Argument(help: "The contact's name.")
     var name: String
 
-    @Argument(help: "The text, or - to read it from stdin.")
-    var text: String
+    @Argument(help: "The text, or - to read it from stdin (the default with --lines).")
+    var text: String?
 
     @Flag(help: "Replace common characters GSM-7 lacks (curly quotes, accents) and report each.")
     var transliterate = false
 
-    @Flag(help: "Print {\"id\",\"contact\",\"position\"} as JSON.")
+    @Flag(help: "Print {\"id\",\"contact\",\"position\"} as JSON (one object per line with --lines).")
     var json = false
+
+    @Flag(help: "Queue one message per stdin line; print one id per line.")
+    var lines = false
+
+    func validate() throws {
+        if lines, let text, text != "-" {
+            throw ValidationError("--lines reads stdin; leave out the text argument.")
+        }
+        if !lines, text == nil {
+            throw ValidationError("Give the text, or - to read it from stdin, or --lines for one message per line.")
+        }
+    }
 
     /// A modem status older than this means no daemon is looking after the queue.
     static let daemonSilence: TimeInterval = 300
 
     func run() throws {
-        let input = TextInput.argumentOrStdin(text)
         let store = try StoreAccess.unlock(global)
+        var contact = name
+        if lines {
+            var batch = LineBatch()
+            var total = 0
+            TextInput.forEachLine { number, line in
+                total = number
+                batch.process(number) { try queue(line, store: store, line: number, contact: &contact) }
+            }
+            try adviseAboutDaemon(store: store, contact: contact)
+            try batch.finish(total: total)
+            return
+        }
+        Output.line(try queue(TextInput.argumentOrStdin(text), store: store, line: nil, contact: &contact))
+        try adviseAboutDaemon(store: store, contact: contact)
+    }
+
+    /// Queues one text in one transaction; returns the line to print (the id, or the JSON object).
+    private func queue(_ input: String, store: UnlockedStore, line: Int?, contact: inout String) throws -> String {
         let queued = try GatewayActions.queueText(input, to: name, store: store, transliterate: transliterate)
         if !queued.replacements.isEmpty {
             let list = queued.replacements.map { "'\($0.original)'→'\($0.replacement)' at \($0.position)" }
-            Output.error("transliterated " + list.joined(separator: ", ") + ".")
+            Output.error((line.map { "line \($0): " } ?? "") + "transliterated " + list.joined(separator: ", ") + ".")
         }
+        contact = queued.contact
+        return json ? try Output.json(SendResult(id: queued.logID, contact: contact, position: queued.position)) : "\(queued.logID)"
+    }
+
+    /// Says where to follow the message, or warns when no daemon seems to run.
+    private func adviseAboutDaemon(store: UnlockedStore, contact: String) throws {
         let status = try GatewayActions.status(store: store)
-        let contact = status.contacts.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.name ?? name
-        if json {
-            Output.line(try Output.json(SendResult(id: queued.logID, contact: contact, position: queued.position)))
-        } else {
-            Output.line("\(queued.logID)")
-        }
         if Self.daemonSeemsRunning(status) {
             if !json {
                 Output.error("Queued for \(contact); the daemon sends it shortly. Follow it with `smsgw log --follow --contact \(Shell.quote(contact))`.")

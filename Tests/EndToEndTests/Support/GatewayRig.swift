@@ -104,9 +104,8 @@ final class GatewayRig {
 
     /// Puts the files saved by ``backUpStore(of:to:)`` back, rewinding every key state since.
     ///
-    /// Side files the backup lacks are removed: a daemon can leave its `-wal` behind even after a
-    /// clean stop, and SQLite must not apply it to the older database. The peer's daemon must not
-    /// be running.
+    /// Side files the backup lacks are removed: a killed process can leave a `-wal` behind, and
+    /// SQLite must not apply it to the older database. The peer's daemon must not be running.
     func restoreStore(of peer: Peer, from backup: URL) throws {
         try #require(daemons[peer.name] == nil, "\(peer.name)'s daemon runs; stop it before restoring the store")
         for name in Self.databaseFiles {
@@ -114,6 +113,14 @@ final class GatewayRig {
             if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
             if FileManager.default.fileExists(atPath: saved.path) { try FileManager.default.copyItem(at: saved, to: file) }
         }
+    }
+
+    /// Bytes in the peer's `-wal` file (0 when there is none): a cleanly stopped daemon leaves
+    /// everything in the database file itself.
+    func writeAheadLogSize(of peer: Peer) throws -> Int {
+        let file = peer.dataDir.appendingPathComponent("smsgw.sqlite-wal")
+        guard FileManager.default.fileExists(atPath: file.path) else { return 0 }
+        return (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
     }
 
     /// Starts both daemons and waits until each reports a ready modem.
@@ -136,6 +143,15 @@ final class GatewayRig {
     func send(_ text: String, from peer: Peer, to other: Peer) throws -> Int64 {
         let result = try peer.expect(["send", other.name, text])
         return try #require(Int64(result.lines.first ?? ""), "send printed \(result.stdout)")
+    }
+
+    /// Queues each text with one `smsgw send --lines`; returns the message ids in order.
+    @discardableResult
+    func send(lines texts: [String], from peer: Peer, to other: Peer) throws -> [Int64] {
+        let result = try peer.expect(["send", other.name, "--lines"], input: texts.map { $0 + "\n" }.joined())
+        let ids = result.lines.compactMap { Int64($0) }
+        #expect(ids.count == texts.count, "send --lines printed \(result.stdout)")
+        return ids
     }
 
     /// The peer's whole log, from `smsgw log --json`.
