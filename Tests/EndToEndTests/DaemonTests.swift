@@ -174,6 +174,13 @@ struct DaemonTests {
                 #expect(resyncs.contains { $0.text?.contains("completed") == true }, "\(peer.name) logged no completed resync")
             }
             #expect(try rig.log(rig.bob).contains { $0.direction == "out" && $0.status == "resync" })
+            // The desynced messages were sealed on keys nobody has any more: after the resync they
+            // leave the quarantine, and their log rows say to ask for them again.
+            try GatewayRig.wait("bob's quarantine to be settled", timeout: 30) {
+                try rig.status(rig.bob).contacts.first { $0.name == "alice" }?.quarantined == 0
+            }
+            let givenUp = try rig.log(rig.bob).filter { $0.direction == "in" && $0.status == "rejected" }
+            #expect(givenUp.count == 3 && givenUp.allSatisfy { $0.error?.contains("send it again") == true })
 
             try rig.send("after the repair, to bob", from: rig.alice, to: rig.bob)
             try rig.send("after the repair, to alice", from: rig.bob, to: rig.alice)

@@ -152,10 +152,15 @@ public struct InboxReceiver: Service {
         case .resync(let contact, let completed):
             logger.notice(completed ? "Resync completed." : "Resync handshake received.", metadata: [GatewayLog.contact: "\(contact)"])
             if completed {
-                let opened = try? await context.store.write { tx in try IncomingProcessor.retryQuarantine(for: contact, in: tx) }
-                if let opened, opened > 0 {
+                let retried = try? await context.store.write { tx in try IncomingProcessor.retryQuarantine(for: contact, in: tx) }
+                if let retried, retried.opened > 0 {
                     logger.notice("Quarantined messages opened after the resync.", metadata: [
-                        GatewayLog.contact: "\(contact)", GatewayLog.count: "\(opened)",
+                        GatewayLog.contact: "\(contact)", GatewayLog.count: "\(retried.opened)",
+                    ])
+                }
+                if let retried, retried.givenUp > 0 {
+                    logger.warning("Quarantined messages cannot open even after the resync; the log says to ask for them again.", metadata: [
+                        GatewayLog.contact: "\(contact)", GatewayLog.count: "\(retried.givenUp)",
                     ])
                 }
             }

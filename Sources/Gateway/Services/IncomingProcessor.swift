@@ -177,10 +177,19 @@ enum IncomingProcessor {
         return .plain
     }
 
-    /// After a completed resync, tries the contact's quarantined ciphertexts again; returns how many opened.
-    static func retryQuarantine(for contactName: String, in tx: StoreTransaction, now: Date = Date()) throws -> Int {
+    /// After a completed resync, tries the contact's quarantined ciphertexts again.
+    ///
+    /// One that opens is applied like a new arrival. One that still fails verification never will
+    /// (neither the new keys nor the retired chain take it): it leaves the quarantine and its log
+    /// row says to ask for it again. One authentic but beyond the window stays, as the window may
+    /// still reach it.
+    /// - Returns: How many opened and how many were given up.
+    static func retryQuarantine(
+        for contactName: String, in tx: StoreTransaction, now: Date = Date()
+    ) throws -> (opened: Int, givenUp: Int) {
         let contact = try tx.contact(named: contactName)
         var opened = 0
+        var givenUp = 0
         for item in try tx.quarantined(for: contact) {
             guard let session = try tx.loadSession(for: contact) else { break }
             var rng = SystemRandomNumberGenerator()
@@ -191,10 +200,18 @@ enum IncomingProcessor {
                 opened += 1
             } catch CipherError.duplicate {
                 try tx.removeQuarantined(item.id)
+            } catch CipherError.notAuthentic {
+                try tx.removeQuarantined(item.id)
+                if let messageID = item.messageID {
+                    try tx.setLogStatus(
+                        messageID, status: .rejected,
+                        error: "It did not open even after the resync: it was sealed with keys neither side has any more. Ask \(contact.name) to send it again.")
+                }
+                givenUp += 1
             } catch {
                 continue
             }
         }
-        return opened
+        return (opened, givenUp)
     }
 }
