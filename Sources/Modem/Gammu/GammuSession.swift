@@ -12,6 +12,13 @@ final class GammuSession {
     let context = GammuCallbackContext()
     let configuration: ModemConfiguration
     private(set) var isConnected = false
+    /// libgammu's descriptor of the open port, found when it opened; see ``portDescriptor``.
+    private var openedDescriptor: Int32?
+
+    /// The descriptor libgammu reads the port through, while connected and when it could be told
+    /// apart (one new descriptor on the device after opening): the modem thread waits on it for
+    /// unsolicited lines instead of reading the port on a timer.
+    var portDescriptor: Int32? { isConnected ? openedDescriptor : nil }
 
     /// Allocates a state machine; nothing is opened until ``connect(pinRejected:attempt:)``.
     /// - Parameters:
@@ -86,6 +93,8 @@ final class GammuSession {
         }
         try check(opened, "opening \(configuration.device)")
         isConnected = true
+        let newDescriptors = DeviceDescriptors.snapshot(device: configuration.device).subtracting(openBefore)
+        openedDescriptor = newDescriptors.count == 1 ? newDescriptors.first : nil
         smsgw_route_debug(machine, gammuDebugCallback, userData)
         do {
             try unlockSIM(pinRejected: pinRejected, attempt: attempt)

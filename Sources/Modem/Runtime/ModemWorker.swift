@@ -4,8 +4,10 @@ import Synchronization
 /// One dedicated OS thread per modem that runs its libgammu calls one at a time, in order.
 ///
 /// libgammu blocks on the serial port, so its calls must never run on Swift's cooperative pool. Jobs
-/// queue here; when the queue is empty the thread runs the idle job every polling interval (to read
-/// unsolicited notifications). The thread owns the ``GammuSession``; other threads reach it only
+/// queue here; when the queue is empty the thread waits in `poll(2)` for a job, for input on the
+/// port (an unsolicited +CMTI or +CDS line) or for a fallback interval, and runs the idle job (which
+/// reads the notifications) on input or timeout. When the port's descriptor is unknown it runs the
+/// idle job every polling interval instead; libgammu's own read then listens for up to 50 ms. The thread owns the ``GammuSession``; other threads reach it only
 /// through jobs, or through ``abortRunning(_:)`` which uses libgammu's thread-safe abort.
 final class ModemWorker: Sendable {
     typealias Body = @Sendable (GammuSession) -> Void
@@ -26,7 +28,9 @@ final class ModemWorker: Sendable {
     }
 
     private let state = Mutex(State())
-    private let wakeup = DispatchSemaphore(value: 0)
+    /// A pipe whose read end the thread polls: ``submit(_:)`` and ``stop()`` write a byte to wake it.
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
     /// Touched only by the worker thread (jobs run there); the initialiser hands it over before the
     /// thread starts, and starting a thread is a happens-before edge.
     nonisolated(unsafe) private let session: GammuSession
@@ -45,6 +49,7 @@ final class ModemWorker: Sendable {
         self.abortHandle = GammuAbortHandle(session)
         self.pollingInterval = pollingInterval
         self.idle = idle
+        (wakeRead, wakeWrite) = Self.makeWakePipe()
         let threadName = String("modem:\(name)".prefix(15))  // Linux thread names hold 15 bytes
         let thread = Thread { [self] in
             Thread.current.name = threadName
@@ -63,7 +68,7 @@ final class ModemWorker: Sendable {
             state.queue.append(Job(id: id, body: body))
             return id
         }
-        wakeup.signal()
+        wake()
         return id
     }
 
@@ -108,13 +113,57 @@ final class ModemWorker: Sendable {
             state.stopped = true
             state.queue.removeAll()
         }
-        wakeup.signal()
+        wake()
+    }
+
+    /// A non-blocking, close-on-exec pipe; (-1, -1) if none can be made, and the thread then
+    /// wakes every polling interval to look for jobs.
+    private static func makeWakePipe() -> (Int32, Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return (-1, -1) }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        return (ends[0], ends[1])
+    }
+
+    /// Writes a byte to the wake pipe (a full pipe already wakes the thread).
+    private func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+    }
+
+    /// How long an idle thread watching the port waits before it runs the idle job anyway (to notice
+    /// an unplugged device that raised no hang-up).
+    static let watchedFallback = Duration.milliseconds(250)
+
+    private enum Wake { case job, port, timeout }
+
+    /// Waits for a job, for input or a hang-up on the port, or for the fallback interval.
+    private func waitForWork() -> Wake {
+        let port = wakeRead >= 0 ? session.portDescriptor : nil
+        var descriptors = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        if let port { descriptors.append(pollfd(fd: port, events: Int16(POLLIN), revents: 0)) }
+        let interval = port == nil ? pollingInterval : Self.watchedFallback
+        let milliseconds = Int32(clamping: interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
+        let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+        guard ready > 0 else { return .timeout }
+        if descriptors[0].revents != 0 {
+            var sink = [UInt8](repeating: 0, count: 64)
+            while read(wakeRead, &sink, sink.count) > 0 {}
+            return .job
+        }
+        if descriptors.count > 1, descriptors[1].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+            // A port that hung up stays "ready"; pace the reads that will notice it.
+            usleep(useconds_t(Self.watchedFallback.components.attoseconds / 1_000_000_000_000))
+        }
+        return .port
     }
 
     private func runLoop() {
+        var work = Wake.timeout
         while true {
-            let timeout = DispatchTime.now() + pollingInterval.timeInterval
-            let woke = wakeup.wait(timeout: timeout) == .success
             let next = state.withLock { state -> (job: Job?, stop: Bool) in
                 if state.stopped { return (nil, true) }
                 guard !state.queue.isEmpty else { return (nil, false) }
@@ -130,13 +179,14 @@ final class ModemWorker: Sendable {
                     state.running = nil
                     state.abortedAt = nil
                 }
-                // More jobs may be queued behind this one without a matching signal consumed.
-                if state.withLock({ !$0.queue.isEmpty }) { wakeup.signal() }
-            } else if !woke {
-                idle(session)
+                continue  // the queue is looked at again before waiting
             }
+            if work != .job { idle(session) }
+            work = waitForWork()
         }
         session.disconnect()
+        close(wakeRead)
+        close(wakeWrite)
         state.withLock { $0.exited = true }
     }
 }
