@@ -3,9 +3,9 @@ public import Modem
 
 /// One `[[modem]]` table: how to reach a modem, where its PIN is, and how to use it.
 public struct ModemSettings: Sendable, Equatable {
-    /// How long an idle modem thread waits for a job before it reads the port for unsolicited
-    /// lines (+CMTI, +CDS). libgammu's read itself waits up to 50 ms for input, so an idle thread
-    /// listens most of the time and a new SMS is noticed within about 20 ms.
+    /// How often an idle modem thread reads the port for unsolicited lines (+CMTI, +CDS) when it
+    /// cannot wait on the port's descriptor itself (see the Modem module's worker thread, which
+    /// normally wakes on input at once). libgammu's read then listens for up to 50 ms each time.
     static let notificationPolling = Duration.milliseconds(20)
 
     /// Where the device settings come from.
