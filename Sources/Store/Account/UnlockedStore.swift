@@ -139,7 +139,7 @@ extension UnlockedStore {
     /// Call it last: the store is unusable afterwards.
     public func close() throws {
         try StoreError.wrapping {
-            try gateway.pool.writeWithoutTransaction { db in
+            _ = try gateway.pool.writeWithoutTransaction { db in
                 try db.checkpoint(.truncate)
             }
             try gateway.pool.close()
