@@ -51,6 +51,9 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // glibc's mallopt, for the daemon's memory (ServeCommand).
+        .systemLibrary(name: "CMalloc"),
+
         // libargon2, reached only through the Store target.
         .systemLibrary(
             name: "CArgon2",
@@ -96,7 +99,7 @@ let package = Package(
         .executableTarget(
             name: "smsgw",
             dependencies: [
-                "GSM7", "SMSCipher", "Store", "OTP", "Modem", "ModemSimulator", "Gateway",
+                "GSM7", "SMSCipher", "Store", "OTP", "Modem", "ModemSimulator", "Gateway", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CMalloc
 import Foundation
 import Gateway
 import Logging
@@ -64,6 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var options = global
         options.dataDir = configuration.dataDirectory.path
+        Self.keepFreedMemoryReturnable()
         let store = try StoreAccess.unlock(options)
 
         var logger = Logger(label: "smsgw", factory: StreamLogHandler.standardError(label:))
@@ -80,6 +82,15 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("Could not fold the write-ahead log into the database; copy smsgw.sqlite with its -wal file.",
                            metadata: ["smsgw.error": "\(error)"])
         }
+    }
+
+    /// Fixes glibc's thresholds before the unlock. Left dynamic, freeing Argon2id's buffer (19 to
+    /// 64 MiB) raises the mmap threshold to its size and the trim threshold to twice that, so the
+    /// long-running daemon would keep every later freed block in its heap instead of returning it
+    /// (about 6 MiB more resident after a few SMS, measured with Benchmarks/gateway).
+    private static func keepFreedMemoryReturnable() {
+        _ = mallopt(M_MMAP_THRESHOLD, 256 << 10)
+        _ = mallopt(M_TRIM_THRESHOLD, 512 << 10)
     }
 
     /// The file's configuration, or the defaults, with the environment's overrides.
