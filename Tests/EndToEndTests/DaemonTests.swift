@@ -10,14 +10,14 @@ import Glibc
 @Suite("Gateway daemon end to end", .serialized)
 struct DaemonTests {
     @Test("100 messages each way decrypt and are delivered; then under 10% loss, 5% duplication and delay each arrival decrypts once")
-    func exchangeAndFaults() throws {
-        try withTemporaryDirectory { root in
-            let rig = try GatewayRig(root: root)
-            try rig.startBoth()
+    func exchangeAndFaults() async throws {
+        try await withTemporaryDirectory { root in
+            let rig = try await GatewayRig(root: root)
+            try await rig.startBoth()
 
             // (1) A clean network: everything decrypts on the other side and is delivered.
             let clean = try sendBothWays(rig, label: "clean", count: 100)
-            try GatewayRig.wait("the 200 clean messages to be decrypted and delivered", timeout: 300) {
+            try await GatewayRig.wait("the 200 clean messages to be decrypted and delivered", timeout: 300) {
                 try arrived(clean, in: rig, requireDelivery: true)
             }
             for peer in [rig.alice, rig.bob] {
@@ -31,10 +31,10 @@ struct DaemonTests {
             try rig.control("duplicate", "0.05")
             try rig.control("delay", "0", "2")
             let lossy = try sendBothWays(rig, label: "lossy", count: 20)
-            try GatewayRig.wait("the lossy batch to leave both outboxes", timeout: 90) {
+            try await GatewayRig.wait("the lossy batch to leave both outboxes", timeout: 90) {
                 try [rig.alice, rig.bob].allSatisfy { try rig.log($0).allSatisfy { $0.status != "queued" } }
             }
-            sleep(5)  // the longest delay, a poll and a notification
+            try await Task.sleep(for: .seconds(5))  // the longest delay, a poll and a notification
             var received = 0
             for (sender, receiver, texts) in lossy.directions(rig) {
                 let incoming = try rig.log(receiver).filter { $0.direction == "in" }
@@ -54,28 +54,28 @@ struct DaemonTests {
             print("DaemonTests: \(received) of 40 SMS arrived under 10% loss")
             #expect(received >= 24, "only \(received) of 40 arrived at 10% loss")
 
-            #expect(try rig.stopDaemon(rig.alice) == 0)
-            #expect(try rig.stopDaemon(rig.bob) == 0)
+            #expect(try await rig.stopDaemon(rig.alice) == 0)
+            #expect(try await rig.stopDaemon(rig.bob) == 0)
         }
     }
 
     @Test("kill -9 while sending 20 queued messages: after a restart each arrives exactly once, no pad reused")
-    func killDuringSend() throws {
-        try withTemporaryDirectory { root in
-            let rig = try GatewayRig(root: root)
-            try rig.startBoth()
+    func killDuringSend() async throws {
+        try await withTemporaryDirectory { root in
+            let rig = try await GatewayRig(root: root)
+            try await rig.startBoth()
             let texts = (1...20).map { "queued \($0) before the crash" }
             for text in texts { try rig.send(text, from: rig.alice, to: rig.bob) }
             // Kill alice's daemon once bob has some of them but not all (libgammu sends ~1 SMS/s).
-            try GatewayRig.wait("bob to receive the first messages", timeout: 60) {
+            try await GatewayRig.wait("bob to receive the first messages", timeout: 60) {
                 try rig.log(rig.bob).filter { $0.direction == "in" && $0.status == "decrypted" }.count >= 3
             }
-            #expect(try rig.stopDaemon(rig.alice, signal: SIGKILL) == SIGKILL)
+            #expect(try await rig.stopDaemon(rig.alice, signal: SIGKILL) == SIGKILL)
             let before = try rig.log(rig.bob).filter { $0.status == "decrypted" }.count
             #expect(before < texts.count, "every message arrived before the kill; nothing was in flight")
 
             try rig.startDaemon(rig.alice)
-            try GatewayRig.wait("all 20 to arrive after the restart", timeout: 90) {
+            try await GatewayRig.wait("all 20 to arrive after the restart", timeout: 90) {
                 let incoming = try rig.log(rig.bob).filter { $0.status == "decrypted" }
                 return texts.allSatisfy { text in incoming.contains { $0.text == text } }
             }
@@ -88,69 +88,69 @@ struct DaemonTests {
             let ciphertexts = sent.compactMap(\.ciphertext)
             #expect(ciphertexts.count == texts.count && Set(ciphertexts).count == ciphertexts.count)
 
-            #expect(try rig.stopDaemon(rig.alice) == 0)
-            #expect(try rig.stopDaemon(rig.bob) == 0)
+            #expect(try await rig.stopDaemon(rig.alice) == 0)
+            #expect(try await rig.stopDaemon(rig.bob) == 0)
         }
     }
 
     @Test("smsgw resync runs the handshake over SMS; both sides move to epoch 1 and messages flow")
-    func resyncOverSMS() throws {
-        try withTemporaryDirectory { root in
-            let rig = try GatewayRig(root: root)
-            try rig.startBoth()
+    func resyncOverSMS() async throws {
+        try await withTemporaryDirectory { root in
+            let rig = try await GatewayRig(root: root)
+            try await rig.startBoth()
             try rig.send("before the resync", from: rig.alice, to: rig.bob)
-            try GatewayRig.wait("the first message", timeout: 60) {
+            try await GatewayRig.wait("the first message", timeout: 60) {
                 try rig.log(rig.bob).contains { $0.status == "decrypted" && $0.text == "before the resync" }
             }
 
             let started = try rig.alice.expect(["resync", "bob"])
             #expect(Int64(started.lines.first ?? "") != nil, "resync printed \(started.stdout)")
-            try GatewayRig.wait("both sides to reach epoch 1", timeout: 60) {
+            try await GatewayRig.wait("both sides to reach epoch 1", timeout: 60) {
                 try [rig.alice, rig.bob].allSatisfy { peer in
                     try rig.status(peer).contacts.allSatisfy { $0.epoch == 1 && $0.sync.state == "ok" }
                 }
             }
             try rig.send("after the resync, to bob", from: rig.alice, to: rig.bob)
             try rig.send("after the resync, to alice", from: rig.bob, to: rig.alice)
-            try GatewayRig.wait("messages on the new keys", timeout: 60) {
+            try await GatewayRig.wait("messages on the new keys", timeout: 60) {
                 try rig.log(rig.bob).contains { $0.status == "decrypted" && $0.text == "after the resync, to bob" }
                     && rig.log(rig.alice).contains { $0.status == "decrypted" && $0.text == "after the resync, to alice" }
             }
 
-            #expect(try rig.stopDaemon(rig.alice) == 0)
-            #expect(try rig.stopDaemon(rig.bob) == 0)
+            #expect(try await rig.stopDaemon(rig.alice) == 0)
+            #expect(try await rig.stopDaemon(rig.bob) == 0)
         }
     }
 
     @Test("a desync forced by restoring an old store is repaired by smsgw resync; messages flow again")
-    func resyncAfterRestoredStore() throws {
-        try withTemporaryDirectory { root in
-            let rig = try GatewayRig(root: root)
+    func resyncAfterRestoredStore() async throws {
+        try await withTemporaryDirectory { root in
+            let rig = try await GatewayRig(root: root)
             // Alice's store before anything was sent: restoring it later rewinds her chains, as a
             // restored backup would.
             let backup = root.appendingPathComponent("alice-backup")
             try rig.backUpStore(of: rig.alice, to: backup)
-            try rig.startBoth()
+            try await rig.startBoth()
             let before = (1...3).map { "before the restore \($0)" }
             for text in before { try rig.send(text, from: rig.alice, to: rig.bob) }
-            try GatewayRig.wait("bob to decrypt the first 3 messages", timeout: 90) {
+            try await GatewayRig.wait("bob to decrypt the first 3 messages", timeout: 90) {
                 let incoming = try rig.log(rig.bob).filter { $0.direction == "in" && $0.status == "decrypted" }
                 return before.allSatisfy { text in incoming.contains { $0.text == text } }
             }
 
-            #expect(try rig.stopDaemon(rig.alice) == 0)
+            #expect(try await rig.stopDaemon(rig.alice) == 0)
             // The stop folded the write-ahead log into the database file, so a copy of that file
             // alone would have been complete.
             #expect(try rig.writeAheadLogSize(of: rig.alice) == 0)
             try rig.restoreStore(of: rig.alice, from: backup)
             try rig.startDaemon(rig.alice)
-            try GatewayRig.wait("alice's modem to be ready again", timeout: 60) { try rig.status(rig.alice).modemReady }
+            try await GatewayRig.wait("alice's modem to be ready again", timeout: 60) { try rig.status(rig.alice).modemReady }
             #expect(try !rig.log(rig.alice).contains { before.contains($0.text ?? "") }, "the restore did not rewind alice's store")
 
             // Alice seals on positions bob has already used up: he cannot verify them.
             let desynced = (1...3).map { "desynced \($0)" }
             for text in desynced { try rig.send(text, from: rig.alice, to: rig.bob) }
-            try GatewayRig.wait("bob to refuse the 3 desynced messages", timeout: 90) {
+            try await GatewayRig.wait("bob to refuse the 3 desynced messages", timeout: 90) {
                 try rig.log(rig.bob).filter { $0.direction == "in" && ["rejected", "duplicate"].contains($0.status) }.count >= 3
             }
             let incoming = try rig.log(rig.bob).filter { $0.direction == "in" }
@@ -164,7 +164,7 @@ struct DaemonTests {
             // Bob's operator runs `smsgw resync alice`; alice's daemon answers by itself.
             let started = try rig.bob.expect(["resync", "alice"])
             #expect(Int64(started.lines.first ?? "") != nil, "resync printed \(started.stdout)")
-            try GatewayRig.wait("both sides to reach epoch 1 in sync", timeout: 90) {
+            try await GatewayRig.wait("both sides to reach epoch 1 in sync", timeout: 90) {
                 try [rig.alice, rig.bob].allSatisfy { peer in
                     try rig.status(peer).contacts.allSatisfy { $0.epoch == 1 && $0.sync.state == "ok" }
                 }
@@ -176,7 +176,7 @@ struct DaemonTests {
             #expect(try rig.log(rig.bob).contains { $0.direction == "out" && $0.status == "resync" })
             // The desynced messages were sealed on keys nobody has any more: after the resync they
             // leave the quarantine, and their log rows say to ask for them again.
-            try GatewayRig.wait("bob's quarantine to be settled", timeout: 30) {
+            try await GatewayRig.wait("bob's quarantine to be settled", timeout: 30) {
                 try rig.status(rig.bob).contacts.first { $0.name == "alice" }?.quarantined == 0
             }
             let givenUp = try rig.log(rig.bob).filter { $0.direction == "in" && $0.status == "rejected" }
@@ -184,13 +184,13 @@ struct DaemonTests {
 
             try rig.send("after the repair, to bob", from: rig.alice, to: rig.bob)
             try rig.send("after the repair, to alice", from: rig.bob, to: rig.alice)
-            try GatewayRig.wait("messages both ways on the new keys", timeout: 90) {
+            try await GatewayRig.wait("messages both ways on the new keys", timeout: 90) {
                 try rig.log(rig.bob).contains { $0.status == "decrypted" && $0.text == "after the repair, to bob" }
                     && rig.log(rig.alice).contains { $0.status == "decrypted" && $0.text == "after the repair, to alice" }
             }
 
-            #expect(try rig.stopDaemon(rig.alice) == 0)
-            #expect(try rig.stopDaemon(rig.bob) == 0)
+            #expect(try await rig.stopDaemon(rig.alice) == 0)
+            #expect(try await rig.stopDaemon(rig.bob) == 0)
         }
     }
 

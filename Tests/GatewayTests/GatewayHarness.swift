@@ -148,8 +148,24 @@ final class GatewayPair: @unchecked Sendable {
             try self.b.store.incoming(.decrypted).count == count && self.a.store.incoming(.decrypted).count == count
         }
         #expect(arrived, sourceLocation: sourceLocation)
+        if !arrived { print(try diagnosis()) }
         #expect(Set(try b.store.incoming(.decrypted).compactMap(\.text)) == Set((0..<count).map(toBob)), sourceLocation: sourceLocation)
         #expect(Set(try a.store.incoming(.decrypted).compactMap(\.text)) == Set((0..<count).map(toAlice)), sourceLocation: sourceLocation)
+    }
+
+    /// Both sides' outbox states, incoming statuses and modem states, for a failure message.
+    func diagnosis() throws -> String {
+        try [("a", a), ("b", b)].map { label, side in
+            let outbox = Dictionary(grouping: try side.store.outbox(), by: \.state.rawValue).mapValues(\.count)
+            let incoming = Dictionary(
+                grouping: try side.store.log(limit: 10_000).filter { $0.direction == .incoming }, by: \.status.rawValue
+            ).mapValues(\.count)
+            let modems = try GatewayActions.status(store: side.store).modems.map {
+                "\($0.name): \($0.state), sent \($0.sentCount), received \($0.receivedCount), last error \($0.lastError ?? "none")"
+            }
+            let pending = try side.store.outbox([.queued, .submitting]).map { "#\($0.id) \($0.state.rawValue) attempts \($0.attempts) \($0.lastError ?? "")" }
+            return "side \(label): outbox \(outbox) pending \(pending); incoming \(incoming); modems \(modems)"
+        }.joined(separator: "\n")
     }
 
     func stop() async {

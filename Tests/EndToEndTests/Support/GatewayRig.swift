@@ -19,7 +19,7 @@ final class GatewayRig {
     private var starts = 0
 
     /// Starts the network, creates and pairs alice (+15550001) and bob (+15550002), writes their configs.
-    init(root: URL) throws {
+    init(root: URL) async throws {
         self.root = root
         simDirectory = root.appendingPathComponent("sim")
         simulator = try SMSGWBinary.makeProcess(["sim", "--modems", "2", "--dir", simDirectory.path], environment: [:])
@@ -27,7 +27,7 @@ final class GatewayRig {
         simulator.standardError = FileHandle.nullDevice
         try simulator.run()
         let socket = simDirectory.appendingPathComponent("control.sock").path
-        try Self.wait("the simulator's control socket", timeout: 20) { FileManager.default.fileExists(atPath: socket) }
+        try await Self.wait("the simulator's control socket", timeout: 20) { FileManager.default.fileExists(atPath: socket) }
 
         alice = try Peer.create("alice", in: root)
         bob = try Peer.create("bob", in: root)
@@ -77,10 +77,10 @@ final class GatewayRig {
 
     /// Sends SIGTERM (or SIGKILL) to the peer's daemon and returns its exit status.
     @discardableResult
-    func stopDaemon(_ peer: Peer, signal number: Int32 = SIGTERM) throws -> Int32 {
+    func stopDaemon(_ peer: Peer, signal number: Int32 = SIGTERM) async throws -> Int32 {
         let process = try #require(daemons[peer.name])
         kill(process.processIdentifier, number)
-        try Self.wait("\(peer.name)'s daemon to exit", timeout: 30) { !process.isRunning }
+        try await Self.wait("\(peer.name)'s daemon to exit", timeout: 30) { !process.isRunning }
         daemons[peer.name] = nil
         return process.terminationStatus
     }
@@ -124,11 +124,11 @@ final class GatewayRig {
     }
 
     /// Starts both daemons and waits until each reports a ready modem.
-    func startBoth() throws {
+    func startBoth() async throws {
         try startDaemon(alice)
         try startDaemon(bob)
         for peer in [alice, bob] {
-            try Self.wait("\(peer.name)'s modem to be ready", timeout: 60) { try self.status(peer).modemReady }
+            try await Self.wait("\(peer.name)'s modem to be ready", timeout: 60) { try self.status(peer).modemReady }
         }
     }
 
@@ -167,11 +167,18 @@ final class GatewayRig {
     }
 
     /// Polls `condition` every half second until it holds; records an issue and throws after `timeout`.
-    static func wait(_ what: String, timeout: TimeInterval, _ condition: () throws -> Bool) throws {
+    /// Polls `condition` every half second until it holds, or records an issue after `timeout`.
+    ///
+    /// It sleeps with `Task.sleep`, so a long wait leaves the test process's few cooperative
+    /// threads to the other suites (the in-process gateways of GatewayTests run on them).
+    static func wait(_ what: String, timeout: TimeInterval, _ condition: () throws -> Bool) async throws {
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        // The condition is looked at once more after the deadline: a busy machine may have kept
+        // this task from running for a while.
+        while true {
             if try condition() { return }
-            usleep(500_000)
+            if Date() >= deadline { break }
+            try await Task.sleep(for: .milliseconds(500))
         }
         Issue.record("Timed out after \(Int(timeout)) s waiting for \(what).")
         throw TimedOut()
