@@ -59,6 +59,13 @@ final class ModemWorker: Sendable {
         thread.start()
     }
 
+    // The pipe closes only when nothing can write to it any more: closed earlier, a late `submit`
+    // or `stop` would write into whatever file reused the descriptor number (another modem's port).
+    deinit {
+        if wakeRead >= 0 { close(wakeRead) }
+        if wakeWrite >= 0 { close(wakeWrite) }
+    }
+
     /// Queues a job; returns its id for ``cancelIfQueued(_:)`` and ``abortRunning(_:)``.
     @discardableResult
     func submit(_ body: @escaping Body) -> UInt64 {
@@ -185,8 +192,6 @@ final class ModemWorker: Sendable {
             work = waitForWork()
         }
         session.disconnect()
-        close(wakeRead)
-        close(wakeWrite)
         state.withLock { $0.exited = true }
     }
 }
