@@ -8,7 +8,7 @@ Runs, in one go (see README.md in this folder and docs/PERFORMANCE.md, "Gateway"
    daemons start, then per modem throughput (first submit to last decrypted row), the latency
    from `send` to the SMS-SUBMIT and from SMS arrival to the decrypted row (measured on idle
    daemons, one message at a time), peak RSS and CPU seconds per message of the daemons.
-   For N > 1 also one alice daemon driving N modems (submit throughput only: see README).
+   For N > 1 also one alice daemon driving N modems to one bob daemon driving N modems, end to end.
 2. gammu-smsd (files backend) on the same kind of network: one daemon per sending modem with M
    OUTC...txt files in its outbox, one per receiving modem writing its inbox; same figures.
 3. The store-and-crypto path alone: `smsgw encrypt NAME --lines` and `smsgw decrypt NAME --lines`
@@ -90,14 +90,73 @@ def proc_usage(pid):
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     cpu = (int(fields[11]) + int(fields[12])) / CLK_TCK
-    hwm = rss = 0
+    status = proc_status(pid)
+    return cpu, status.get("VmHWM", 0), status.get("VmRSS", 0)
+
+
+def proc_status(pid):
+    """The KiB figures of /proc/PID/status (VmHWM, VmRSS, RssAnon, RssFile, ...)."""
+    out = {}
     with open(f"/proc/{pid}/status") as f:
         for line in f:
-            if line.startswith("VmHWM:"):
-                hwm = int(line.split()[1])
-            elif line.startswith("VmRSS:"):
-                rss = int(line.split()[1])
-    return cpu, hwm, rss
+            parts = line.split()
+            if len(parts) == 3 and parts[2] == "kB":
+                out[parts[0].rstrip(":")] = int(parts[1])
+    return out
+
+
+def proc_rollup(pid):
+    """Pss and the private (unshared) KiB of /proc/PID/smaps_rollup: the memory this process alone adds."""
+    out = {}
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) == 3 and parts[2] == "kB":
+                    out[parts[0].rstrip(":")] = int(parts[1])
+    except OSError:
+        pass
+    return {"pss": out.get("Pss", 0), "uss": out.get("Private_Clean", 0) + out.get("Private_Dirty", 0)}
+
+
+def start_operation(pid):
+    """At the first SMS-SUBMIT: returns the peak RSS so far (start-up: the unlock, libgammu's
+    connect) and resets the peak (clear_refs 5), so the VmHWM read at the end is the peak while
+    the daemon works."""
+    hwm = proc_status(pid).get("VmHWM", 0)
+    try:
+        with open(f"/proc/{pid}/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass  # not permitted: the end figure then includes the start-up
+    return hwm
+
+
+def end_usage(pid, cpu0, startup_hwm):
+    """The usage record of a daemon just before it is stopped."""
+    cpu, hwm, rss = proc_usage(pid)
+    status = proc_status(pid)
+    rollup = proc_rollup(pid)
+    return {"cpu": cpu - cpu0, "cpu_total": cpu, "hwm_operation": hwm, "hwm_startup": startup_hwm,
+            "hwm": max(hwm, startup_hwm), "rss_end": rss, "anon_end": status.get("RssAnon", 0),
+            "uss_end": rollup["uss"], "pss_end": rollup["pss"]}
+
+
+def usage_summary(usage, sender, receiver, messages):
+    """Peak and end memory of the senders' and receivers' daemons, and CPU per message."""
+    def worst(prefix, key):
+        return max(u[key] for k, u in usage.items() if k.startswith(prefix))
+
+    def cpu(prefix, key):
+        return sum(u[key] for k, u in usage.items() if k.startswith(prefix)) / messages
+
+    out = {}
+    for side, prefix in (("alice", sender), ("bob", receiver)):
+        for key in ("hwm", "hwm_startup", "hwm_operation", "rss_end", "anon_end", "uss_end", "pss_end"):
+            out[f"{side}_{key}"] = worst(prefix, key)
+        out[f"{side}_cpu_msg"] = cpu(prefix, "cpu")
+        out[f"{side}_cpu_total_msg"] = cpu(prefix, "cpu_total")
+    return out
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -294,7 +353,7 @@ def smsgw_pairs(args, n, root):
                     raise BenchError(f"smsgw serve for {acc.name} exited {p.returncode}; see {root}/{acc.name}-serve.log")
             if any(traffic.submits(na) for _, _, na, _ in pairs):
                 for acc, p in daemons:
-                    cpu0[acc.name] = proc_usage(p.pid)[0]
+                    cpu0[acc.name] = (proc_usage(p.pid)[0], start_operation(p.pid))
                 return True
             return False
 
@@ -314,10 +373,7 @@ def smsgw_pairs(args, n, root):
         wait_until(lambda: all(bob.count_in() >= total for _, bob, _, _ in pairs), 30,
                    "the latency probes to be decrypted")
         time.sleep(0.3)
-        usage = {}
-        for acc, p in daemons:
-            cpu, hwm, rss = proc_usage(p.pid)
-            usage[acc.name] = (cpu - cpu0.get(acc.name, 0.0), cpu, hwm, rss)
+        usage = {acc.name: end_usage(p.pid, *cpu0.get(acc.name, (0.0, 0))) for acc, p in daemons}
         for acc, p in daemons:
             procs.stop(p)
 
@@ -361,65 +417,76 @@ def smsgw_pairs(args, n, root):
             "pace_per_modem": statistics.mean(p["pace"] for p in per_pair),
             "aggregate": n * args.messages / max(p["interval"] for p in per_pair),
             "send_lat": send_lat, "recv_lat": recv_lat, "recv_lat_load": recv_lat_load,
-            "usage": usage,
-            "alice_rss": max(u[2] for k, u in usage.items() if k.startswith("alice")),
-            "alice_rss_end": max(u[3] for k, u in usage.items() if k.startswith("alice")),
-            "bob_rss_end": max(u[3] for k, u in usage.items() if k.startswith("bob")),
-            "bob_rss": max(u[2] for k, u in usage.items() if k.startswith("bob")),
-            "alice_cpu_msg": sum(u[0] for k, u in usage.items() if k.startswith("alice")) / (n * total),
-            "bob_cpu_msg": sum(u[0] for k, u in usage.items() if k.startswith("bob")) / (n * total),
-            "alice_cpu_total_msg": sum(u[1] for k, u in usage.items() if k.startswith("alice")) / (n * total),
-            "bob_cpu_total_msg": sum(u[1] for k, u in usage.items() if k.startswith("bob")) / (n * total),
+            "usage": usage, **usage_summary(usage, "alice", "bob", n * total),
         }
     finally:
         procs.stop_all()
 
 
 def smsgw_one_daemon(args, n, root):
-    """One alice daemon driving N modems. A contact is matched by ONE number, so bob (one modem, one
-    contact "alice" = modem 1's number) decrypts only what modem 1 sent; the others arrive from
-    numbers bob does not know and are logged as plain. Measures the submit side."""
+    """One alice daemon driving N modems to one bob daemon driving N modems. Each knows the other as
+    one contact with all N numbers: alice's modems share her outbox, her SMS go to bob's numbers in
+    turn, and whichever modem of bob's receives decrypts them. End to end: N x M messages queued,
+    from the first SMS-SUBMIT to bob's last decrypted row."""
     procs = Procs()
     try:
         net = os.path.join(root, "net")
-        numbers = start_sim(procs, args.smsgw, n + 1, net)
+        numbers = start_sim(procs, args.smsgw, 2 * n, net)
         traffic = Traffic(os.path.join(net, "traffic.log"))
         alice = make_account(args.smsgw, root, "alice")
         bob = make_account(args.smsgw, root, "bob")
-        pair(alice, bob, numbers[0], numbers[n], "bob", "alice")
+        a_numbers, b_numbers = numbers[:n], numbers[n:]
+        pair(alice, bob, a_numbers[0], b_numbers[0], "bob", "alice")
+        alice.cli("contact", "edit", "bob", *[x for number in b_numbers for x in ("--number", number)])
+        bob.cli("contact", "edit", "alice", *[x for number in a_numbers for x in ("--number", number)])
         total = n * args.messages
         for k in range(total):
             alice.cli("send", "bob", f"benchmark message {k:04d}")
         cb = os.path.join(root, "bob.toml")
-        write_config(cb, bob, [(f"m{n + 1}", os.path.join(net, f"gammurc-{n + 1}"))], args)
+        write_config(cb, bob, [(f"m{n + i + 1}", os.path.join(net, f"gammurc-{n + i + 1}")) for i in range(n)], args)
         ca = os.path.join(root, "alice.toml")
         write_config(ca, alice, [(f"m{i + 1}", os.path.join(net, f"gammurc-{i + 1}")) for i in range(n)], args)
         pb = serve(procs, bob, cb, root)
         pa = serve(procs, alice, ca, root)
+        start = {}
 
-        def all_submitted():
-            if pa.poll() is not None:
-                raise BenchError(f"alice's daemon exited {pa.returncode}; see {root}/alice-serve.log")
-            return sum(len(traffic.submits(numbers[i])) for i in range(n)) >= total
+        def first_submit():
+            for name, p in (("alice", pa), ("bob", pb)):
+                if p.poll() is not None:
+                    raise BenchError(f"{name}'s daemon exited {p.returncode}; see {root}/{name}-serve.log")
+            if any(traffic.submits(number) for number in a_numbers):
+                for name, p in (("alice", pa), ("bob", pb)):
+                    start[name] = (proc_usage(p.pid)[0], start_operation(p.pid))
+                return True
+            return False
 
-        wait_until(all_submitted, 60 + 3 * args.messages, "every SMS-SUBMIT of the N-modem daemon")
-        time.sleep(1.5)
-        cpu, hwm, _ = proc_usage(pa.pid)
+        wait_until(first_submit, 60, "the first SMS-SUBMIT of the N-modem daemon")
+        wait_until(lambda: bob.count_in() >= total or pa.poll() is not None or pb.poll() is not None,
+                   60 + 3 * args.messages, "bob to decrypt every message of the N-modem daemon")
+        time.sleep(0.3)
+        usage = {name: end_usage(p.pid, *start[name]) for name, p in (("alice", pa), ("bob", pb))}
         procs.stop(pa)
         procs.stop(pb)
         subs = [r for r in traffic.refresh() if r["direction"] == "submit" and r["event"] == "accepted"]
         per_modem, paces = {}, []
-        for i in range(n):
-            s = [r["t"] for r in subs if r["from"] == numbers[i]]
-            per_modem[numbers[i]] = len(s)
-            if len(s) > 1:
-                paces.append((len(s) - 1) / (s[-1] - s[0]))
+        for number in a_numbers:
+            t = [r["t"] for r in subs if r["from"] == number]
+            per_modem[number] = len(t)
+            if len(t) > 1:
+                paces.append((len(t) - 1) / (t[-1] - t[0]))
+        per_bob_number = {number: len(traffic.delivers(number)) for number in b_numbers}
         c = bob.db()
         statuses = dict(c.execute("select status, count(*) from messages where direction='in' group by status").fetchall())
+        last_decrypted = c.execute("select max(time) from messages where direction='in' and status='decrypted'").fetchone()[0]
         c.close()
-        return {"n": n, "total": total, "rate_aggregate": sum(paces),
-                "rate_per_modem": statistics.mean(paces) if paces else 0.0, "per_modem_counts": per_modem,
-                "bob_statuses": statuses, "alice_rss": hwm, "alice_cpu_total": cpu}
+        if statuses.get("decrypted", 0) < total:
+            raise BenchError(f"one daemon with {n} modems: bob decrypted {statuses.get('decrypted', 0)} of {total}; "
+                             f"statuses {statuses}")
+        first = min(r["t"] for r in subs if r["from"] in a_numbers)
+        return {"n": n, "total": total, "e2e_aggregate": total / (last_decrypted - first),
+                "pace_aggregate": sum(paces), "pace_per_modem": statistics.mean(paces) if paces else 0.0,
+                "per_modem_counts": per_modem, "per_bob_number": per_bob_number, "bob_statuses": statuses,
+                "usage": usage, **usage_summary(usage, "alice", "bob", total)}
     finally:
         procs.stop_all()
 
@@ -496,7 +563,7 @@ def gammu_run(args, n, root):
                     raise BenchError(f"gammu-smsd {name} exited {p.returncode}; see {root}/{name}.stdout and smsd.log")
             if any(traffic.submits(numbers[i]) for i in range(n)):
                 for name, p in daemons:
-                    cpu0[name] = proc_usage(p.pid)[0]
+                    cpu0[name] = (proc_usage(p.pid)[0], start_operation(p.pid))
                 return True
             return False
 
@@ -534,10 +601,7 @@ def gammu_run(args, n, root):
         total = m + args.latency_messages
         wait_until(lambda: all(len(inbox(i)) >= total for i in range(n)), 60,
                    "the latency probes in gammu-smsd's inbox", step=0.2)
-        usage = {}
-        for name, p in daemons:
-            cpu, hwm, rss = proc_usage(p.pid)
-            usage[name] = (cpu - cpu0.get(name, 0.0), cpu, hwm, rss)
+        usage = {name: end_usage(p.pid, *cpu0.get(name, (0.0, 0))) for name, p in daemons}
         for _, p in daemons:
             procs.stop(p)
         per_pair, send_lat, recv_lat, recv_lat_load = [], [], [], []
@@ -563,14 +627,7 @@ def gammu_run(args, n, root):
             "pace_per_modem": statistics.mean(p["pace"] for p in per_pair),
             "aggregate": n * m / max(p["interval"] for p in per_pair),
             "send_lat": send_lat, "recv_lat": recv_lat, "recv_lat_load": recv_lat_load, "usage": usage,
-            "alice_rss": max(u[2] for k, u in usage.items() if k.startswith("send")),
-            "alice_rss_end": max(u[3] for k, u in usage.items() if k.startswith("send")),
-            "bob_rss_end": max(u[3] for k, u in usage.items() if k.startswith("recv")),
-            "bob_rss": max(u[2] for k, u in usage.items() if k.startswith("recv")),
-            "alice_cpu_msg": sum(u[0] for k, u in usage.items() if k.startswith("send")) / (n * total),
-            "bob_cpu_msg": sum(u[0] for k, u in usage.items() if k.startswith("recv")) / (n * total),
-            "alice_cpu_total_msg": sum(u[1] for k, u in usage.items() if k.startswith("send")) / (n * total),
-            "bob_cpu_total_msg": sum(u[1] for k, u in usage.items() if k.startswith("recv")) / (n * total),
+            **usage_summary(usage, "send", "recv", n * total),
         }
     finally:
         procs.stop_all()
@@ -628,7 +685,8 @@ def print_report(results, args):
     print(f"== libgammu ceiling per modem: 1/{LIBGAMMU_SEND_SLEEP} s = {1 / LIBGAMMU_SEND_SLEEP:.2f} SMS/s")
     hdr = ("system", "N", "M/modem", "e2e msg/s/modem", "min", "submit pace", "% ceil", "aggregate",
            "send->submit med/p95 ms", "same less 600 ms med/p95", "arrival->log idle med/p95 ms", "arrival->log loaded med/p95 ms",
-           "peak RSS send/recv MiB", "RSS at end MiB", "CPU ms/msg send/recv")
+           "peak RSS start-up send/recv MiB", "peak RSS in operation send/recv MiB", "RSS at end MiB",
+           "anon RSS at end MiB", "private (USS) at end MiB", "CPU ms/msg send/recv")
     rows = []
     for key in ("smsgw", "gammu"):
         for r in results.get(key, []):
@@ -640,19 +698,26 @@ def print_report(results, args):
                          f"{ms(pct(r['send_lat'], 95) - LIBGAMMU_PRE_SUBMIT_SLEEP)}",
                          f"{ms(med(r['recv_lat']))}/{ms(pct(r['recv_lat'], 95))}",
                          f"{ms(med(r['recv_lat_load']))}/{ms(pct(r['recv_lat_load'], 95))}",
-                         f"{r['alice_rss'] / 1024:.1f}/{r['bob_rss'] / 1024:.1f}",
+                         f"{r['alice_hwm_startup'] / 1024:.1f}/{r['bob_hwm_startup'] / 1024:.1f}",
+                         f"{r['alice_hwm_operation'] / 1024:.1f}/{r['bob_hwm_operation'] / 1024:.1f}",
                          f"{r['alice_rss_end'] / 1024:.1f}/{r['bob_rss_end'] / 1024:.1f}",
+                         f"{r['alice_anon_end'] / 1024:.1f}/{r['bob_anon_end'] / 1024:.1f}",
+                         f"{r['alice_uss_end'] / 1024:.1f}/{r['bob_uss_end'] / 1024:.1f}",
                          f"{r['alice_cpu_msg'] * 1000:.1f}/{r['bob_cpu_msg'] * 1000:.1f}"))
     print("| " + " | ".join(hdr) + " |")
     print("|" + "---|" * len(hdr))
     for row in rows:
         print("| " + " | ".join(row) + " |")
     for r in results.get("one_daemon", []):
-        print(f"\nsmsgw, ONE alice daemon with {r['n']} modems: {r['total']} SMS submitted at "
-              f"{r['rate_aggregate']:.2f} SMS/s (submit pace {r['rate_per_modem']:.2f} per modem, "
-              f"{100 * r['rate_per_modem'] * LIBGAMMU_SEND_SLEEP:.0f}% of the ceiling), SMS per modem "
-              f"{r['per_modem_counts']}; bob's inbound rows by status {r['bob_statuses']}; "
-              f"alice RSS {r['alice_rss'] / 1024:.1f} MiB, CPU {r['alice_cpu_total']:.2f} s total")
+        print(f"\nsmsgw, ONE daemon with {r['n']} modems to ONE daemon with {r['n']} modems (one contact with "
+              f"{r['n']} numbers each side): {r['total']} messages decrypted by bob, end to end "
+              f"{r['e2e_aggregate']:.2f} msg/s ({r['e2e_aggregate'] / r['n']:.2f} per modem); submit pace "
+              f"{r['pace_per_modem']:.2f} per modem ({100 * r['pace_per_modem'] * LIBGAMMU_SEND_SLEEP:.0f}% of the "
+              f"ceiling), {r['pace_aggregate']:.2f} in all; SMS per alice modem {r['per_modem_counts']}, per bob "
+              f"number {r['per_bob_number']}; bob's inbound rows {r['bob_statuses']}; peak RSS start-up / in "
+              f"operation alice {r['alice_hwm_startup'] / 1024:.1f}/{r['alice_hwm_operation'] / 1024:.1f} MiB, bob "
+              f"{r['bob_hwm_startup'] / 1024:.1f}/{r['bob_hwm_operation'] / 1024:.1f} MiB; CPU ms/msg "
+              f"{r['alice_cpu_msg'] * 1000:.1f}/{r['bob_cpu_msg'] * 1000:.1f}")
     c = results.get("crypto")
     if c:
         print(f"\nstore-and-crypto ({c['messages']} messages): encrypt --lines {c['t_enc']:.2f} s "
