@@ -194,6 +194,53 @@ struct DaemonTests {
         }
     }
 
+    @Test("a hung modem and an unplugged modem recover under the daemon and the queue drains, the same ciphertexts resent")
+    func hungAndUnpluggedModemsRecover() async throws {
+        try await withTemporaryDirectory { root in
+            let rig = try await GatewayRig(root: root)
+            let aliceNumber = GatewayRig.numbers[0]
+            // A short call timeout through the environment, so the hang is noticed quickly.
+            try rig.startDaemon(rig.alice, environment: ["SMSGW_MODEM_1_CALL_TIMEOUT_SECONDS": "6"])
+            try rig.startDaemon(rig.bob)
+            for peer in [rig.alice, rig.bob] {
+                try await GatewayRig.wait("\(peer.name)'s modem to be ready", timeout: 60) { try rig.status(peer).modemReady }
+            }
+
+            // Hung: calls time out, the supervisor climbs its ladder; the queue waits, then drains.
+            try rig.control("hang", aliceNumber, "on")
+            let hung = (1...3).map { "while hung \($0)" }
+            try rig.send(lines: hung, from: rig.alice, to: rig.bob)
+            try await GatewayRig.wait("alice's daemon to notice the hang", timeout: 60) { try !rig.status(rig.alice).modemReady }
+            try rig.control("hang", aliceNumber, "off")
+            try await GatewayRig.wait("the messages queued while hung to arrive", timeout: 120) {
+                let decrypted = try rig.log(rig.bob).filter { $0.direction == "in" && $0.status == "decrypted" }
+                return hung.allSatisfy { text in decrypted.contains { $0.text == text } }
+            }
+            // Whatever was resent was the stored ciphertext: bob decrypted each text once.
+            let incoming = try rig.log(rig.bob).filter { $0.direction == "in" && $0.status == "decrypted" }
+            #expect(incoming.count == hung.count)
+
+            // Unplugged: the daemon waits for the device and reopens it when it is back.
+            try await GatewayRig.wait("alice's modem to be ready again", timeout: 60) { try rig.status(rig.alice).modemReady }
+            try rig.control("unplug", aliceNumber)
+            try await GatewayRig.wait("alice's daemon to notice the unplugged modem", timeout: 60) { try !rig.status(rig.alice).modemReady }
+            try rig.send("while unplugged", from: rig.alice, to: rig.bob)
+            try rig.send("to the unplugged side", from: rig.bob, to: rig.alice)
+            try await Task.sleep(for: .seconds(2))
+            try rig.control("replug", aliceNumber)
+            try await GatewayRig.wait("both messages to arrive after the replug", timeout: 120) {
+                try rig.log(rig.bob).contains { $0.status == "decrypted" && $0.text == "while unplugged" }
+                    && rig.log(rig.alice).contains { $0.status == "decrypted" && $0.text == "to the unplugged side" }
+            }
+            let status = try rig.status(rig.alice)
+            #expect(status.modemReady)
+            #expect(status.outbox["queued"] == 0)
+
+            #expect(try await rig.stopDaemon(rig.alice) == 0)
+            #expect(try await rig.stopDaemon(rig.bob) == 0)
+        }
+    }
+
     /// The texts of one batch, by direction.
     struct Batch {
         var toBob: [String]

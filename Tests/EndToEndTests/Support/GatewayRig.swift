@@ -63,12 +63,14 @@ final class GatewayRig {
 
     func configuration(of peer: Peer) -> URL { root.appendingPathComponent("\(peer.name).toml") }
 
-    /// Starts `smsgw serve --config` for the peer; its stderr goes to ROOT/NAME-serve-N.log.
-    func startDaemon(_ peer: Peer) throws {
+    /// Starts `smsgw serve --config` for the peer, with `environment` added to its own; its stderr
+    /// goes to ROOT/NAME-serve-N.log.
+    func startDaemon(_ peer: Peer, environment extra: [String: String] = [:]) throws {
         starts += 1
         let log = root.appendingPathComponent("\(peer.name)-serve-\(starts).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = try SMSGWBinary.makeProcess(["serve", "--config", configuration(of: peer).path], environment: peer.environment)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = try SMSGWBinary.makeProcess(
+            ["serve", "--config", configuration(of: peer).path], environment: peer.environment.merging(extra) { $1 })
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
