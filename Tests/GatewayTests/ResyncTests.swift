@@ -66,6 +66,25 @@ extension GatewayIntegrationTests {
             await pair.stop()
         }
 
+        @Test func aStateFromANewerVersionSaysToUpgradeNotToPairAgain() throws {
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("smsgw-gateway-state-\(UUID().uuidString.prefix(8))")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let a = try GatewayPair.makeStore(root.appendingPathComponent("a"))
+            let b = try GatewayPair.makeStore(root.appendingPathComponent("b"))
+            try GatewayPair.pair(a, named: "bob", number: "+15550002", with: b, named: "alice", number: "+15550001")
+            let stored = try #require(try a.read { try $0.session(for: $0.contact(named: "bob")) })
+
+            var newer = stored
+            newer[newer.startIndex + 1] = 99  // the version byte of the stored form
+            try a.write { tx in try tx.setSession(newer, for: tx.contact(named: "bob")) }
+            let upgrade = #expect(throws: StoreError.self) { try a.read { try $0.loadSession(for: $0.contact(named: "bob")) } }
+            #expect(upgrade.map { "\($0)".contains("upgrade smsgw") && "\($0)".contains("Do not pair again") } == true)
+
+            try a.write { tx in try tx.setSession(stored.dropLast(3), for: tx.contact(named: "bob")) }
+            let damaged = #expect(throws: StoreError.self) { try a.read { try $0.loadSession(for: $0.contact(named: "bob")) } }
+            #expect(damaged.map { "\($0)".contains("resync bob --manual") } == true)
+        }
+
         @Test func actionsCommitBeforeAnyModemAndExplainErrors() throws {
             let root = FileManager.default.temporaryDirectory.appendingPathComponent("smsgw-gateway-actions-\(UUID().uuidString.prefix(8))")
             defer { try? FileManager.default.removeItem(at: root) }

@@ -7,11 +7,15 @@ public import Store
 extension StoreReader {
     /// The contact's session, or nil before pairing.
     ///
-    /// - Throws: ``StoreError/corrupted(_:)`` when the stored state cannot be decoded.
+    /// - Throws: ``StoreError/corrupted(_:)`` when the stored state cannot be decoded, saying to
+    ///   upgrade smsgw when a newer version wrote it (pairing again would throw its keys away).
     public func loadSession(for contact: Contact) throws -> Session? {
         guard let blob = try session(for: contact) else { return nil }
         do {
             return try Session(stored: blob)
+        } catch CipherError.unsupportedStateVersion(let version) {
+            throw StoreError.corrupted(
+                "The key state of \"\(contact.name)\" was written by a newer smsgw (state version \(version)); upgrade smsgw to read it. Do not pair again: that would throw the keys away.")
         } catch {
             throw StoreError.corrupted(
                 "The key state of \"\(contact.name)\" cannot be read; pair again with `smsgw resync \(contact.name) --manual`.")
