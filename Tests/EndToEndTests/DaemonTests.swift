@@ -54,8 +54,7 @@ struct DaemonTests {
             print("DaemonTests: \(received) of 40 SMS arrived under 10% loss")
             #expect(received >= 24, "only \(received) of 40 arrived at 10% loss")
 
-            #expect(try await rig.stopDaemon(rig.alice) == 0)
-            #expect(try await rig.stopDaemon(rig.bob) == 0)
+            try await rig.stopBoth()
         }
     }
 
@@ -88,8 +87,7 @@ struct DaemonTests {
             let ciphertexts = sent.compactMap(\.ciphertext)
             #expect(ciphertexts.count == texts.count && Set(ciphertexts).count == ciphertexts.count)
 
-            #expect(try await rig.stopDaemon(rig.alice) == 0)
-            #expect(try await rig.stopDaemon(rig.bob) == 0)
+            try await rig.stopBoth()
         }
     }
 
@@ -110,15 +108,9 @@ struct DaemonTests {
                     try rig.status(peer).contacts.allSatisfy { $0.epoch == 1 && $0.sync.state == "ok" }
                 }
             }
-            try rig.send("after the resync, to bob", from: rig.alice, to: rig.bob)
-            try rig.send("after the resync, to alice", from: rig.bob, to: rig.alice)
-            try await GatewayRig.wait("messages on the new keys", timeout: 60) {
-                try rig.log(rig.bob).contains { $0.status == "decrypted" && $0.text == "after the resync, to bob" }
-                    && rig.log(rig.alice).contains { $0.status == "decrypted" && $0.text == "after the resync, to alice" }
-            }
+            try await rig.exchange("after the resync")
 
-            #expect(try await rig.stopDaemon(rig.alice) == 0)
-            #expect(try await rig.stopDaemon(rig.bob) == 0)
+            try await rig.stopBoth()
         }
     }
 
@@ -182,15 +174,9 @@ struct DaemonTests {
             let givenUp = try rig.log(rig.bob).filter { $0.direction == "in" && $0.status == "rejected" }
             #expect(givenUp.count == 3 && givenUp.allSatisfy { $0.error?.contains("send it again") == true })
 
-            try rig.send("after the repair, to bob", from: rig.alice, to: rig.bob)
-            try rig.send("after the repair, to alice", from: rig.bob, to: rig.alice)
-            try await GatewayRig.wait("messages both ways on the new keys", timeout: 90) {
-                try rig.log(rig.bob).contains { $0.status == "decrypted" && $0.text == "after the repair, to bob" }
-                    && rig.log(rig.alice).contains { $0.status == "decrypted" && $0.text == "after the repair, to alice" }
-            }
+            try await rig.exchange("after the repair")
 
-            #expect(try await rig.stopDaemon(rig.alice) == 0)
-            #expect(try await rig.stopDaemon(rig.bob) == 0)
+            try await rig.stopBoth()
         }
     }
 
@@ -236,8 +222,7 @@ struct DaemonTests {
             #expect(status.modemReady)
             #expect(status.outbox["queued"] == 0)
 
-            #expect(try await rig.stopDaemon(rig.alice) == 0)
-            #expect(try await rig.stopDaemon(rig.bob) == 0)
+            try await rig.stopBoth()
         }
     }
 

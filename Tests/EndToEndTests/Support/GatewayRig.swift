@@ -147,6 +147,25 @@ final class GatewayRig {
         return try #require(Int64(result.lines.first ?? ""), "send printed \(result.stdout)")
     }
 
+    /// Sends one text each way and waits until each side has decrypted the other's.
+    func exchange(_ label: String, timeout: TimeInterval = 90) async throws {
+        let toBob = "\(label), to bob", toAlice = "\(label), to alice"
+        try send(toBob, from: alice, to: bob)
+        try send(toAlice, from: bob, to: alice)
+        try await Self.wait("\(label): a message each way", timeout: timeout) {
+            try self.log(self.bob).contains { $0.status == "decrypted" && $0.text == toBob }
+                && self.log(self.alice).contains { $0.status == "decrypted" && $0.text == toAlice }
+        }
+    }
+
+    /// Stops both daemons with SIGTERM and expects each to exit 0 (a clean shutdown).
+    func stopBoth(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        for peer in [alice, bob] {
+            let status = try await stopDaemon(peer)
+            #expect(status == 0, "\(peer.name)'s daemon exited \(status)", sourceLocation: sourceLocation)
+        }
+    }
+
     /// Queues each text with one `smsgw send --lines`; returns the message ids in order.
     @discardableResult
     func send(lines texts: [String], from peer: Peer, to other: Peer) throws -> [Int64] {
