@@ -43,13 +43,9 @@ struct DecryptCommand: ParsableCommand {
             Output.line(try open(TextInput.argumentOrStdin(ciphertext), store: store, logger: logger, line: nil, escape: false))
             return
         }
-        var batch = LineBatch()
-        var total = 0
-        TextInput.forEachLine { number, line in
-            total = number
-            batch.process(number) { try open(line, store: store, logger: logger, line: number, escape: true) }
-        }
-        try batch.finish(total: total)
+        try LineBatch.overStdin { number, line in
+            try open(line, store: store, logger: logger, line: number, escape: true)
+        }.finish()
     }
 
     /// Opens one SMS in one write transaction; returns the text, or a resync reply to send back.

@@ -46,13 +46,7 @@ struct EncryptCommand: ParsableCommand {
             Output.line(try seal(TextInput.argumentOrStdin(text), store: store, logger: logger, line: nil))
             return
         }
-        var batch = LineBatch()
-        var total = 0
-        TextInput.forEachLine { number, line in
-            total = number
-            batch.process(number) { try seal(line, store: store, logger: logger, line: number) }
-        }
-        try batch.finish(total: total)
+        try LineBatch.overStdin { number, line in try seal(line, store: store, logger: logger, line: number) }.finish()
     }
 
     /// Seals one text in one write transaction and returns the ciphertext once committed.
@@ -61,11 +55,7 @@ struct EncryptCommand: ParsableCommand {
         if transliterate {
             let result = GSM7.transliterate(input)
             text = result.text
-            if !result.replacements.isEmpty {
-                let list = result.replacements.map { "'\($0.original)'→'\($0.replacement)' at \($0.position)" }
-                let prefix = line.map { "line \($0): " } ?? ""
-                Output.error(prefix + "transliterated " + list.joined(separator: ", ") + ".")
-            }
+            Output.report(result.replacements, line: line)
         }
         let sealed = try store.write { tx in
             let contact = try tx.contact(named: name)

@@ -53,14 +53,9 @@ struct SendCommand: ParsableCommand {
         let store = try StoreAccess.unlock(global)
         var contact = name
         if lines {
-            var batch = LineBatch()
-            var total = 0
-            TextInput.forEachLine { number, line in
-                total = number
-                batch.process(number) { try queue(line, store: store, line: number, contact: &contact) }
-            }
+            let batch = LineBatch.overStdin { number, line in try queue(line, store: store, line: number, contact: &contact) }
             try adviseAboutDaemon(store: store, contact: contact)
-            try batch.finish(total: total)
+            try batch.finish()
             return
         }
         Output.line(try queue(TextInput.argumentOrStdin(text), store: store, line: nil, contact: &contact))
@@ -70,10 +65,7 @@ struct SendCommand: ParsableCommand {
     /// Queues one text in one transaction; returns the line to print (the id, or the JSON object).
     private func queue(_ input: String, store: UnlockedStore, line: Int?, contact: inout String) throws -> String {
         let queued = try GatewayActions.queueText(input, to: name, store: store, transliterate: transliterate)
-        if !queued.replacements.isEmpty {
-            let list = queued.replacements.map { "'\($0.original)'→'\($0.replacement)' at \($0.position)" }
-            Output.error((line.map { "line \($0): " } ?? "") + "transliterated " + list.joined(separator: ", ") + ".")
-        }
+        Output.report(queued.replacements, line: line)
         contact = queued.contact
         return json ? try Output.json(SendResult(id: queued.logID, contact: contact, position: queued.position)) : "\(queued.logID)"
     }

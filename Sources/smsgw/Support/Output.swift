@@ -1,4 +1,5 @@
 import Foundation
+import GSM7
 
 /// Writes results to stdout and diagnostics to stderr, unbuffered enough for pipes and `kill -9`.
 enum Output {
@@ -11,6 +12,13 @@ enum Output {
     /// Writes one line to stderr.
     static func error(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Tells stderr which characters `--transliterate` replaced ("line N: " first in a `--lines` batch).
+    static func report(_ replacements: [Transliteration], line: Int?) {
+        guard !replacements.isEmpty else { return }
+        let list = replacements.map { "'\($0.original)'→'\($0.replacement)' at \($0.position)" }
+        error((line.map { "line \($0): " } ?? "") + "transliterated " + list.joined(separator: ", ") + ".")
     }
 
     /// Flushes stdio buffers (print) before exiting.

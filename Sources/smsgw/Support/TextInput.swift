@@ -29,6 +29,18 @@ enum TextInput {
 /// result line and its error on stderr, and the batch goes on.
 struct LineBatch {
     private(set) var failures = 0
+    private(set) var total = 0
+
+    /// Runs `body` on each stdin line (1-based number, line) and prints what it returns, or an
+    /// empty line and the error; call ``finish()`` when done.
+    static func overStdin(_ body: (Int, String) throws -> String) -> LineBatch {
+        var batch = LineBatch()
+        TextInput.forEachLine { number, line in
+            batch.total = number
+            batch.process(number) { try body(number, line) }
+        }
+        return batch
+    }
 
     mutating func process(_ number: Int, _ body: () throws -> String) {
         do {
@@ -41,7 +53,7 @@ struct LineBatch {
     }
 
     /// Throws status 65 when any line failed.
-    func finish(total: Int) throws {
+    func finish() throws {
         if failures > 0 {
             throw CLIError("\(failures) of \(total) lines failed; see the messages above.", status: .dataError)
         }
