@@ -160,9 +160,39 @@ enum StoreSchema {
                 """)
         }
 
+        migrator.registerMigration("v4-message-events") { db in
+            // The log's change feed: one row when a message is logged and one each time its status
+            // changes, numbered by `seq`, so `smsgw log --follow --since SEQ` resumes where a
+            // reader stopped. Triggers write it, so every writer of `messages` (the CLI, the
+            // daemon's outbox updates, any later status) feeds it without knowing. SQLite has one
+            // writer at a time, so rows become visible in `seq` order: a reader that saw `seq` N
+            // never sees a smaller one later. Existing messages get one row each, oldest first.
+            try db.execute(sql: """
+                CREATE TABLE message_events (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+                    status TEXT NOT NULL,
+                    time REAL NOT NULL
+                ) STRICT;
+                CREATE INDEX message_events_message ON message_events(message_id, seq);
+                INSERT INTO message_events (message_id, status, time) SELECT id, status, time FROM messages ORDER BY id;
+                CREATE TRIGGER message_events_logged AFTER INSERT ON messages BEGIN
+                    INSERT INTO message_events (message_id, status, time) VALUES (NEW.id, NEW.status, NEW.time);
+                END;
+                CREATE TRIGGER message_events_changed AFTER UPDATE OF status ON messages
+                WHEN NEW.status IS NOT OLD.status BEGIN
+                    INSERT INTO message_events (message_id, status, time)
+                    VALUES (NEW.id, NEW.status, (julianday('now') - 2440587.5) * 86400.0);
+                END;
+                """)
+        }
+
         return migrator
     }
 
     /// Every table the store owns, children before parents (the order ``UnlockedStore/deleteAccount()`` wipes them in).
-    static let tables = ["outbox", "contact_numbers", "quarantine", "modem_status", "messages", "received_pdus", "otp_entries", "contacts", "account"]
+    static let tables = [
+        "outbox", "contact_numbers", "quarantine", "modem_status", "message_events", "messages", "received_pdus",
+        "otp_entries", "contacts", "account",
+    ]
 }

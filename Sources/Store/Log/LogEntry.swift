@@ -104,14 +104,20 @@ public struct LogEntry: Sendable, Hashable, Codable, Identifiable {
     public var ciphertext: String?
     public var error: String?
     public var fingerprint: String?
+    /// The change feed's number for the message's latest status (see ``LogEvent``): a reader of
+    /// ``StoreReader/logEvents(after:contact:limit:)`` that starts after it misses nothing newer.
+    public var sequence: Int64
 }
 
 extension LogEntry {
-    static let selection = """
-        SELECT m.id, m.uuid, m.time, m.direction, m.contact_id, c.name AS contact_name, m.remote_number,
-            m.status, m.text, m.ciphertext, m.error, m.fingerprint
-        FROM messages m LEFT JOIN contacts c ON c.id = m.contact_id
+    /// The columns ``init(row:dataKey:)`` reads, from `messages m` joined with `contacts c`.
+    static let columns = """
+        m.id, m.uuid, m.time, m.direction, m.contact_id, c.name AS contact_name, m.remote_number,
+            m.status, m.text, m.ciphertext, m.error, m.fingerprint,
+            (SELECT MAX(e.seq) FROM message_events e WHERE e.message_id = m.id) AS sequence
         """
+
+    static let selection = "SELECT \(columns) FROM messages m LEFT JOIN contacts c ON c.id = m.contact_id"
 
     init(row: Row, dataKey: DataKey) throws {
         let uuid = try UUID.fromStore(row["uuid"])
@@ -131,7 +137,8 @@ extension LogEntry {
             text: try sealed.map { blob throws(StoreError) in try dataKey.openString(blob, for: .messageText(uuid)) },
             ciphertext: row["ciphertext"],
             error: row["error"],
-            fingerprint: row["fingerprint"]
+            fingerprint: row["fingerprint"],
+            sequence: row["sequence"] ?? 0
         )
     }
 }
