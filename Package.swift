@@ -151,6 +151,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["smsgw", "SplitMix", "ExternalTool"], swiftSettings: strict),
+        // Store: a few tests write hostile modem statuses and log rows as a daemon would, then read them through the binary.
+        .testTarget(name: "EndToEndTests", dependencies: ["smsgw", "Store", "SplitMix", "ExternalTool"], swiftSettings: strict),
     ]
 )

@@ -4,6 +4,7 @@
 # libgammu (the gammu CLI drives the simulated modems exactly as it would drive a USB stick), then
 # through two gateway daemons (`smsgw serve`), one per side, each driving its own simulated modem.
 #   scripts/demo.sh            (after `swift build -c release`, or set SMSGW to a built binary)
+# Headings are bold only on a terminal and when NO_COLOR is unset or empty (https://no-color.org).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SMSGW=${SMSGW:-$(swift build -c release --show-bin-path)/smsgw}
@@ -18,38 +19,39 @@ cleanup() {
 }
 trap cleanup EXIT
 export SMSGW_PASSPHRASE="correct horse battery staple"
-say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then bold=$'\033[1m' plain=$'\033[0m'; else bold="" plain=""; fi
+say() { printf '\n%s== %s%s\n' "$bold" "$*" "$plain"; }
 
 say "1. Each side creates its account (the passphrase protects the keys; Argon2id)"
-"$SMSGW" init --data-dir "$work/alice" --username alice
-"$SMSGW" init --data-dir "$work/bob" --username bob
+"$SMSGW" --data-dir "$work/alice" init --username alice
+"$SMSGW" --data-dir "$work/bob" init --username bob
 
 say "2. Each adds the other and reads its pairing code aloud"
-alice_code=$("$SMSGW" contact add --data-dir "$work/alice" bob --number +15550002 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["pairingCode"])')
-bob_code=$("$SMSGW" contact add --data-dir "$work/bob" alice --number +15550001 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["pairingCode"])')
+alice_code=$("$SMSGW" --data-dir "$work/alice" contact add bob --number +15550002 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["pairingCode"])')
+bob_code=$("$SMSGW" --data-dir "$work/bob" contact add alice --number +15550001 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["pairingCode"])')
 echo "alice shows $alice_code, bob shows $bob_code"
 
-say "3. Each enters the other's code; the safety codes must match"
-"$SMSGW" contact pair --data-dir "$work/alice" bob "$bob_code"
-"$SMSGW" contact pair --data-dir "$work/bob" alice "$alice_code"
+say "3. Each enters the other's code (on stdin, never on the command line); the safety codes must match"
+printf '%s\n' "$bob_code" | "$SMSGW" --data-dir "$work/alice" contact pair bob
+printf '%s\n' "$alice_code" | "$SMSGW" --data-dir "$work/bob" contact pair alice
 
 say "4. Copy and paste: alice encrypts, bob decrypts"
 text="Meet at the north gate at 6. Bring the {blue} map & 20€."
-ciphertext=$("$SMSGW" encrypt --data-dir "$work/alice" bob "$text")
+ciphertext=$(printf '%s\n' "$text" | "$SMSGW" --data-dir "$work/alice" encrypt bob)
 echo "ciphertext (${#ciphertext} characters): $ciphertext"
-"$SMSGW" decrypt --data-dir "$work/bob" alice "$ciphertext"
+printf '%s\n' "$ciphertext" | "$SMSGW" --data-dir "$work/bob" decrypt alice
 
 say "5. The same over SMS: a simulated network of two AT modems, driven by libgammu"
 "$SMSGW" sim --modems 2 --dir "$work/sim" > "$work/sim.out" 2>&1 &
 sim=$!
 for _ in $(seq 50); do [ -S "$work/sim/control.sock" ] && break; sleep 0.2; done
 cat "$work/sim.out"
-reply=$("$SMSGW" encrypt --data-dir "$work/bob" alice "Copy that. North gate, 6 o'clock.")
+reply=$(echo "Copy that. North gate, 6 o'clock." | "$SMSGW" --data-dir "$work/bob" encrypt alice)
 gammu -c "$work/sim/gammurc-2" sendsms TEXT +15550001 -text "$reply" 2>&1 | tail -1
 sleep 1
 received=$(gammu -c "$work/sim/gammurc-1" getallsms 2>/dev/null | sed -n '/^$/,$p' | grep -v '^$' | grep -vE '^(Location|SMS message|SMSC|Sent|Coding|Remote|Status|[0-9]+ SMS parts)' | head -1)
 echo "modem +15550001 received ${#received} characters"
-"$SMSGW" decrypt --data-dir "$work/alice" bob "$received"
+printf '%s\n' "$received" | "$SMSGW" --data-dir "$work/alice" decrypt bob
 gammu -c "$work/sim/gammurc-1" deleteallsms 1 >/dev/null 2>&1 || true
 
 say "6. Two gateways: each side runs \`smsgw serve\` on its modem; \`smsgw send\` queues, the daemons do the rest"
@@ -57,21 +59,21 @@ for side in alice:1 bob:2; do
     name=${side%%:*}; index=${side##*:}
     printf '[[modem]]\nname = "%s-modem"\ngammurc = "%s"\n' "$name" "$work/sim/gammurc-$index" > "$work/$name.toml"
 done
-"$SMSGW" serve --data-dir "$work/alice" --config "$work/alice.toml" > "$work/alice-daemon.log" 2>&1 &
+"$SMSGW" --data-dir "$work/alice" serve --config "$work/alice.toml" > "$work/alice-daemon.log" 2>&1 &
 alice_daemon=$!
-"$SMSGW" serve --data-dir "$work/bob" --config "$work/bob.toml" > "$work/bob-daemon.log" 2>&1 &
+"$SMSGW" --data-dir "$work/bob" serve --config "$work/bob.toml" > "$work/bob-daemon.log" 2>&1 &
 bob_daemon=$!
-"$SMSGW" send --data-dir "$work/alice" bob "Gate is clear. Over to you, through two gateways."
-"$SMSGW" send --data-dir "$work/bob" alice "Received. Heading out now [ETA 10 min]."
+echo "Gate is clear. Over to you, through two gateways." | "$SMSGW" --data-dir "$work/alice" send bob
+echo "Received. Heading out now [ETA 10 min]." | "$SMSGW" --data-dir "$work/bob" send alice
 echo "waiting for both messages to arrive (each daemon first connects to its modem, about 5 s)…"
 for _ in $(seq 90); do
-    a=$("$SMSGW" log --data-dir "$work/alice" --json | grep -c '"decrypted"' || true)
-    b=$("$SMSGW" log --data-dir "$work/bob" --json | grep -c '"decrypted"' || true)
+    a=$("$SMSGW" --data-dir "$work/alice" log --json | grep -c '"decrypted"' || true)
+    b=$("$SMSGW" --data-dir "$work/bob" log --json | grep -c '"decrypted"' || true)
     [ "$a" -ge 2 ] && [ "$b" -ge 2 ] && break
     sleep 1
 done
-"$SMSGW" status --data-dir "$work/alice"
+"$SMSGW" --data-dir "$work/alice" status
 
 say "7. The message log on each side"
-echo "alice:"; "$SMSGW" log --data-dir "$work/alice"
-echo "bob:";   "$SMSGW" log --data-dir "$work/bob"
+echo "alice:"; "$SMSGW" --data-dir "$work/alice" log
+echo "bob:";   "$SMSGW" --data-dir "$work/bob" log

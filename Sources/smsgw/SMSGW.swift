@@ -9,11 +9,13 @@ struct SMSGW: AsyncParsableCommand {
         discussion: """
             Data lives in --data-dir (env SMSGW_DATA_DIR; default $XDG_DATA_HOME/smsgw, else \
             ~/.local/share/smsgw). The passphrase comes from SMSGW_PASSPHRASE, or the first line of \
-            the file named by SMSGW_PASSPHRASE_FILE, or a masked prompt on the terminal.
+            the file named by SMSGW_PASSPHRASE_FILE, or a masked prompt on the terminal. Texts, \
+            codes and secrets are read from stdin or a prompt when left out of the command line \
+            (where every local user can read them). Global options go before or after the command.
 
             Exit status (sysexits.h):
               0   success
-              64  usage: a wrong option or argument
+              64  usage: a wrong option or argument, a confirmation that did not match
               65  data: a message that fails verification, a duplicate, a malformed code or text
               66  not found: no such contact, no account yet, a missing passphrase file
               69  unavailable: the command needs a modem or the daemon (`smsgw serve`)
@@ -24,6 +26,8 @@ struct SMSGW: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: SMSGW.commands
     )
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     /// Runs the command and turns every error into one sentence on stderr and its exit status.
     static func main() async {

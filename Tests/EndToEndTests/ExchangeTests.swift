@@ -21,7 +21,7 @@ struct ExchangeTests {
             } else {
                 duplicates += 1
                 #expect(lines[offset] == "")
-                let report = errors.first { $0.hasPrefix("line \(offset + 1): ") }
+                let report = errors.first { $0.hasPrefix("smsgw: line \(offset + 1): ") }
                 #expect(report?.contains("duplicate") == true, "line \(offset + 1) is a duplicate: \(report ?? "no report")")
             }
         }
@@ -67,7 +67,7 @@ struct ExchangeTests {
             let meanwhile = try alice.encrypt(["sent while re-pairing"], for: bob)
             #expect(try bob.decrypt(meanwhile, from: alice).lines == ["sent while re-pairing"])
             let pending = try bob.expect(["contact", "show", "alice", "--json"]).stdout
-            #expect(pending.contains("\"state\":\"pending\""))
+            #expect(pending.contains("\"pairing\":\"pending\"") && pending.contains("\"rePairing\":true"))
 
             let aliceSafety = try alice.pair(bob, code: bobNew)
             let bobSafety = try bob.pair(alice, code: aliceNew)
@@ -86,7 +86,7 @@ struct ExchangeTests {
             #expect(lateResult.lines == ["late on the old chain"])
 
             let shown = try bob.expect(["contact", "show", "alice", "--json"]).stdout
-            #expect(shown.contains("\"state\":\"paired\""))
+            #expect(shown.contains("\"pairing\":\"paired\""))
             #expect(!shown.contains(aliceNew) && !shown.contains(bobNew), "show never prints codes")
             let log = try bob.expect(["log", "--json", "--contact", "alice", "--limit", "5"])
             #expect(log.lines.count == 5)

@@ -77,7 +77,9 @@ struct ExitCodeTests {
             let (alice, _) = try Peer.pairedCouple(in: root)
             try alice.expect(["contact", "edit", "bob", "--number", "+447700900123"])
             #expect(try alice.run(["send", "bob", "text", "--lines"]).status == 64)
-            #expect(try alice.run(["send", "bob"]).status == 64)
+            // No text: stdin is read, as encrypt does; an empty one is refused (65), not a usage error.
+            let empty = try alice.run(["send", "bob"])
+            #expect(empty.status == 65 && empty.stderr.contains("The text is empty"))
 
             let result = try alice.run(["send", "bob", "--lines"], input: "first\nsnow ☃ man\nthird\n")
             #expect(result.status == 65)

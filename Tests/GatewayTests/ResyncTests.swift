@@ -30,7 +30,7 @@ extension GatewayIntegrationTests {
             #expect(failing.quarantined == 3)
 
             // Bob's operator runs `smsgw resync alice`; alice's daemon answers by itself.
-            let handshakeID = try GatewayActions.startResync(contactName: "alice", store: pair.b.store)
+            let handshakeID = try GatewayActions.startResync(contactName: "alice", store: pair.b.store).outboxID
             #expect(try GatewayActions.status(store: pair.b.store).contacts.first?.sync.state == "resync pending")
             let handshake = try pair.b.store.read { try $0.outboxItem(id: handshakeID) }
             #expect(handshake.kind == .handshake)

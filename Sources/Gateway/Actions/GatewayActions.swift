@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import GSM7
 import SMSCipher
 public import Store
@@ -17,7 +17,8 @@ public enum GatewayActions {
     ///   - transliterate: Replace common characters GSM-7 lacks (see ``QueuedMessage/replacements``).
     /// - Throws: ``StoreError/notFound(_:)`` (66) for an unknown contact; ``GatewayError`` (65) when
     ///   not paired; ``StoreError/invalidInput(_:)`` (65) without a number; ``SMSCipher/CipherError``
-    ///   (65) for text that does not fit or is not GSM-7, naming the characters.
+    ///   (65) for text that does not fit or is not GSM-7, naming the characters; ``GatewayError``
+    ///   (65) for an empty text.
     @discardableResult
     public static func queueText(_ text: String, to contactName: String, store: UnlockedStore, transliterate: Bool) throws -> QueuedMessage {
         var text = text
@@ -27,6 +28,7 @@ public enum GatewayActions {
             text = result.text
             replacements = result.replacements
         }
+        try requireText(text)
         let plain = text
         return try store.write { tx in
             let contact = try tx.contact(named: contactName)
@@ -46,16 +48,27 @@ public enum GatewayActions {
         }
     }
 
+    /// Refuses a text that is empty or only spaces and line breaks, before any key step is spent
+    /// on it (a blank line of `send --lines`, an empty pipe into `encrypt`).
+    ///
+    /// - Throws: ``GatewayError`` (65).
+    public static func requireText(_ text: String) throws {
+        guard text.contains(where: { !$0.isWhitespace }) else {
+            throw GatewayError(.dataError, "The text is empty; give a message (nothing was encrypted and no key was used).")
+        }
+    }
+
     /// Starts a resynchronisation handshake with the contact over SMS (or repeats the pending one):
     /// saves the session that remembers it, queues the handshake SMS and logs "resync started",
     /// in one transaction. The peer's daemon answers by itself; this side's daemon sends the
     /// handshake again every `resync_retry_seconds` until the answer arrives.
     ///
-    /// - Returns: The outbox id of the handshake SMS.
+    /// - Returns: The log id of the "resync started" row (the id commands show) and the outbox id
+    ///   of the handshake SMS.
     /// - Throws: ``StoreError/notFound(_:)`` (66), ``GatewayError`` (65) when not paired,
     ///   ``StoreError/invalidInput(_:)`` (65) without a number.
     @discardableResult
-    public static func startResync(contactName: String, store: UnlockedStore) throws -> Int64 {
+    public static func startResync(contactName: String, store: UnlockedStore) throws -> StartedResync {
         try store.write { tx in
             let contact = try tx.contact(named: contactName)
             guard contact.number != nil else {
@@ -67,10 +80,11 @@ public enum GatewayActions {
             let started = session.startingResync(using: &rng)
             try tx.saveSession(started.session, for: contact)
             // Not linked to the outbox row, so the log keeps saying "resync" once it is sent.
-            try tx.appendLog(NewLogEntry(
+            let logID = try tx.appendLog(NewLogEntry(
                 direction: .outgoing, contact: contact, status: .resync,
                 text: "Resync started: handshake queued, waiting for the answer.", ciphertext: started.message))
-            return try tx.enqueueOutbox(started.message, to: contact, kind: .handshake)
+            let outboxID = try tx.enqueueOutbox(started.message, to: contact, kind: .handshake)
+            return StartedResync(logID: logID, outboxID: outboxID, contact: contact.name)
         }
     }
 
@@ -78,22 +92,36 @@ public enum GatewayActions {
     ///
     /// A contact is `failing` after ``failureThreshold`` consecutive verification failures, with
     /// the advice to run `smsgw resync NAME`.
-    public static func status(store: UnlockedStore) throws -> GatewayStatus {
+    public static func status(store: UnlockedStore, now: Date = Date()) throws -> GatewayStatus {
         try store.read { reader in
             let counts = try reader.outboxCounts()
             var outbox: [String: Int] = [:]
             for state in OutboxState.allCases { outbox[state.rawValue] = counts[state] ?? 0 }
-            let contacts = try reader.contacts().map { contact in
-                let session = try? reader.loadSession(for: contact)
-                return GatewayStatus.ContactStatus(
-                    name: contact.name, number: contact.number?.e164, pairing: contact.pairingState.rawValue,
-                    epoch: session?.epoch, sendPosition: session?.sendPosition, receivePosition: session?.receivePosition,
-                    sync: syncState(contact, session: session), quarantined: try reader.quarantineCount(for: contact),
-                    lastSentAt: contact.lastSentAt, lastReceivedAt: contact.lastReceivedAt,
-                    otherNumbers: contact.otherNumbers.map(\.e164), modem: contact.modem)
-            }
-            return GatewayStatus(modems: try reader.modemStatuses(), outbox: outbox, contacts: contacts)
+            return GatewayStatus(
+                modems: try reader.modemStatuses(), outbox: outbox,
+                queue: try GatewayStatus.queueEntries(in: reader, now: now),
+                contacts: try reader.contacts().map { try contactStatus($0, in: reader) })
         }
+    }
+
+    /// Every contact, by name, as `contact list` and `status` show them.
+    public static func contacts(store: UnlockedStore) throws -> [ContactStatus] {
+        try store.read { reader in try reader.contacts().map { try contactStatus($0, in: reader) } }
+    }
+
+    /// One contact, by name (without regard to case), as `contact show` shows it.
+    ///
+    /// - Throws: ``StoreError/notFound(_:)`` (66) for an unknown name.
+    public static func contact(named name: String, store: UnlockedStore) throws -> ContactStatus {
+        try store.read { reader in try contactStatus(reader.contact(named: name), in: reader) }
+    }
+
+    /// A key state that cannot be read shows as not paired here; the commands that use it say why.
+    static func contactStatus(_ contact: Contact, in reader: StoreReader) throws -> ContactStatus {
+        let session = try? reader.loadSession(for: contact)
+        return ContactStatus(
+            contact, session: session, sync: syncState(contact, session: session),
+            quarantined: try reader.quarantineCount(for: contact))
     }
 
     /// Consecutive verification failures after which a contact shows as failing.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Store
 
 /// Everything `smsgw status` shows: modems, the queue, and each contact's sync state. Codable
@@ -8,59 +8,21 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
     public var modems: [ModemStatusRecord]
     /// How many outbox rows are in each state (`queued`, `submitting`, `sent`, `delivered`, `failed`); every state is present.
     public var outbox: [String: Int]
+    /// The messages still waiting to be sent, oldest first, then the newest that failed (see
+    /// ``OutboxEntry``).
+    public var queue: [OutboxEntry]
     /// Every contact, by name.
     public var contacts: [ContactStatus]
 
-    public init(modems: [ModemStatusRecord], outbox: [String: Int], contacts: [ContactStatus]) {
+    public init(modems: [ModemStatusRecord], outbox: [String: Int], queue: [OutboxEntry] = [], contacts: [ContactStatus]) {
         self.modems = modems
         self.outbox = outbox
+        self.queue = queue
         self.contacts = contacts
     }
 
     /// Whether any modem is ready (the daemon runs and can send).
     public var hasReadyModem: Bool { modems.contains { $0.state == ModemPhase.ready.rawValue } }
-
-    /// One contact's keys and traffic.
-    public struct ContactStatus: Sendable, Equatable, Codable {
-        public var name: String
-        public var number: String?
-        /// The peer's further numbers (a peer gateway with several modems); SMS go to each in turn.
-        public var otherNumbers: [String]
-        /// The modem pinned to send to this contact while it is ready; nil for any modem.
-        public var modem: String?
-        /// `pending` before pairing, `paired` after.
-        public var pairing: String
-        /// The resync epoch (0 until the first resync); nil before pairing.
-        public var epoch: UInt32?
-        /// Messages sealed so far in this epoch.
-        public var sendPosition: UInt32?
-        /// The next position expected from the peer in this epoch.
-        public var receivePosition: UInt32?
-        public var sync: SyncState
-        /// Incoming ciphertexts kept to retry after the next resync.
-        public var quarantined: Int
-        public var lastSentAt: Date?
-        public var lastReceivedAt: Date?
-
-        public init(
-            name: String, number: String?, pairing: String, epoch: UInt32?, sendPosition: UInt32?, receivePosition: UInt32?,
-            sync: SyncState, quarantined: Int, lastSentAt: Date?, lastReceivedAt: Date?,
-            otherNumbers: [String] = [], modem: String? = nil
-        ) {
-            self.name = name
-            self.number = number
-            self.otherNumbers = otherNumbers
-            self.modem = modem
-            self.pairing = pairing
-            self.epoch = epoch
-            self.sendPosition = sendPosition
-            self.receivePosition = receivePosition
-            self.sync = sync
-            self.quarantined = quarantined
-            self.lastSentAt = lastSentAt
-            self.lastReceivedAt = lastReceivedAt
-        }
-    }
 
     /// A contact's synchronisation: fine, waiting for a handshake answer, or failing.
     public struct SyncState: Sendable, Equatable, Codable {
@@ -79,5 +41,15 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
 
         /// Whether nothing needs attention.
         public var isOK: Bool { state == "ok" }
+
+        enum CodingKeys: String, CodingKey { case state, consecutiveFailures, advice }
+
+        // By hand so that no advice is `null`, not a missing key.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(state, forKey: .state)
+            try container.encode(consecutiveFailures, forKey: .consecutiveFailures)
+            try container.encode(advice, forKey: .advice)
+        }
     }
 }

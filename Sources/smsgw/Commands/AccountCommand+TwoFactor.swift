@@ -25,12 +25,14 @@ extension AccountCommand.TwoFactor {
     struct Enable: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Turn two-factor login on.")
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global options") var global: GlobalOptions
 
         @Flag(help: "Draw the QR code for a light terminal background.")
         var lightBackground = false
 
-        @Option(help: ArgumentHelp("Use this Base32 secret instead of a new random one (provisioning).", valueName: "base32"))
+        @Option(help: ArgumentHelp(
+            "Use this Base32 secret instead of a new random one (provisioning); - reads it from a masked prompt or stdin.",
+            valueName: "base32"))
         var secret: String?
 
         func run() throws {
@@ -39,7 +41,8 @@ extension AccountCommand.TwoFactor {
                 throw CLIError("Two-factor login is already on; turn it off with `smsgw account 2fa disable` first.", status: .dataError)
             }
             let uri = try OTPFailure.mapping {
-                let key = try secret.map { try OTPSecret(base32: $0) } ?? OTPSecret.random(byteCount: 20)
+                let given = try secret.map { try SecretInput.read($0, what: "secret", prompt: "Base32 secret: ") }
+                let key = try given.map { try OTPSecret(base32: $0) } ?? OTPSecret.random(byteCount: 20)
                 return try OTPAuthURI(totp: TOTP(secret: key), issuer: "smsgw", account: store.username)
             }
             let enrolment = OTPEnrolment(uri: uri)
@@ -60,7 +63,7 @@ extension AccountCommand.TwoFactor {
     struct Disable: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Turn two-factor login off (asks for a code first).")
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global options") var global: GlobalOptions
 
         func run() throws {
             let store = try StoreAccess.unlock(global)
@@ -76,7 +79,7 @@ extension AccountCommand.TwoFactor {
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Say whether two-factor login is on.")
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global options") var global: GlobalOptions
 
         func run() throws {
             let store = try StoreAccess.unlock(global)

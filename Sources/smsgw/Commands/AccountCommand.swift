@@ -18,7 +18,7 @@ extension AccountCommand {
             discussion: "The new passphrase comes from SMSGW_NEW_PASSPHRASE or SMSGW_NEW_PASSPHRASE_FILE, else a prompt (twice)."
         )
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global options") var global: GlobalOptions
 
         func run() throws {
             let store = try StoreAccess.unlock(global)
@@ -31,7 +31,7 @@ extension AccountCommand {
     struct Rename: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Change the account's username.")
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global options") var global: GlobalOptions
 
         @Argument(help: "The new username.")
         var name: String
@@ -49,7 +49,7 @@ extension AccountCommand {
             discussion: "Without --yes, asks you to type the username on the terminal to confirm."
         )
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global options") var global: GlobalOptions
 
         @Flag(help: "Do not ask for confirmation.")
         var yes = false

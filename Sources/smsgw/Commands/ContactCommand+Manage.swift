@@ -1,100 +1,48 @@
 import ArgumentParser
 import Foundation
-import SMSCipher
+import Gateway
 import Store
-
-/// What `contact list` and `contact show` print: never keys or codes.
-struct ContactSummary: Encodable {
-    var name: String
-    var number: String?
-    /// Every number, the main one first.
-    var numbers: [String]
-    var modem: String?
-    var state: String
-    /// True while a manual re-pairing is pending and the previous session still works.
-    var rePairing: Bool
-    var epoch: UInt32?
-    var sendPosition: UInt32?
-    var receivePosition: UInt32?
-    var lastSent: Date?
-    var lastReceived: Date?
-    var failures: Int
-
-    init(_ contact: Contact, session: Session?) {
-        name = contact.name
-        number = contact.number?.e164
-        numbers = contact.numbers.map(\.e164)
-        modem = contact.modem
-        state = contact.pairingState.rawValue
-        rePairing = contact.pairingState == .pending && session != nil
-        epoch = session?.epoch
-        sendPosition = session?.sendPosition
-        receivePosition = session?.receivePosition
-        lastSent = contact.lastSentAt
-        lastReceived = contact.lastReceivedAt
-        failures = contact.verificationFailures
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case name, number, numbers, modem, state, rePairing, epoch, sendPosition, receivePosition, lastSent, lastReceived, failures
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(name, forKey: .name)
-        try container.encode(number, forKey: .number)
-        try container.encode(numbers, forKey: .numbers)
-        try container.encode(modem, forKey: .modem)
-        try container.encode(state, forKey: .state)
-        try container.encode(rePairing, forKey: .rePairing)
-        try container.encode(epoch, forKey: .epoch)
-        try container.encode(sendPosition, forKey: .sendPosition)
-        try container.encode(receivePosition, forKey: .receivePosition)
-        try container.encode(lastSent, forKey: .lastSent)
-        try container.encode(lastReceived, forKey: .lastReceived)
-        try container.encode(failures, forKey: .failures)
-    }
-
-    var stateText: String { rePairing ? "pending (re-pairing; current session still in use)" : state }
-}
 
 extension ContactCommand {
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the contacts.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the contacts.",
+            discussion: "--json prints an array of the contact objects of `contact show --json` and `status --json`."
+        )
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global options") var global: GlobalOptions
 
         @Flag(help: "Print a JSON array of contacts.")
         var json = false
 
         func run() throws {
             let store = try StoreAccess.unlock(global)
-            let summaries = try store.read { reader in
-                try reader.contacts().map { ContactSummary($0, session: try reader.decodedSession(for: $0)) }
-            }
+            let contacts = try GatewayActions.contacts(store: store)
             if json {
-                Output.line(try Output.json(summaries))
+                Output.line(try Output.json(contacts))
                 return
             }
-            if summaries.isEmpty {
+            if contacts.isEmpty {
                 Output.line("No contacts yet; add one with `smsgw contact add NAME`.")
                 return
             }
-            for summary in summaries {
-                let number = summary.numbers.isEmpty ? "-" : summary.numbers.joined(separator: " ")
-                Output.line("\(summary.name)\t\(number)\t\(summary.state)\(summary.rePairing ? " (re-pairing)" : "")")
+            for contact in contacts {
+                let number = contact.numbers.isEmpty ? "-" : contact.numbers.joined(separator: " ")
+                let fields = [contact.name, number, contact.pairing + (contact.rePairing ? " (re-pairing)" : ""), contact.sync.state]
+                Output.line(fields.map(TerminalText.escaped).joined(separator: "\t"))
             }
         }
     }
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show a contact's number, pairing state, positions and last activity (never keys or codes)."
+            abstract: "Show a contact's numbers, pairing and sync state, positions and last activity (never keys or codes).",
+            discussion: "--json prints the contact object of `contact list --json` and `status --json`."
         )
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global options") var global: GlobalOptions
 
-        @Argument(help: "The contact's name.")
+        @Argument(help: "The contact's name.", completion: .contactNames)
         var name: String
 
         @Flag(help: "Print the contact as a JSON object.")
@@ -102,34 +50,39 @@ extension ContactCommand {
 
         func run() throws {
             let store = try StoreAccess.unlock(global)
-            let summary = try store.read { reader in
-                let contact = try reader.contact(named: name)
-                return ContactSummary(contact, session: try reader.decodedSession(for: contact))
-            }
+            let contact = try GatewayActions.contact(named: name, store: store)
             if json {
-                Output.line(try Output.json(summary))
+                Output.line(try Output.json(contact))
                 return
             }
             func show(_ value: (some CustomStringConvertible)?) -> String { value.map(\.description) ?? "-" }
-            Output.line("name:             \(summary.name)")
-            Output.line("number:           \(summary.numbers.isEmpty ? "- (copy and paste)" : summary.numbers.joined(separator: " "))")
-            Output.line("modem:            \(summary.modem ?? "any")")
-            Output.line("state:            \(summary.stateText)")
-            Output.line("epoch:            \(show(summary.epoch))")
-            Output.line("send position:    \(show(summary.sendPosition))")
-            Output.line("receive position: \(show(summary.receivePosition))")
-            Output.line("last sent:        \(summary.lastSent.map(Output.timestamp) ?? "-")")
-            Output.line("last received:    \(summary.lastReceived.map(Output.timestamp) ?? "-")")
-            Output.line("failures:         \(summary.failures)")
+            let pairing = contact.rePairing ? "pending (re-pairing; current session still in use)" : contact.pairing
+            let lines = [
+                "name:             \(contact.name)",
+                "number:           \(contact.numbers.isEmpty ? "- (copy and paste)" : contact.numbers.joined(separator: " "))",
+                "modem:            \(contact.modem ?? "any")",
+                "pairing:          \(pairing)",
+                "sync:             \(contact.sync.state)",
+                "epoch:            \(show(contact.epoch))",
+                "send position:    \(show(contact.sendPosition))",
+                "receive position: \(show(contact.receivePosition))",
+                "last sent:        \(contact.lastSentAt.map(Output.timestamp) ?? "-")",
+                "last received:    \(contact.lastReceivedAt.map(Output.timestamp) ?? "-")",
+                "failures:         \(contact.sync.consecutiveFailures) in a row",
+                "kept for resync:  \(contact.quarantined)",
+            ]
+            for line in lines + (contact.sync.advice.map { ["advice:           \($0)"] } ?? []) {
+                Output.line(TerminalText.escaped(line))
+            }
         }
     }
 
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Rename a contact, change its numbers or pin it to a modem.")
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global options") var global: GlobalOptions
 
-        @Argument(help: "The contact's current name.")
+        @Argument(help: "The contact's current name.", completion: .contactNames)
         var name: String
 
         @Option(name: .customLong("name"), help: "A new name.")
@@ -183,9 +136,9 @@ extension ContactCommand {
             discussion: "Without --yes, asks you to type the contact's name on the terminal to confirm."
         )
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global options") var global: GlobalOptions
 
-        @Argument(help: "The contact's name.")
+        @Argument(help: "The contact's name.", completion: .contactNames)
         var name: String
 
         @Flag(help: "Do not ask for confirmation.")

@@ -20,7 +20,7 @@ extension ContactCommand {
             abstract: "Add a contact and print this side's pairing code to read to them."
         )
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global options") var global: GlobalOptions
 
         @Argument(help: "The contact's name (unique, case-insensitive).")
         var name: String
@@ -79,33 +79,43 @@ extension ContactCommand {
         static let configuration = CommandConfiguration(
             abstract: "Enter the contact's pairing code; prints the safety code to compare.",
             discussion: """
-                After `smsgw resync NAME --manual`, this completes the re-pairing with the contact's \
-                new code; messages they sent before still open for 7 days.
+                Left out, the code is typed at a masked prompt when stdin is a terminal, else read \
+                from the first line of stdin; given as an argument it works (in one word or in \
+                groups separated by spaces) but is visible to every local user and kept in the \
+                shell's history, and a warning says so. Spaces, hyphens, dots and other dashes \
+                between the groups, letter case and the look-alikes O/0 and I/L/1 do not matter. \
+                After `smsgw resync NAME --manual`, this completes the re-pairing with the \
+                contact's new code; messages they sent before still open for 7 days.
                 """
         )
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global options") var global: GlobalOptions
 
-        @Argument(help: "The contact's name.")
+        @Argument(help: "The contact's name.", completion: .contactNames)
         var name: String
 
-        @Argument(help: "The code the contact read to you, e.g. 7KQ2-M9XD-4HJP-R0TB-WC3N.")
-        var code: String
+        @Argument(help: "The code the contact read to you, e.g. 7KQ2-M9XD-4HJP-R0TB-WC3N (better left out: it is asked for).")
+        var code: [String] = []
 
         @Flag(help: "Print {\"name\",\"safetyCode\"} as JSON.")
         var json = false
 
+        /// The code as given on the command line, its groups joined; nil when left out.
+        private var givenCode: String? { code.isEmpty ? nil : PairingCodeInput.normalised(code) }
+
         func validate() throws {
+            guard let givenCode, givenCode != "-" else { return }
             do {
-                _ = try PairingCode(parsing: code)
+                _ = try PairingCode(parsing: givenCode)
             } catch {
                 throw ValidationError(error.description)
             }
         }
 
         func run() throws {
-            let peer = try PairingCode(parsing: code)
             let store = try StoreAccess.unlock(global)
+            let typed = try SecretInput.read(givenCode, what: "pairing code", prompt: "\(name)'s pairing code: ")
+            let peer = try PairingCode(parsing: PairingCodeInput.normalised([typed]))
             let (contact, session, repaired) = try store.write { tx in
                 let contact = try tx.contact(named: name)
                 guard let mine = try tx.decodedPairingCode(for: contact) else {

@@ -10,21 +10,26 @@ struct DecryptCommand: ParsableCommand {
         commandName: "decrypt",
         abstract: "Verify and decrypt a 160-character SMS from a contact.",
         discussion: """
-            Nothing changes unless the message verifies; a failure (altered, duplicate, too far ahead) \
-            exits 65 with the reason. A resynchronisation message is applied and its reply printed: \
-            send that reply back to the contact. With --lines, each stdin line is one SMS and each \
+            Left out, the SMS is pasted at a prompt ("Paste the SMS from NAME:", Enter ends it) \
+            when stdin is a terminal, else it is read from stdin, as for `-`. Pasting is the form \
+            that works for every ciphertext: its alphabet holds `'`, `"`, `$`, `!` and the \
+            backquote, which a shell changes in an argument. Nothing changes unless the message \
+            verifies; a failure (altered, duplicate, too far ahead) exits 65 with the reason. A \
+            resynchronisation message is applied and its reply printed: send that reply back to \
+            the contact. On a terminal the text is printed with controls escaped (see `smsgw log`), \
+            so an SMS cannot drive the terminal. With --lines, each stdin line is one SMS and each \
             output line its text, with `\\`, LF and CR written as `\\\\`, `\\n`, `\\r`; a failed line \
-            prints an empty line and its error on stderr ("line N: …"), and the exit status is 65 at \
-            the end.
+            prints an empty line and its error on stderr ("smsgw: line N: …"), and the exit status \
+            is 65 at the end.
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    @Argument(help: "The contact's name.")
+    @Argument(help: "The contact's name.", completion: .contactNames)
     var name: String
 
-    @Argument(help: "The ciphertext, or - to read stdin (the default).")
+    @Argument(help: "The ciphertext, or - to read stdin (left out: pasted at a prompt on a terminal).")
     var ciphertext: String?
 
     @Flag(help: "Read one SMS per stdin line; print one text per line.")
@@ -39,17 +44,22 @@ struct DecryptCommand: ParsableCommand {
     func run() throws {
         let store = try StoreAccess.unlock(global)
         let logger = global.makeLogger()
+        // On a terminal a decrypted text could drive it (CR, form feed are GSM-7): escape it.
+        let onTerminal = TextInput.stdoutIsTerminal
         if !lines {
-            Output.line(try open(TextInput.argumentOrStdin(ciphertext), store: store, logger: logger, line: nil, escape: false))
+            let input = TextInput.read(ciphertext, prompt: "Paste the SMS from \(name): ", warnIfGiven: false)
+            Output.line(try open(input, store: store, logger: logger, line: nil, escape: onTerminal ? TerminalText.escaped : { $0 }))
             return
         }
         try LineBatch.overStdin { number, line in
-            try open(line, store: store, logger: logger, line: number, escape: true)
+            try open(line, store: store, logger: logger, line: number, escape: onTerminal ? TerminalText.escaped : Output.escapedLine)
         }.finish()
     }
 
     /// Opens one SMS in one write transaction; returns the text, or a resync reply to send back.
-    private func open(_ input: String, store: UnlockedStore, logger: Logger, line: Int?, escape: Bool) throws -> String {
+    private func open(
+        _ input: String, store: UnlockedStore, logger: Logger, line: Int?, escape: (String) -> String
+    ) throws -> String {
         let text = input.trimmingCharacters(in: .whitespacesAndNewlines)
         let opened = try store.write { tx in
             let contact = try tx.contact(named: name)
@@ -75,14 +85,14 @@ struct DecryptCommand: ParsableCommand {
                 "Decrypted a message.",
                 metadata: [LogKey.contact: "\(name)", LogKey.position: "\(message.position)", LogKey.epoch: "\(message.epoch)"])
             if message.wasLate { logger.info("The message arrived late.", metadata: [LogKey.contact: "\(name)"]) }
-            return escape ? Output.escapedLine(message.text) : message.text
+            return escape(message.text)
         case .resync(let event):
             logger.info("Applied a resync message.", metadata: [LogKey.contact: "\(name)", LogKey.epoch: "\(event.epoch)"])
             guard let reply = event.reply else {
-                Output.error(prefix + "this was a resynchronisation message (epoch \(event.epoch), \(event.outcome)); nothing to send back.")
+                Output.diagnostic(prefix + "this was a resynchronisation message (epoch \(event.epoch), \(event.outcome)); nothing to send back.")
                 return ""
             }
-            Output.error(prefix + "this was a resynchronisation message (epoch \(event.epoch)); send the printed reply back to \(name).")
+            Output.diagnostic(prefix + "this was a resynchronisation message (epoch \(event.epoch)); send the printed reply back to \(name).")
             return reply
         }
     }

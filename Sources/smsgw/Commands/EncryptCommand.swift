@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GSM7
+import Gateway
 import Logging
 import SMSCipher
 import Store
@@ -12,19 +13,22 @@ struct EncryptCommand: ParsableCommand {
         abstract: "Encrypt a text for a contact into one 160-character SMS.",
         discussion: """
             The new key state, and a log entry with the text and the ciphertext, are committed in one \
-            transaction before the ciphertext is printed, so a crash never reuses a pad. Text: the \
-            argument, or all of stdin for `-` or none (one trailing newline removed). With --lines, \
-            each stdin line is one message and each output line its ciphertext; a failed line prints \
-            an empty line and its error on stderr ("line N: …"), and the exit status is 65 at the end.
+            transaction before the ciphertext is printed, so a crash never reuses a pad. Left out, \
+            the text is typed at a prompt (one line, Enter ends it) when stdin is a terminal, else it \
+            is all of stdin (one trailing newline removed), as for `-`. A text given as an argument \
+            works but is visible to every local user and kept in the shell's history: a warning \
+            says so. An empty text is refused before any key is used. With --lines, each stdin line \
+            is one message and each output line its ciphertext; a failed line prints an empty line \
+            and its error on stderr ("smsgw: line N: …"), and the exit status is 65 at the end.
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    @Argument(help: "The contact's name.")
+    @Argument(help: "The contact's name.", completion: .contactNames)
     var name: String
 
-    @Argument(help: "The text, or - to read stdin (the default).")
+    @Argument(help: "The text (visible to other users: better left out), or - to read stdin.")
     var text: String?
 
     @Flag(help: "Replace common characters GSM-7 lacks (typographic quotes, accents, dashes) and report each.")
@@ -43,7 +47,8 @@ struct EncryptCommand: ParsableCommand {
         let store = try StoreAccess.unlock(global)
         let logger = global.makeLogger()
         if !lines {
-            Output.line(try seal(TextInput.argumentOrStdin(text), store: store, logger: logger, line: nil))
+            let input = TextInput.read(text, prompt: "Text for \(name): ", warnIfGiven: true)
+            Output.line(try seal(input, store: store, logger: logger, line: nil))
             return
         }
         try LineBatch.overStdin { number, line in try seal(line, store: store, logger: logger, line: number) }.finish()
@@ -57,11 +62,12 @@ struct EncryptCommand: ParsableCommand {
             text = result.text
             Output.report(result.replacements, line: line)
         }
+        try GatewayActions.requireText(text)
         let sealed = try store.write { tx in
             let contact = try tx.contact(named: name)
             let session = try tx.requireSession(for: contact)
             var rng = SystemRandomNumberGenerator()
-            let sealed = try session.sealing(text, using: &rng)
+            let sealed = try Transliterated.explaining(transliterate) { try session.sealing(text, using: &rng) }
             try tx.save(sealed.session, for: contact)
             try tx.appendLog(NewLogEntry(
                 direction: .outgoing, contact: contact, status: .encrypted, text: text, ciphertext: sealed.ciphertext))

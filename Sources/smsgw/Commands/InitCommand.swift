@@ -12,7 +12,7 @@ struct InitCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     @Option(help: "The account's username (1 to 64 characters).")
     var username: String

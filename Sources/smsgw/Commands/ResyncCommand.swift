@@ -14,23 +14,23 @@ struct ResyncCommand: ParsableCommand {
             Without --manual the handshake goes over SMS: it is queued for the daemon \
             (`smsgw serve`), which sends it, sends it again every resync_retry_seconds until the \
             contact's gateway answers, and then switches both sides to fresh keys; `smsgw status` \
-            shows "resync pending" meanwhile. Prints the handshake's outbox id. Running it again \
-            while one is pending repeats the pending handshake.
+            shows "resync pending" meanwhile. Prints the handshake's message id (its `smsgw log` \
+            id). Running it again while one is pending repeats the pending handshake.
 
             --manual stores a new pairing code for the contact and prints it; the current session \
             keeps working until `smsgw contact pair NAME THEIR-NEW-CODE` completes the re-pairing.
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    @Argument(help: "The contact's name.")
+    @Argument(help: "The contact's name.", completion: .contactNames)
     var name: String
 
     @Flag(help: "Re-pair with new codes exchanged in person or by phone.")
     var manual = false
 
-    @Flag(help: "Print JSON: {\"name\",\"pairingCode\"} with --manual, else {\"name\",\"outboxId\"}.")
+    @Flag(help: "Print JSON: {\"name\",\"pairingCode\"} with --manual, else {\"id\",\"contact\"}.")
     var json = false
 
     func run() throws {
@@ -66,25 +66,25 @@ struct ResyncCommand: ParsableCommand {
                 "\(known.name) has no phone number, so a resync cannot go over SMS; re-pair with `smsgw resync \(Shell.quote(known.name)) --manual`, or add the number with `smsgw contact edit \(Shell.quote(known.name)) --number +E164`.",
                 status: .unavailable)
         }
-        let outboxID = try GatewayActions.startResync(contactName: name, store: store)
+        let started = try GatewayActions.startResync(contactName: name, store: store)
         let status = try GatewayActions.status(store: store)
-        let contact = status.contacts.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.name ?? name
+        let contact = started.contact
         global.makeLogger().info("Started a resync over SMS.", metadata: [LogKey.contact: "\(contact)"])
         if json {
-            Output.line(try Output.json(ResyncStarted(name: contact, outboxId: outboxID)))
+            Output.line(try Output.json(ResyncStarted(id: started.logID, contact: contact)))
         } else {
-            Output.line("\(outboxID)")
+            Output.line("\(started.logID)")
             Output.line(
                 "Resync with \(contact) started: the daemon sends the handshake and repeats it until \(contact)'s gateway answers; `smsgw status` shows \"resync pending\" until then, and messages flow again on fresh keys after.")
         }
         if !SendCommand.daemonSeemsRunning(status) {
-            Output.error(
-                "smsgw: warning: no gateway daemon seems to be running; the handshake stays queued until `smsgw serve` runs.")
+            Output.warning("no gateway daemon seems to be running; the handshake stays queued until `smsgw serve` runs.")
         }
     }
 
+    /// The handshake's message id (its log id, as `send` prints one) and the contact.
     struct ResyncStarted: Encodable {
-        var name: String
-        var outboxId: Int64
+        var id: Int64
+        var contact: String
     }
 }

@@ -9,23 +9,27 @@ struct SendCommand: ParsableCommand {
         commandName: "send",
         abstract: "Queue an encrypted text for a contact; the daemon (`smsgw serve`) sends it.",
         discussion: """
-            The text is the argument, or all of stdin for `-` (one trailing newline removed). The \
-            new key state, the log entry (status `queued`) and the outbox row commit in one \
-            transaction before anything is printed, so a crash never reuses a pad. Prints the \
-            message id (the `id` of `smsgw log --json`); its status moves to sent and delivered as \
-            the daemon works. With --lines, each stdin line is one message, queued in its own \
-            transaction, and each output line its id; a failed line prints an empty line and its \
-            error on stderr ("line N: …"), and the exit status is 65 at the end. When no daemon seems to run (no modem status updated in the last \
-            5 minutes) a warning goes to stderr; the message stays queued until one does.
+            Left out, the text is typed at a prompt (one line, Enter ends it) when stdin is a \
+            terminal, else it is all of stdin (one trailing newline removed), as for `-`. A text \
+            given as an argument works but is visible to every local user and kept in the shell's \
+            history: a warning says so. An empty text is refused. The new key state, the log entry \
+            (status `queued`) and the outbox row commit in one transaction before anything is \
+            printed, so a crash never reuses a pad. Prints the message id: the `id` that `smsgw \
+            log`, `smsgw status` and the daemon's journal use for it; `smsgw log --follow` shows \
+            it move to sent and delivered. With --lines, each stdin line is one message, queued \
+            in its own transaction, and each output line its id; a failed line (a blank one too) \
+            prints an empty line and its error on stderr ("smsgw: line N: …"), and the exit status \
+            is 65 at the end. When no daemon seems to run (no modem status updated in the last 5 \
+            minutes) a warning goes to stderr; the message stays queued until one does.
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    @Argument(help: "The contact's name.")
+    @Argument(help: "The contact's name.", completion: .contactNames)
     var name: String
 
-    @Argument(help: "The text, or - to read it from stdin (the default with --lines).")
+    @Argument(help: "The text (visible to other users: better left out), or - to read stdin.")
     var text: String?
 
     @Flag(help: "Replace common characters GSM-7 lacks (curly quotes, accents) and report each.")
@@ -41,9 +45,6 @@ struct SendCommand: ParsableCommand {
         if lines, let text, text != "-" {
             throw ValidationError("--lines reads stdin; leave out the text argument.")
         }
-        if !lines, text == nil {
-            throw ValidationError("Give the text, or - to read it from stdin, or --lines for one message per line.")
-        }
     }
 
     /// A modem status older than this means no daemon is looking after the queue.
@@ -58,13 +59,16 @@ struct SendCommand: ParsableCommand {
             try batch.finish()
             return
         }
-        Output.line(try queue(TextInput.argumentOrStdin(text), store: store, line: nil, contact: &contact))
+        let input = TextInput.read(text, prompt: "Text for \(name): ", warnIfGiven: true)
+        Output.line(try queue(input, store: store, line: nil, contact: &contact))
         try adviseAboutDaemon(store: store, contact: contact)
     }
 
     /// Queues one text in one transaction; returns the line to print (the id, or the JSON object).
     private func queue(_ input: String, store: UnlockedStore, line: Int?, contact: inout String) throws -> String {
-        let queued = try GatewayActions.queueText(input, to: name, store: store, transliterate: transliterate)
+        let queued = try Transliterated.explaining(transliterate) {
+            try GatewayActions.queueText(input, to: name, store: store, transliterate: transliterate)
+        }
         Output.report(queued.replacements, line: line)
         contact = queued.contact
         return json ? try Output.json(SendResult(id: queued.logID, contact: contact, position: queued.position)) : "\(queued.logID)"
@@ -75,11 +79,11 @@ struct SendCommand: ParsableCommand {
         let status = try GatewayActions.status(store: store)
         if Self.daemonSeemsRunning(status) {
             if !json {
-                Output.error("Queued for \(contact); the daemon sends it shortly. Follow it with `smsgw log --follow --contact \(Shell.quote(contact))`.")
+                Output.diagnostic("Queued for \(contact); the daemon sends it shortly. Follow it with `smsgw log --follow --contact \(Shell.quote(contact))`.")
             }
         } else {
-            Output.error(
-                "smsgw: warning: no gateway daemon seems to be running (no modem reported in the last \(Int(Self.daemonSilence / 60)) minutes); the message stays queued until `smsgw serve` runs.")
+            Output.warning(
+                "no gateway daemon seems to be running (no modem reported in the last \(Int(Self.daemonSilence / 60)) minutes); the message stays queued until `smsgw serve` runs.")
         }
     }
 

@@ -28,7 +28,9 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
+
+    @OptionGroup var configFile: ConfigurationOption
 
     @Flag(help: "Run on an in-process simulated network (no modem needed).")
     var sim = false
@@ -58,7 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
                 directory: simDir.map { URL(fileURLWithPath: $0) })
             configuration.logLevel = logLevel(configured: configuration.logLevel)
         } else if configuration.modems.isEmpty {
-            let source = global.configurationFile.map { "\($0.path) configures" } ?? "No --config file (or SMSGW_CONFIG) and no SMSGW_MODEM_1_* variables were given, so there is"
+            let source = configFile.configurationFile.map { "\($0.path) configures" } ?? "No --config file (or SMSGW_CONFIG) and no SMSGW_MODEM_1_* variables were given, so there is"
             throw CLIError(
                 "\(source) no modem; add a [[modem]] table (see config/smsgw.toml.example) and pass it with --config, or try the gateway on the simulator with `smsgw serve --sim`.",
                 status: .unavailable)
@@ -96,7 +98,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// The file's configuration, or the defaults, with the environment's overrides.
     private func loadConfiguration() throws -> GatewayConfiguration {
         var configuration: GatewayConfiguration
-        if let file = global.configurationFile {
+        if let file = configFile.configurationFile {
             configuration = try GatewayConfiguration.load(from: file)
         } else {
             // No file: the defaults with the environment's overrides (SMSGW_LOG_LEVEL,

@@ -11,15 +11,19 @@ struct StatusCommand: ParsableCommand {
         discussion: """
             Modems are shown as the running daemon last recorded them (state, connected, signal, \
             operator, SMS sent and received since it started, last error, when it was updated); \
-            none are listed when the daemon never ran. Contacts show their sync state (ok, not \
-            paired, resync pending, failing), consecutive verification failures with the advice \
-            to resync, and their last sent and received times. --json prints one object: \
-            {"modems":[…],"outbox":{state: count},"contacts":[…]}. Always exits 0 once the store \
-            is unlocked: a problem shown here is not an error of this command.
+            none are listed when the daemon never ran. The outbox shows how many SMS are in each \
+            state, then the messages still waiting (oldest first) and those that failed in the \
+            last day, each by its message id (the id `smsgw send` printed and `smsgw log` shows). \
+            Contacts show their sync state (ok, not paired, resync pending, failing), consecutive \
+            verification failures with the advice to resync, and their last sent and received \
+            times. Names, operators and errors are escaped as in `smsgw log`. --json prints one \
+            object: {"modems":[…],"outbox":{state: count},"queue":[…],"contacts":[…]}, each \
+            contact the object of `contact show --json`. Always exits 0 once the store is \
+            unlocked: a problem shown here is not an error of this command.
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     @Flag(help: "Print one JSON object.")
     var json = false
@@ -31,7 +35,8 @@ struct StatusCommand: ParsableCommand {
             Output.line(try Output.json(status))
             return
         }
-        for line in Self.render(status, now: Date()) { Output.line(line) }
+        // Operator names, errors and names may come from the network or an SMS: escaped.
+        for line in Self.render(status, now: Date()) { Output.line(TerminalText.escaped(line)) }
     }
 
     /// The plain report: one section each for modems, the outbox and contacts.
@@ -57,12 +62,13 @@ struct StatusCommand: ParsableCommand {
         let order = ["queued", "submitting", "sent", "delivered", "failed"]
         let states = order.filter { status.outbox[$0] != nil } + status.outbox.keys.filter { !order.contains($0) }.sorted()
         lines.append("Outbox: " + states.map { "\($0) \(status.outbox[$0] ?? 0)" }.joined(separator: ", "))
+        for entry in status.queue { lines.append("  " + describe(entry, now: now)) }
 
         lines.append("Contacts:")
         if status.contacts.isEmpty { lines.append("  none; add one with `smsgw contact add NAME --number +E164`.") }
         for contact in status.contacts {
             var facts = [contact.sync.state]
-            if let number = contact.number { facts.insert(([number] + contact.otherNumbers).joined(separator: " "), at: 0) }
+            if !contact.numbers.isEmpty { facts.insert(contact.numbers.joined(separator: " "), at: 0) }
             if let modem = contact.modem { facts.append("via \(modem)") }
             if let epoch = contact.epoch { facts.append("epoch \(epoch)") }
             if contact.sync.consecutiveFailures > 0 { facts.append("\(contact.sync.consecutiveFailures) failures in a row") }
@@ -73,6 +79,15 @@ struct StatusCommand: ParsableCommand {
             if let advice = contact.sync.advice { lines.append("    \(advice)") }
         }
         return lines
+    }
+
+    /// "message 42 to bob: queued, 2 attempts, last error: …", or a resync handshake.
+    static func describe(_ entry: GatewayStatus.OutboxEntry, now: Date) -> String {
+        let what = entry.id.map { "message \($0) to \(entry.contact)" } ?? "resync handshake to \(entry.contact)"
+        var facts = [entry.state == "failed" ? "failed \(age(of: entry.updatedAt, now: now))" : entry.state]
+        if entry.attempts > 0 { facts.append("\(entry.attempts) attempt\(entry.attempts == 1 ? "" : "s")") }
+        if let error = entry.lastError { facts.append("last error: \(error)") }
+        return "\(what): " + facts.joined(separator: ", ")
     }
 
     /// "12 s ago", "5 min ago", or the local time for anything older than a day.

@@ -4,10 +4,11 @@ import Gateway
 import SMSCipher
 import Store
 
-/// Prints an error as one sentence on stderr and exits with its documented status.
+/// Prints an error as `smsgw: SENTENCE` on stderr and exits with its documented status: the
+/// tool's own errors and swift-argument-parser's usage errors alike.
 enum ErrorReport {
-    /// The sysexits(3) status for an error, or nil when swift-argument-parser owns it
-    /// (help, version, usage errors).
+    /// The sysexits(3) status for an error the tool raised, or nil when swift-argument-parser
+    /// owns it (help, version, completions, usage errors).
     static func exitStatus(for error: any Error) -> Int32? {
         switch error {
         case let error as CLIError: error.status.rawValue
@@ -34,10 +35,35 @@ enum ErrorReport {
     /// Reports `error` and ends the process.
     static func exit(with error: any Error) -> Never {
         if let status = exitStatus(for: error) {
-            Output.error("smsgw: " + message(for: error))
+            Output.diagnostic(message(for: error))
             Output.flush()
             Foundation.exit(status)
         }
-        SMSGW.exit(withError: error)
+        let code = SMSGW.exitCode(for: error)
+        // Help, --version and completion scripts: argument-parser prints them on stdout.
+        if code == .success { SMSGW.exit(withError: error) }
+        for line in SMSGW.message(for: error).split(separator: "\n") where !line.isEmpty {
+            Output.diagnostic(String(line))
+        }
+        if code == .validationFailure {
+            Output.diagnostic("see `\(commandPath(CommandLine.arguments.dropFirst())) --help`.")
+        }
+        Output.flush()
+        Foundation.exit(code.rawValue)
+    }
+
+    /// "smsgw contact pair" for `contact pair bob …`: the deepest command the words name, for the
+    /// pointer to its help (the usage lines argument-parser would print do not start `smsgw: `).
+    static func commandPath(_ arguments: ArraySlice<String>) -> String {
+        var path = ["smsgw"]
+        var commands: [any ParsableCommand.Type] = SMSGW.configuration.subcommands
+        for word in arguments where !word.hasPrefix("-") {
+            if commands.isEmpty { break }
+            guard let next = commands.first(where: { $0._commandName == word || $0.configuration.aliases.contains(word) })
+            else { continue }
+            path.append(word)
+            commands = next.configuration.subcommands
+        }
+        return path.joined(separator: " ")
     }
 }

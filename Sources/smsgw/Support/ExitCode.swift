@@ -1,6 +1,7 @@
 /// The exit statuses smsgw uses, from sysexits.h; documented in `smsgw --help` and docs/CLI.md.
 enum CLIStatus: Int32, Sendable {
-    /// EX_USAGE: the command line was wrong (swift-argument-parser uses it for validation errors too).
+    /// EX_USAGE: the command line was wrong (swift-argument-parser uses it for validation errors
+    /// too), or a confirmation (a repeated passphrase, a typed name) did not match.
     case usage = 64
     /// EX_DATAERR: a message failed verification, was a duplicate, or input was malformed.
     case dataError = 65

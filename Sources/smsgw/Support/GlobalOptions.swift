@@ -2,7 +2,12 @@ import ArgumentParser
 import Foundation
 import Logging
 
-/// Options every command accepts: where the data lives and how much to log.
+/// Options every command accepts, before or after its name: where the data lives and how much to log.
+///
+/// The root command declares them and so does every subcommand. swift-argument-parser decodes the
+/// root first, over the whole command line, and hands a subcommand's `@OptionGroup` of the same
+/// type the value already decoded; so `smsgw --data-dir X init` and `smsgw init --data-dir X` mean
+/// the same, and each help screen lists the options once, under "Global options".
 struct GlobalOptions: ParsableArguments {
     @Option(
         name: .customLong("data-dir"),
@@ -11,25 +16,14 @@ struct GlobalOptions: ParsableArguments {
             valueName: "dir"))
     var dataDir: String?
 
-    @Option(
-        name: .customLong("config"),
-        help: ArgumentHelp("The gateway configuration file for `serve` (env SMSGW_CONFIG).", valueName: "file"))
-    var config: String?
-
     @Flag(name: .long, help: "Log informational events to stderr, not only warnings.")
     var verbose = false
 
-    /// The gateway configuration file: the option, then SMSGW_CONFIG; nil when neither is set.
-    var configurationFile: URL? {
-        if let config, !config.isEmpty { return URL(fileURLWithPath: config) }
-        if let value = ProcessInfo.processInfo.environment["SMSGW_CONFIG"], !value.isEmpty {
-            return URL(fileURLWithPath: value)
-        }
-        return nil
-    }
-
     /// The data directory: the option, then SMSGW_DATA_DIR, then the XDG default.
-    var dataDirectory: URL {
+    var dataDirectory: URL { Self.dataDirectory(option: dataDir) }
+
+    /// The data directory for a `--data-dir` value (nil when not given).
+    static func dataDirectory(option dataDir: String?) -> URL {
         let environment = ProcessInfo.processInfo.environment
         if let dataDir, !dataDir.isEmpty { return URL(fileURLWithPath: dataDir) }
         if let value = environment["SMSGW_DATA_DIR"], !value.isEmpty { return URL(fileURLWithPath: value) }

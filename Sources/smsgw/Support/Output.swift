@@ -9,16 +9,28 @@ enum Output {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
-    /// Writes one line to stderr.
+    /// Writes one line to stderr as it is (prompts and drawings; diagnostics use ``diagnostic(_:)``).
     static func error(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Writes an error, a warning or a note to stderr as every smsgw diagnostic starts,
+    /// `smsgw: SENTENCE`, escaped by ``TerminalText/escaped(_:)``: sentences may quote names,
+    /// numbers and texts that came from an SMS.
+    static func diagnostic(_ sentence: String) {
+        error("smsgw: " + TerminalText.escaped(sentence))
+    }
+
+    /// Writes `smsgw: warning: SENTENCE` to stderr.
+    static func warning(_ sentence: String) {
+        diagnostic("warning: " + sentence)
     }
 
     /// Tells stderr which characters `--transliterate` replaced ("line N: " first in a `--lines` batch).
     static func report(_ replacements: [Transliteration], line: Int?) {
         guard !replacements.isEmpty else { return }
         let list = replacements.map { "'\($0.original)'→'\($0.replacement)' at \($0.position)" }
-        error((line.map { "line \($0): " } ?? "") + "transliterated " + list.joined(separator: ", ") + ".")
+        diagnostic((line.map { "line \($0): " } ?? "") + "transliterated " + list.joined(separator: ", ") + ".")
     }
 
     /// Flushes stdio buffers (print) before exiting.

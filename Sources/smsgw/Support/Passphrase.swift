@@ -24,7 +24,7 @@ struct PassphraseSource {
     /// Reads the passphrase from the environment, else prompts (twice when `confirm`).
     ///
     /// - Throws: ``CLIError`` with status 77 when there is no terminal and no variable is set,
-    ///   66 when the file is missing, 65 when the two typed passphrases differ.
+    ///   66 when the file is missing, 64 (usage) when the two typed passphrases differ.
     func read(prompt: String, confirm: Bool = false) throws -> String {
         let environment = ProcessInfo.processInfo.environment
         if let value = environment[variable], !value.isEmpty { return value }
@@ -39,7 +39,7 @@ struct PassphraseSource {
         if confirm {
             let second = try terminal.readMasked(prompt: "Repeat it: ")
             guard first == second else {
-                throw CLIError("The two passphrases differ; run the command again and type the same one twice.", status: .dataError)
+                throw CLIError("The two passphrases differ; run the command again and type the same one twice.", status: .usage)
             }
         }
         return first

@@ -1,10 +1,37 @@
 import Foundation
 
-/// Reading a command's input: an argument, `-` for all of stdin, or stdin line by line.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reading a command's input: an argument, `-` for all of stdin, a line typed at a prompt on a
+/// terminal, or stdin line by line.
+///
+/// A text on the command line is visible to every local user (in /proc) and kept in the shell's
+/// history, and a ciphertext there is mangled by the shell (`'`, `"`, `$`, `!` and the backquote
+/// are in its alphabet); so left out, the input comes from stdin, or a prompt when that is a terminal.
 enum TextInput {
-    /// The argument, or all of stdin when it is `-` or absent, without one trailing newline.
-    static func argumentOrStdin(_ argument: String?) -> String {
-        if let argument, argument != "-" { return argument }
+    /// Whether stdin is a terminal (someone typing), not a pipe or a file.
+    static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+
+    /// Whether stdout is a terminal, where text from an SMS is printed escaped.
+    static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    /// A message's text (or ciphertext): the argument; all of stdin for `-`; when left out, one
+    /// line typed after `prompt` if stdin is a terminal, else all of stdin.
+    ///
+    /// - Parameter warnIfGiven: Warn on stderr when the argument was given (texts, not ciphertexts).
+    static func read(_ argument: String?, prompt: String, warnIfGiven: Bool) -> String {
+        if let argument, argument != "-" {
+            if warnIfGiven { warnAboutArgument("text", instead: "leave it out to type it at a prompt, or pipe it in") }
+            return argument
+        }
+        if argument == nil, stdinIsTerminal { return promptedLine(prompt) ?? "" }
+        return allOfStdin()
+    }
+
+    /// All of stdin without one trailing newline.
+    static func allOfStdin() -> String {
         let data = FileHandle.standardInput.readDataToEndOfFile()
         var text = String(decoding: data, as: UTF8.self)
         if text.hasSuffix("\r\n") {
@@ -13,6 +40,20 @@ enum TextInput {
             text.removeLast()
         }
         return text
+    }
+
+    /// One line read from stdin after writing `prompt` to stderr; it ends on Enter (a ciphertext
+    /// holds no line break, so a pasted SMS is one line). Nil at the end of input (Ctrl-D).
+    static func promptedLine(_ prompt: String) -> String? {
+        FileHandle.standardError.write(Data(prompt.utf8))
+        guard let line = readLine(strippingNewline: true) else { return nil }
+        return line.hasSuffix("\r") ? String(line.dropLast()) : line
+    }
+
+    /// Warns that `what` was given as an argument, where other users and the shell's history see it.
+    static func warnAboutArgument(_ what: String, instead advice: String) {
+        Output.warning(
+            "the \(what) was given on the command line, where every local user can read it (/proc) and the shell keeps it in its history; \(advice).")
     }
 
     /// Calls `body` with each line of stdin (1-based number, line without its newline).
@@ -48,7 +89,7 @@ struct LineBatch {
         } catch {
             failures += 1
             Output.line("")
-            Output.error("line \(number): " + ErrorReport.message(for: error))
+            Output.diagnostic("line \(number): " + ErrorReport.message(for: error))
         }
     }
 

@@ -37,9 +37,10 @@ struct Peer: Sendable {
         return try #require(object?["pairingCode"] as? String)
     }
 
-    /// Pairs with `other` using their code; returns the safety code.
+    /// Pairs with `other` using their code, given on stdin as the README shows; returns the safety code.
     func pair(_ other: Peer, code: String) throws -> String {
-        let result = try expect(["contact", "pair", other.name, code, "--json"])
+        let result = try expect(["contact", "pair", other.name, "--json"], input: code + "\n")
+        #expect(!result.stderr.contains("warning"), "contact pair warned: \(result.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         return try #require(object?["safetyCode"] as? String)
     }

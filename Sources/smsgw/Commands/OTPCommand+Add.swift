@@ -1,0 +1,152 @@
+import ArgumentParser
+import Foundation
+import OTP
+import Store
+
+extension OTPCommand {
+    /// `smsgw otp add`: enrols a generator from a Base32 secret, an otpauth URI, or a new secret.
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add",
+            abstract: "Add a generator from a secret or otpauth:// URI (asked for), or --generate.",
+            discussion: """
+                Without --secret, --uri or --generate, the Base32 secret or the otpauth:// URI is \
+                typed at a masked prompt when stdin is a terminal, else read from the first line of \
+                stdin. --secret and --uri work too (`-` reads stdin the same way) but a value given \
+                on the command line is visible to every local user and kept in the shell's history, \
+                and a warning says so. With --generate a random 20-byte (SHA-1), 32-byte (SHA-256) or \
+                64-byte (SHA-512) secret is made and its otpauth:// URI printed once, for an \
+                authenticator app; add --qr to draw it. The account defaults to NAME.
+                """
+        )
+
+        @OptionGroup(title: "Global options") var global: GlobalOptions
+
+        @Argument(help: "The entry's name (1 to 64 characters, unique without regard to case).")
+        var name: String
+
+        @Option(help: ArgumentHelp("The shared secret in Base32 (case, spaces and padding ignored); better left out.", valueName: "base32"))
+        var secret: String?
+
+        @Option(help: ArgumentHelp("An otpauth:// URI carrying the secret and every parameter; better left out.", valueName: "uri"))
+        var uri: String?
+
+        @Flag(help: "Generate a random secret and print its otpauth:// URI once.")
+        var generate = false
+
+        @Option(help: ArgumentHelp("sha1, sha256 or sha512 (default sha1).", valueName: "name"))
+        var algorithm: String?
+
+        @Option(help: ArgumentHelp("Code length, 6 to 8 (default 6).", valueName: "n"))
+        var digits: Int?
+
+        @Option(help: ArgumentHelp("TOTP: seconds per code (default 30).", valueName: "seconds"))
+        var period: Int64?
+
+        @Option(help: ArgumentHelp("HOTP: the counter of the first code (default 0).", valueName: "n"))
+        var counter: UInt64?
+
+        @Option(help: ArgumentHelp("The service name shown by authenticator apps.", valueName: "issuer"))
+        var issuer: String?
+
+        @Option(help: ArgumentHelp("The account name shown by authenticator apps (default NAME).", valueName: "account"))
+        var account: String?
+
+        @Flag(help: "Counter-based (HOTP) instead of time-based (TOTP).")
+        var hotp = false
+
+        @Flag(help: "With --generate, also draw the URI as a QR code.")
+        var qr = false
+
+        func validate() throws {
+            let sources = [secret != nil, uri != nil, generate].filter { $0 }.count
+            guard sources <= 1 else {
+                throw ValidationError("Give at most one of --secret, --uri or --generate.")
+            }
+            if uri != nil, hasParameters {
+                throw ValidationError(Self.uriParameters)
+            }
+            if let algorithm, OTPAlgorithm(name: algorithm) == nil {
+                throw ValidationError("--algorithm must be sha1, sha256 or sha512.")
+            }
+            if let digits, !HOTP.allowedDigits.contains(digits) {
+                throw ValidationError("--digits must be 6, 7 or 8.")
+            }
+            if let period, period <= 0 {
+                throw ValidationError("--period must be a positive number of seconds.")
+            }
+            if hotp, period != nil {
+                throw ValidationError("--period applies to TOTP; leave it out with --hotp.")
+            }
+            if !hotp, counter != nil {
+                throw ValidationError("--counter applies to HOTP; add --hotp.")
+            }
+            if qr, !generate {
+                throw ValidationError("--qr draws a generated secret's URI; use it with --generate, or run `smsgw otp uri NAME --qr`.")
+            }
+        }
+
+        /// Whether any option an otpauth URI would carry itself was given.
+        private var hasParameters: Bool {
+            algorithm != nil || digits != nil || period != nil || counter != nil || issuer != nil || account != nil || hotp
+        }
+
+        private static let uriParameters =
+            "An otpauth URI carries its own parameters; leave out --algorithm, --digits, --period, --counter, --issuer, --account and --hotp."
+
+        func run() throws {
+            _ = try OTPFailure.userEntry(name)
+            let store = try StoreAccess.unlock(global)
+            let enrolment = try makeEnrolment(from: readSource())
+            let enrolmentURI = try enrolment.uri()
+            try store.addOTPEntry(
+                name: name, secret: enrolment.encoded(), state: OTPEnrolment.encodeState(enrolment.initialState))
+            if generate {
+                Output.line(enrolmentURI.string)
+                if qr {
+                    let code = try OTPFailure.mapping { try QRCode(Array(enrolmentURI.string.utf8)) }
+                    print(code.terminalString(invert: true), terminator: "")
+                    Output.flush()
+                }
+                Output.diagnostic("Added \"\(name)\"; the URI above holds the secret and is not shown again unless you run `smsgw otp uri \(name)`.")
+            } else {
+                Output.line("Added \"\(name)\" (\(enrolmentURI.kind.summary), \(enrolment.algorithm), \(enrolment.digits) digits).")
+            }
+        }
+
+        /// Where the secret comes from once read: Base32, a URI, or a new random one.
+        private enum Source {
+            case base32(String)
+            case uri(String)
+            case generated
+        }
+
+        /// The secret or URI from its option, a masked prompt or stdin (never echoed).
+        private func readSource() throws -> Source {
+            if generate { return .generated }
+            if let uri { return .uri(try SecretInput.read(uri, what: "otpauth URI", prompt: "otpauth:// URI for \(name): ")) }
+            if let secret { return .base32(try SecretInput.read(secret, what: "secret", prompt: "Base32 secret for \(name): ")) }
+            let typed = try SecretInput.read(nil, what: "secret", prompt: "Base32 secret or otpauth:// URI for \(name): ")
+            guard typed.lowercased().hasPrefix("otpauth:") else { return .base32(typed) }
+            guard !hasParameters else { throw CLIError(Self.uriParameters, status: .usage) }
+            return .uri(typed)
+        }
+
+        private func makeEnrolment(from source: Source) throws -> OTPEnrolment {
+            if case .uri(let uri) = source {
+                return OTPEnrolment(uri: try OTPFailure.mapping { try OTPAuthURI(parsing: uri) })
+            }
+            let algorithm = algorithm.flatMap(OTPAlgorithm.init(name:)) ?? .sha1
+            let key: OTPSecret = try OTPFailure.mapping {
+                if case .base32(let secret) = source { return try OTPSecret(base32: secret) }
+                return OTPSecret.random(byteCount: algorithm.recommendedSecretByteCount)
+            }
+            let parsed = try OTPFailure.mapping {
+                try OTPAuthURI(
+                    kind: hotp ? .hotp(counter: counter ?? 0) : .totp(period: period ?? TOTP.defaultPeriod),
+                    secret: key, issuer: issuer, account: account ?? name, algorithm: algorithm, digits: digits ?? 6)
+            }
+            return OTPEnrolment(uri: parsed)
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+
+/// One tool: global options anywhere, one way errors start, one contact shape in every JSON.
+@Suite("The command line is one tool")
+struct CommandLineTests {
+    @Test("--data-dir and --verbose work before or after the command; each help lists them once; --config only on serve")
+    func globalOptionsAreGlobal() throws {
+        try withTemporaryDirectory { root in
+            let first = root.appendingPathComponent("first"), second = root.appendingPathComponent("second")
+            let environment = ["SMSGW_PASSPHRASE": Peer.passphrase]
+            let minimal = ["--kdf-memory", "19", "--kdf-iterations", "2"]
+            let before = try SMSGWBinary.run(["--data-dir", first.path, "init", "--username", "a"] + minimal, environment: environment)
+            #expect(before.status == 0, "\(before.stderr)")
+            #expect(before.stdout.contains(first.path))
+            let after = try SMSGWBinary.run(["init", "--username", "b", "--data-dir", second.path] + minimal, environment: environment)
+            #expect(after.status == 0, "\(after.stderr)")
+            for directory in [first, second] {
+                #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("smsgw.sqlite").path))
+            }
+            let verbose = try SMSGWBinary.run(["--verbose", "contact", "--data-dir", first.path, "list"], environment: environment)
+            #expect(verbose.status == 0, "\(verbose.stderr)")
+            #expect(verbose.stdout.contains("No contacts yet"))
+
+            for arguments in [["--help"], ["init", "--help"], ["contact", "pair", "--help"], ["serve", "--help"]] {
+                let help = try SMSGWBinary.run(arguments, environment: [:])
+                #expect(help.status == 0)
+                // The lines that describe an option start with its name.
+                let entries = help.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                #expect(entries.filter { $0.hasPrefix("--data-dir <dir>") }.count == 1, "\(arguments): \(help.stdout)")
+                #expect(entries.filter { $0.hasPrefix("--verbose ") }.count == 1, "\(arguments)")
+                #expect(entries.contains { $0.hasPrefix("--config <file>") } == (arguments.first == "serve"), "\(arguments) and --config")
+            }
+        }
+    }
+
+    @Test("Every error line starts `smsgw: `, argument-parser's too, with the documented exit codes")
+    func errorsStartTheSameWay() throws {
+        try withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            let cases: [([String], Int32)] = [
+                (["init"], 64),  // a missing option
+                (["contact", "frobnicate"], 64),  // an unknown command
+                (["log", "--no-such-option"], 64),
+                (["log", "--limit", "0"], 64),  // our own validation
+                (["contact", "show", "nobody"], 66),
+                (["init", "--username", "again"], 65),
+            ]
+            for (arguments, status) in cases {
+                let result = try alice.run(arguments)
+                #expect(result.status == status, "\(arguments) exited \(result.status): \(result.stderr)")
+                let lines = result.stderr.split(separator: "\n")
+                #expect(!lines.isEmpty, "\(arguments) printed no error")
+                for line in lines { #expect(line.hasPrefix("smsgw: "), "\(arguments): \(line)") }
+            }
+            let usage = try alice.run(["contact", "pair"])
+            #expect(usage.stderr.contains("smsgw: see `smsgw contact pair --help`."), "\(usage.stderr)")
+        }
+    }
+
+    @Test("contact list, contact show and status print one contact shape with the documented keys")
+    func oneContactShape() throws {
+        try withTemporaryDirectory { root in
+            let (alice, _) = try Peer.pairedCouple(in: root)
+            try alice.expect(["contact", "add", "carol", "--number", "+447700900777"])
+            func object(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
+            let listed = try #require(try object(alice.expect(["contact", "list", "--json"]).stdout) as? [[String: Any]])
+            let shown = try #require(try object(alice.expect(["contact", "show", "bob", "--json"]).stdout) as? [String: Any])
+            let status = try #require(try object(alice.expect(["status", "--json"]).stdout) as? [String: Any])
+            let inStatus = try #require(status["contacts"] as? [[String: Any]])
+            let keys: Set = [
+                "name", "number", "numbers", "modem", "pairing", "rePairing", "epoch", "sendPosition", "receivePosition",
+                "sync", "quarantined", "lastSentAt", "lastReceivedAt",
+            ]
+            for contact in listed + inStatus + [shown] {
+                #expect(Set(contact.keys) == keys, "\(contact.keys.sorted())")
+                #expect(Set((contact["sync"] as? [String: Any])?.keys ?? [:].keys) == ["state", "consecutiveFailures", "advice"])
+            }
+            let bob = try #require(listed.first { $0["name"] as? String == "bob" })
+            #expect(bob["pairing"] as? String == "paired" && bob["number"] is NSNull && bob["modem"] is NSNull)
+            let carol = try #require(inStatus.first { $0["name"] as? String == "carol" })
+            #expect(carol["pairing"] as? String == "pending" && carol["epoch"] is NSNull)
+            #expect(carol["numbers"] as? [String] == ["+447700900777"])
+            #expect(status["queue"] is [Any])
+        }
+    }
+
+    @Test("A pairing code typed in groups with spaces (several arguments) or other dashes is accepted")
+    func pairingCodeSeparators() throws {
+        try withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            let bob = try Peer.create("bob", in: root)
+            let aliceCode = try alice.add(bob)
+            let bobCode = try bob.add(alice)
+            // As read aloud and typed: five words, lower case.
+            let words = bobCode.lowercased().split(separator: "-").map(String.init)
+            let typed = try alice.run(["contact", "pair", "bob"] + words + ["--json"])
+            #expect(typed.status == 0, "\(typed.stderr)")
+            #expect(typed.stderr.contains("smsgw: warning: the pairing code was given on the command line"))
+            // Pasted from a word processor: en dashes and a no-break space.
+            let pasted = aliceCode.replacingOccurrences(of: "-", with: " \u{2013}\u{00A0}")
+            let result = try bob.run(["contact", "pair", "alice", "--json"], input: pasted + "\n")
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.isEmpty)
+            let safety = { (r: RunResult) in (try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: String])?["safetyCode"] }
+            #expect(safety(typed) != nil && safety(typed) == safety(result))
+        }
+    }
+
+    @Test("--transliterate errors name what it could not replace and do not tell the user to add --transliterate")
+    func transliterateErrors() throws {
+        try withTemporaryDirectory { root in
+            let (alice, _) = try Peer.pairedCouple(in: root)
+            let plain = try alice.run(["encrypt", "bob"], input: "snow ☃ man\n")
+            #expect(plain.status == 65)
+            #expect(plain.stderr.contains("use --transliterate"))
+            let given = try alice.run(["encrypt", "bob", "--transliterate"], input: "“snow” ☃ man\n")
+            #expect(given.status == 65)
+            #expect(given.stderr.contains("☃") && given.stderr.contains("no replacement"), "\(given.stderr)")
+            #expect(!given.stderr.contains("use --transliterate"), "\(given.stderr)")
+            try alice.expect(["contact", "edit", "bob", "--number", "+447700900123"])
+            let sent = try alice.run(["send", "bob", "--transliterate", "--lines"], input: "ok “quoted”\n☃\n")
+            #expect(sent.status == 65)
+            #expect(sent.stderr.contains("smsgw: line 2:") && !sent.stderr.contains("use --transliterate"), "\(sent.stderr)")
+        }
+    }
+
+    @Test("Completion scripts for bash, zsh and fish; bash completes contact names without the passphrase")
+    func completions() throws {
+        try withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            try alice.expect(["contact", "add", "bob"])
+            try alice.expect(["contact", "add", "Zoë Smith"])
+            for shell in ["bash", "zsh", "fish"] {
+                let script = try SMSGWBinary.run(["--generate-completion-script", shell], environment: [:])
+                #expect(script.status == 0 && script.stdout.contains("---completion"), "\(shell): \(script.stderr)")
+            }
+            let binary = try SMSGWBinary.require().path
+            let script = root.appendingPathComponent("smsgw.bash")
+            try Data(try SMSGWBinary.run(["--generate-completion-script", "bash"], environment: [:]).stdout.utf8).write(to: script)
+            /// What bash offers after `words` (the last one being completed), as a person pressing Tab.
+            func complete(_ words: [String]) throws -> [String] {
+                let quoted = ([binary] + words).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+                let program = """
+                    source '\(script.path)'
+                    COMP_WORDS=(\(quoted.joined(separator: " ")))
+                    COMP_CWORD=\(words.count)
+                    COMP_LINE="${COMP_WORDS[*]}"
+                    COMP_POINT=${#COMP_LINE}
+                    _smsgw "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"  # as bash calls it
+                    printf '%s\\n' "${COMPREPLY[@]}"
+                    """
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/bin/bash")
+                process.arguments = ["-c", program]
+                // No passphrase anywhere, and no terminal: completion must not need either.
+                process.environment = ["PATH": "/usr/bin:/bin", "HOME": root.path]
+                let output = Pipe()
+                process.standardOutput = output
+                process.standardError = FileHandle.nullDevice
+                process.standardInput = FileHandle.nullDevice
+                try process.run()
+                let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                return text.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+            }
+            let directory = alice.dataDir.path
+            #expect(try complete(["--data-dir", directory, "contact", "show", ""]) == ["bob", "Zoë Smith"])
+            #expect(try complete(["contact", "remove", "--data-dir", directory, "Z"]) == ["Zoë Smith"])
+            #expect(try complete(["--data-dir", directory, "log", "--contact", "b"]) == ["bob"])
+            let nowhere = root.appendingPathComponent("nowhere")
+            #expect(try complete(["--data-dir", nowhere.path, "encrypt", ""]).isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: nowhere.path), "completion created a data directory")
+        }
+    }
+}

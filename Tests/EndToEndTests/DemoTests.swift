@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// scripts/demo.sh, the README's tour, runs as written and writes no colour where it should not.
+@Suite("The demo script", .serialized)
+struct DemoTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// Whether the programs the demo drives besides smsgw are installed.
+    static var canRun: Bool {
+        ["/usr/bin/gammu", "/usr/bin/python3"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The environment the demo runs in: this test run's smsgw, without NO_COLOR unless `noColor`.
+    static func environment(noColor: Bool) throws -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SMSGW") && $0.key != "NO_COLOR" }
+        environment["SMSGW"] = try SMSGWBinary.require().path
+        if noColor { environment["NO_COLOR"] = "1" }
+        return environment
+    }
+
+    @Test("Into a pipe the demo completes and writes no escape sequence")
+    func pipedOutputHasNoColour() throws {
+        guard Self.canRun else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [Self.root.appendingPathComponent("scripts/demo.sh").path]
+        process.environment = try Self.environment(noColor: false)
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(!text.contains("\u{1B}"), "colour into a pipe")
+        #expect(text.contains("== 7. The message log on each side"))
+        #expect(text.components(separatedBy: "\tdecrypted\t").count - 1 >= 4, "both daemons decrypted: \(text)")
+    }
+
+    @Test("On a terminal with NO_COLOR set the demo writes no colour either")
+    func noColorOnATerminal() async throws {
+        guard Self.canRun, TerminalSession.isAvailable else { return }
+        let session = try TerminalSession(
+            bash: Self.root.appendingPathComponent("scripts/demo.sh").path, environment: try Self.environment(noColor: true))
+        let result = try await session.finish(timeout: 300)
+        #expect(result.status == 0, "\(result.screen)")
+        #expect(result.screen.contains("== 1. Each side creates its account"))
+        #expect(!result.screen.contains("\u{1B}["), "colour despite NO_COLOR: \(result.screen)")
+    }
+}
