@@ -2,8 +2,8 @@ import Foundation
 
 /// Codes and secrets (a pairing code, an OTP secret or URI): kept off the command line.
 ///
-/// Left out (or given as `-`), the value is read from a masked prompt on the terminal when stdin
-/// is one, else from the first line of stdin, so scripts pipe it in. Given as an argument it is
+/// Left out (or given as `-`), the value is read from a masked prompt when stdin is a terminal,
+/// else from the first line of stdin, so scripts pipe it in. Given as an argument it is
 /// used, with a warning: every local user can read a command line in /proc, and the shell keeps
 /// it in its history.
 enum SecretInput {
@@ -18,7 +18,8 @@ enum SecretInput {
             TextInput.warnAboutArgument(what, instead: "leave it out to type it at a masked prompt, or pipe it in")
             return argument
         }
-        let value = try (argument == nil && TextInput.stdinIsTerminal) ? masked(prompt, what: what) : firstLineOfStdin()
+        // On a terminal the value is typed masked, `-` or not: it must not show on the screen either.
+        let value = try TextInput.stdinIsTerminal ? masked(prompt, what: what) : firstLineOfStdin()
         guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw CLIError("No \(what) was given; type it at the prompt or pipe it in on stdin.", status: .usage)
         }
