@@ -36,8 +36,11 @@ extension SimulatedModem {
             }
         case "+CNMI":
             guard notifications else { return .error }
+            // A modem that delivers directly offers only <mt> 0 and 2, so clients choose +CMT.
+            let test = state.withLock { $0.directDelivery }
+                ? "+CNMI: (0-2),(0,2),(0,2),(0-2),(0,1)" : "+CNMI: (0-2),(0-3),(0,2),(0-2),(0,1)"
             return setting(command, query: { "+CNMI: " + $0.cnmi.map(String.init).joined(separator: ",") },
-                           test: "+CNMI: (0-2),(0-3),(0,2),(0-2),(0,1)") { s, p in
+                           test: test) { s, p in
                 for (i, v) in p.prefix(5).enumerated() where !v.isEmpty {
                     guard let n = Int(v) else { return false }
                     s.cnmi[i] = n
@@ -121,7 +124,7 @@ extension SimulatedModem {
         }
         let lines = listed.flatMap { index, message in
             textMode ? textLines(for: message, index: index)
-                : ["+CMGL: \(index),\(message.status),,\(message.tpduLength)", Hex.encode(message.pdu)]
+                : ["+CMGL: \(index),\(message.status),,\(message.tpduLength)", message.pduLine]
         }
         return ATReply(lines: lines)
     }
@@ -141,7 +144,7 @@ extension SimulatedModem {
         }
         guard let message = result else { return .cms(321) }
         if state.withLock({ $0.textMode }) { return ATReply(lines: textLines(for: message, index: nil)) }
-        return .info("+CMGR: \(message.status),,\(message.tpduLength)", Hex.encode(message.pdu))
+        return .info("+CMGR: \(message.status),,\(message.tpduLength)", message.pduLine)
     }
 
     private func deleteMessages(_ command: ATCommand) -> ATReply {
@@ -177,7 +180,10 @@ extension SimulatedModem {
                 return before - s.count(in: memory)
             }
             guard deleted >= 0 else { return .cms(321) }
-            if deleted > 0 { network?.flushPending(to: self) }
+            if deleted > 0 {
+                state.withLock { $0.reportedFull = false }
+                network?.flushPending(to: self)
+            }
             return .ok
         }
     }
@@ -248,7 +254,7 @@ extension SimulatedModem {
     /// - Returns: `false` when the modem cannot take it now (unplugged, radio off, PIN not entered,
     ///   memory full): the SMSC keeps it and tries again later.
     func accept(pdu: [UInt8], tpduLength: Int, isStatusReport: Bool) -> Bool {
-        enum Outcome { case refused, stored(String, Int), routed(Int) }
+        enum Outcome { case refused, full, stored(String, Int), routed(Int) }
         let outcome = state.withLock { s -> Outcome in
             guard s.plugged, s.radioOn, s.lock == .ready else { return .refused }
             // CNMI <ds>=1 and <mt>=2/3 route straight to the client (+CDS, +CMT) without storing.
@@ -260,13 +266,21 @@ extension SimulatedModem {
                 return .routed(s.cnmi[1])
             }
             let memory = s.receiveMemory
-            guard let index = s.freeIndex(in: memory) else { return .refused }
+            guard let index = s.freeIndex(in: memory) else {
+                if s.reportedFull { return .refused }
+                s.reportedFull = true
+                return .full
+            }
             s.memories[memory, default: [:]][index] = StoredMessage(status: 0, pdu: pdu, tpduLength: tpduLength)
             if !isStatusReport { s.delivered += 1 }
             return .stored(memory, index)
         }
         switch outcome {
         case .refused:
+            return false
+        case .full:
+            // As modems with a +CIND "smsfull" indicator report it; the SMSC keeps the SMS.
+            sendUnsolicited("+CIEV: \"SMSFULL\",1")
             return false
         case .routed:
             let code = isStatusReport ? "+CDS: \(tpduLength)" : "+CMT: ,\(tpduLength)"
