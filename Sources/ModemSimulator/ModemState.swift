@@ -61,8 +61,6 @@ struct ModemState: Sendable {
     var busy = false
     /// Whether the modem offers only <mt> 2 in AT+CNMI=?, so a client asks for +CMT delivery.
     var directDelivery = false
-    /// Whether the client was told storage is full (+CIEV "SMSFULL",1) and not yet that it is not.
-    var reportedFull = false
 
     // Counters.
     var nextMessageReference: UInt8 = 1

@@ -180,10 +180,7 @@ extension SimulatedModem {
                 return before - s.count(in: memory)
             }
             guard deleted >= 0 else { return .cms(321) }
-            if deleted > 0 {
-                state.withLock { $0.reportedFull = false }
-                network?.flushPending(to: self)
-            }
+            if deleted > 0 { network?.flushPending(to: self) }
             return .ok
         }
     }
@@ -254,7 +251,7 @@ extension SimulatedModem {
     /// - Returns: `false` when the modem cannot take it now (unplugged, radio off, PIN not entered,
     ///   memory full): the SMSC keeps it and tries again later.
     func accept(pdu: [UInt8], tpduLength: Int, isStatusReport: Bool) -> Bool {
-        enum Outcome { case refused, full, stored(String, Int), routed(Int) }
+        enum Outcome { case refused, stored(String, Int), routed(Int) }
         let outcome = state.withLock { s -> Outcome in
             guard s.plugged, s.radioOn, s.lock == .ready else { return .refused }
             // CNMI <ds>=1 and <mt>=2/3 route straight to the client (+CDS, +CMT) without storing.
@@ -266,21 +263,16 @@ extension SimulatedModem {
                 return .routed(s.cnmi[1])
             }
             let memory = s.receiveMemory
-            guard let index = s.freeIndex(in: memory) else {
-                if s.reportedFull { return .refused }
-                s.reportedFull = true
-                return .full
-            }
+            // A full memory refuses silently: libgammu 1.42 knows no unsolicited "storage full"
+            // line (+CIEV, ^SMMEMFULL) and takes one that arrives next to a reply for garbage,
+            // so clients must watch AT+CPMS instead, as smsgw does.
+            guard let index = s.freeIndex(in: memory) else { return .refused }
             s.memories[memory, default: [:]][index] = StoredMessage(status: 0, pdu: pdu, tpduLength: tpduLength)
             if !isStatusReport { s.delivered += 1 }
             return .stored(memory, index)
         }
         switch outcome {
         case .refused:
-            return false
-        case .full:
-            // As modems with a +CIND "smsfull" indicator report it; the SMSC keeps the SMS.
-            sendUnsolicited("+CIEV: \"SMSFULL\",1")
             return false
         case .routed:
             let code = isStatusReport ? "+CDS: \(tpduLength)" : "+CMT: ,\(tpduLength)"

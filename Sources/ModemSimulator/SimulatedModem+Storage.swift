@@ -12,10 +12,7 @@ extension SimulatedModem {
                 defer { s.capacity = max(1, newValue) }
                 return newValue > s.capacity
             }
-            if grew {
-                state.withLock { $0.reportedFull = false }
-                network?.flushPending(to: self)
-            }
+            if grew { network?.flushPending(to: self) }
         }
     }
 

@@ -91,15 +91,13 @@ struct StorageTests {
         try await single.modem.delete(sms.location)  // a no-op, not an error
     }
 
-    @Test("A full storage shows in the usage, and the modem's full report becomes an event")
+    @Test("A full storage shows in the usage (AT+CPMS), and frees up for what the SMSC held")
     func storageFull() async throws {
         let single = try await Single(capacity: 2)
-        let recorder = EventRecorder(single.modem)
         for index in 1...3 {
             try single.fixture.network.inject(text: "filler \(index)", from: "+15559999", to: "+15550001")
         }
         #expect(await single.waitForStored(2))
-        #expect(await SimulatorFixture.eventually { await recorder.events.contains(.storageFull) })
         let usage = try await single.modem.storageUsage()
         #expect(usage.isFull && usage.simUsed == 2 && usage.simSize == 2)
         let first = try #require(try await single.modem.messages().first)
