@@ -137,21 +137,16 @@ func gammuIncomingSMSCallback(
     _ machine: OpaquePointer?, _ sms: UnsafeMutablePointer<GSM_SMSMessage>?, _ user: UnsafeMutableRawPointer?
 ) {
     guard let context = context(user), let sms else { return }
-    switch sms.pointee.PDU {
-    case SMS_Deliver:
-        // +CMT: the modem stored nothing; this callback is the only copy.
+    if sms.pointee.PDU == SMS_Deliver {
+        // +CMT (+CMTI leaves the type unset): the modem stored nothing; this callback is the only copy.
         context.directMessages.append(GammuSession.stored(sms, location: .notStored))
-    case SMS_Status_Report:
+    } else if sms.pointee.Location > 0 {
+        // +CMTI / +CDSI: the content is read after the device read returns.
+        context.announcedLocations.append((Int(sms.pointee.Folder), Int(sms.pointee.Location), sms.pointee.Memory))
+    } else if sms.pointee.PDU == SMS_Status_Report {
         context.directReports.append((Int(sms.pointee.MessageReference), sms.pointee.DeliveryStatus))
-    default:
-        if sms.pointee.Location > 0 {
-            // +CMTI / +CDSI: the content is read after the device read returns.
-            context.announcedLocations.append(
-                (Int(sms.pointee.Folder), Int(sms.pointee.Location), sms.pointee.Memory)
-            )
-        } else {
-            context.sawDelivery = true
-        }
+    } else {
+        context.sawDelivery = true
     }
 }
 
