@@ -47,7 +47,10 @@ let package = Package(
         ),
         .target(
             name: "Modem",
-            dependencies: ["CGammu", "GSM7", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "CGammu", "GSM7", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
 

@@ -133,13 +133,28 @@ public final class GammuModem: Sendable {
         return reference
     }
 
-    /// Every message in the modem's storage (SIM and phone memory), texts and status reports.
+    /// Every received text and status report in the modem's storage (SIM and phone memory).
     public func messages() async throws(ModemError) -> [StoredMessage] {
-        try await run("reading messages") { session throws(ModemError) in try session.readAll() }
+        try await storage().messages
     }
 
-    /// Deletes one stored message.
+    /// Everything in the modem's storage: received messages, outbox copies, and entries that
+    /// cannot be read (each with its raw form), so that one bad entry never hides the others.
+    public func storage() async throws(ModemError) -> StorageListing {
+        // Reading location by location after a failed listing takes one round trip per slot.
+        try await run("reading messages", timeout: configuration.callTimeout * 4) { session throws(ModemError) in
+            try session.readStorage()
+        }
+    }
+
+    /// How many SMS each memory holds and can hold.
+    public func storageUsage() async throws(ModemError) -> StorageUsage {
+        try await run("reading how full the message storage is") { session throws(ModemError) in try session.usage() }
+    }
+
+    /// Deletes one stored entry; a location that is ``StoredMessage/Location/notStored`` is left alone.
     public func delete(_ location: StoredMessage.Location) async throws(ModemError) {
+        guard location.isStored else { return }
         try await run("deleting a message") { session throws(ModemError) in try session.delete(location) }
     }
 

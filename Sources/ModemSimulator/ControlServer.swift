@@ -46,7 +46,8 @@ final class ControlServer: @unchecked Sendable {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard bound == 0, listen(fd, 8) == 0 else {
+        // The directory is 0700 already; 0600 on the socket keeps other users out even if it is not.
+        guard bound == 0, chmod(path, 0o600) == 0, listen(fd, 8) == 0 else {
             let error = SimulatorError.posix("bind/listen \(path)")
             close(fd)
             throw error

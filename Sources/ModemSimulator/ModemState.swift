@@ -6,6 +6,12 @@ struct StoredMessage: Sendable, Equatable {
     var pdu: [UInt8]
     /// Octets of the TPDU alone (`<length>`).
     var tpduLength: Int
+    /// The PDU line exactly as +CMGL and +CMGR show it, when it is not the hex of ``pdu``: an
+    /// entry that firmware or a flash fault garbled (see ``SimulatedModem/store(line:status:)``).
+    var rawLine: String? = nil
+
+    /// The PDU line +CMGL and +CMGR print.
+    var pduLine: String { rawLine ?? Hex.encode(pdu) }
 }
 
 /// The SIM's PIN state as AT+CPIN? reports it.
@@ -53,6 +59,8 @@ struct ModemState: Sendable {
     /// Unsolicited result codes held back while a command is being answered.
     var heldUnsolicited: [String] = []
     var busy = false
+    /// Whether the modem offers only <mt> 2 in AT+CNMI=?, so a client asks for +CMT delivery.
+    var directDelivery = false
 
     // Counters.
     var nextMessageReference: UInt8 = 1

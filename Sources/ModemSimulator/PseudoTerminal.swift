@@ -16,13 +16,19 @@ final class PseudoTerminal: Sendable {
     /// between one client closing the port and the next opening it.
     let slave: Int32
     let slavePath: String
+    /// An inotify descriptor that reports clients opening and closing ``slavePath`` (-1 if none);
+    /// poll it and call ``releaseExclusivityIfIdle()`` when it is readable.
+    let watch: Int32
+    /// Clients that have the slave open now, as counted from the inotify events.
+    private let clients = Mutex(0)
     private let isClosed = Mutex(false)
     private var closed: Bool { isClosed.withLock { $0 } }
 
-    private init(master: Int32, slave: Int32, slavePath: String) {
+    private init(master: Int32, slave: Int32, slavePath: String, watch: Int32) {
         self.master = master
         self.slave = slave
         self.slavePath = slavePath
+        self.watch = watch
     }
 
     /// Opens a new pair in raw mode (no echo, no line editing, no CR/LF translation).
@@ -56,7 +62,48 @@ final class PseudoTerminal: Sendable {
         }
         let flags = fcntl(master, F_GETFL)
         _ = fcntl(master, F_SETFL, flags | O_NONBLOCK)
-        return PseudoTerminal(master: master, slave: slave, slavePath: path)
+        // Watched after our own open, so only clients are counted.
+        var watch = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        if watch >= 0, inotify_add_watch(watch, path, UInt32(IN_OPEN | IN_CLOSE_WRITE | IN_CLOSE_NOWRITE)) < 0 {
+            Glibc.close(watch)
+            watch = -1
+        }
+        return PseudoTerminal(master: master, slave: slave, slavePath: path, watch: watch)
+    }
+
+    /// Reads the open and close events of the slave; once the last client closed it, clears the
+    /// exclusive-use flag (TIOCEXCL) that libgammu set when it opened the port.
+    ///
+    /// The kernel clears that flag only when the last descriptor of the terminal closes, and the
+    /// simulator keeps one open, so without this only root (which TIOCEXCL does not stop) could
+    /// open a simulated modem a second time: a restarted `serve`, or gammu after smsgw.
+    func releaseExclusivityIfIdle() {
+        guard !closed, watch >= 0 else { return }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var sawClose = false
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(watch, $0.baseAddress, $0.count) }
+            guard n > 0 else { break }
+            var offset = 0
+            let header = MemoryLayout<inotify_event>.size
+            while offset + header <= n {
+                let (mask, nameLength) = buffer.withUnsafeBytes { raw in
+                    let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+                    return (event.mask, Int(event.len))
+                }
+                clients.withLock { count in
+                    if mask & UInt32(IN_OPEN) != 0 { count += 1 }
+                    if mask & UInt32(IN_CLOSE_WRITE | IN_CLOSE_NOWRITE) != 0 {
+                        count = max(0, count - 1)
+                        sawClose = true
+                    }
+                }
+                offset += header + nameLength
+            }
+        }
+        if sawClose, clients.withLock({ $0 == 0 }) {
+            _ = ioctl(slave, UInt(TIOCNXCL))
+        }
     }
 
     /// Writes all bytes it can; drops the rest when nobody drains the terminal (as a modem would),
@@ -94,6 +141,7 @@ final class PseudoTerminal: Sendable {
             return !c
         }
         guard wasOpen else { return }
+        if watch >= 0 { Glibc.close(watch) }
         Glibc.close(slave)
         Glibc.close(master)
     }

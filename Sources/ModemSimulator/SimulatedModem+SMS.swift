@@ -36,8 +36,11 @@ extension SimulatedModem {
             }
         case "+CNMI":
             guard notifications else { return .error }
+            // A modem that delivers directly offers only <mt> 0 and 2, so clients choose +CMT.
+            let test = state.withLock { $0.directDelivery }
+                ? "+CNMI: (0-2),(0,2),(0,2),(0-2),(0,1)" : "+CNMI: (0-2),(0-3),(0,2),(0-2),(0,1)"
             return setting(command, query: { "+CNMI: " + $0.cnmi.map(String.init).joined(separator: ",") },
-                           test: "+CNMI: (0-2),(0-3),(0,2),(0-2),(0,1)") { s, p in
+                           test: test) { s, p in
                 for (i, v) in p.prefix(5).enumerated() where !v.isEmpty {
                     guard let n = Int(v) else { return false }
                     s.cnmi[i] = n
@@ -121,7 +124,7 @@ extension SimulatedModem {
         }
         let lines = listed.flatMap { index, message in
             textMode ? textLines(for: message, index: index)
-                : ["+CMGL: \(index),\(message.status),,\(message.tpduLength)", Hex.encode(message.pdu)]
+                : ["+CMGL: \(index),\(message.status),,\(message.tpduLength)", message.pduLine]
         }
         return ATReply(lines: lines)
     }
@@ -141,7 +144,7 @@ extension SimulatedModem {
         }
         guard let message = result else { return .cms(321) }
         if state.withLock({ $0.textMode }) { return ATReply(lines: textLines(for: message, index: nil)) }
-        return .info("+CMGR: \(message.status),,\(message.tpduLength)", Hex.encode(message.pdu))
+        return .info("+CMGR: \(message.status),,\(message.tpduLength)", message.pduLine)
     }
 
     private func deleteMessages(_ command: ATCommand) -> ATReply {
@@ -260,6 +263,9 @@ extension SimulatedModem {
                 return .routed(s.cnmi[1])
             }
             let memory = s.receiveMemory
+            // A full memory refuses silently: libgammu 1.42 knows no unsolicited "storage full"
+            // line (+CIEV, ^SMMEMFULL) and takes one that arrives next to a reply for garbage,
+            // so clients must watch AT+CPMS instead, as smsgw does.
             guard let index = s.freeIndex(in: memory) else { return .refused }
             s.memories[memory, default: [:]][index] = StoredMessage(status: 0, pdu: pdu, tpduLength: tpduLength)
             if !isStatusReport { s.delivered += 1 }

@@ -130,7 +130,6 @@ public final class SimulatedModem: @unchecked Sendable {
         if isPlugged { return }
         let pty = try PseudoTerminal.open()
         try replaceSymlink(at: linkPath, pointingTo: pty.slavePath)
-        let fd = pty.master
         let generation = state.withLock { s -> Int in
             if reset { s.resetForPowerOn() }
             s.plugged = true
@@ -140,7 +139,7 @@ public final class SimulatedModem: @unchecked Sendable {
         let slavePath = pty.slavePath
         terminal.withLock { $0 = pty }
         logger.info("modem plugged", metadata: ["smsgw.sim.pty": "\(slavePath)"])
-        let thread = Thread { [self] in self.readLoop(generation: generation, fd: fd) }
+        let thread = Thread { [self] in self.readLoop(generation: generation, pty: pty) }
         thread.name = "sim-modem-\(index)"
         thread.start()
     }
@@ -149,11 +148,21 @@ public final class SimulatedModem: @unchecked Sendable {
         unplug()
     }
 
-    private func readLoop(generation: Int, fd: Int32) {
+    private func readLoop(generation: Int, pty: PseudoTerminal) {
         while state.withLock({ $0.generation == generation && $0.plugged }) {
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pfd, 1, 100)
+            // A negative descriptor (no inotify) is ignored by poll.
+            var descriptors = [
+                pollfd(fd: pty.master, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: pty.watch, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&descriptors, 2, 100)
             guard ready > 0 else { continue }
+            if descriptors[1].revents != 0 {
+                terminal.withLock { current in
+                    if current === pty { pty.releaseExclusivityIfIdle() }
+                }
+            }
+            guard descriptors[0].revents != 0 else { continue }
             let chunk: [UInt8]? = state.withLock { s in
                 guard s.generation == generation else { return nil }
                 return terminal.withLock { $0?.readAvailable() }

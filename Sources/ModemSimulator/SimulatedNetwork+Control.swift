@@ -7,7 +7,8 @@ extension SimulatedNetwork {
         status | drop P [NUMBER] | duplicate P [NUMBER] | corrupt P [NUMBER] | \
         delay MIN MAX [NUMBER] | delay off [NUMBER] | senderror CODE P [NUMBER] | senderror off [NUMBER] | \
         clear [NUMBER] | hang NUMBER on|off | unplug NUMBER | replug NUMBER | \
-        inject FROM TO TEXT… | injectpdu TO HEX | help
+        inject FROM TO TEXT… | injectpart FROM TO REF PART TOTAL TEXT… | injectpdu TO HEX | \
+        store NUMBER STAT LINE | capacity NUMBER N | delivery NUMBER stored|direct | help
         """
 
     /// Runs one control command and returns its one-line answer: `OK`, `ERROR <reason>`, or JSON.
@@ -54,7 +55,7 @@ extension SimulatedNetwork {
                     }
                 }
             case "clear":
-                try updateFaults(args.first) { $0 = FaultPlan() }
+                try clearFaults(args.first)
             case "hang":
                 guard args.count == 2, ["on", "off"].contains(args[1]) else { return "ERROR usage: hang NUMBER on|off" }
                 try requireModem(args[0]).setHung(args[1] == "on")
@@ -68,6 +69,28 @@ extension SimulatedNetwork {
                 guard args.count >= 3 else { return "ERROR usage: inject FROM TO TEXT" }
                 let text = Self.restOfLine(line, after: 3)
                 try inject(text: text, from: args[0], to: args[1])
+            case "injectpart":
+                guard args.count >= 6, let reference = Int(args[2]), let part = Int(args[3]), let total = Int(args[4]) else {
+                    return "ERROR usage: injectpart FROM TO REFERENCE PART TOTAL TEXT"
+                }
+                try inject(part: part, of: total, reference: reference, text: Self.restOfLine(line, after: 6),
+                           from: args[0], to: args[1])
+            case "store":
+                guard args.count == 3, let status = Int(args[1]) else {
+                    return "ERROR usage: store NUMBER STAT(0-3) PDU-LINE"
+                }
+                let index = try requireModem(args[0]).store(line: args[2], status: status)
+                return "OK \(index)"
+            case "capacity":
+                guard args.count == 2, let capacity = Int(args[1]), capacity >= 1 else {
+                    return "ERROR usage: capacity NUMBER N (N at least 1)"
+                }
+                try requireModem(args[0]).storageCapacity = capacity
+            case "delivery":
+                guard args.count == 2, ["stored", "direct"].contains(args[1]) else {
+                    return "ERROR usage: delivery NUMBER stored|direct"
+                }
+                try requireModem(args[0]).deliversDirectly = args[1] == "direct"
             case "injectpdu":
                 guard args.count == 2 else { return "ERROR usage: injectpdu TO HEX" }
                 try inject(pdu: Hex.decode(args[1]), to: args[0])
@@ -85,6 +108,18 @@ extension SimulatedNetwork {
             throw SimulatorError("no modem has the number \(number)")
         }
         return modem
+    }
+
+    /// Every fault off: the fault plans, hung firmware and unplugged ports, of one modem (with the
+    /// network's global plan left alone) or of the whole network.
+    private func clearFaults(_ number: String?) throws {
+        let targets = try number.map { [try requireModem($0)] } ?? modems
+        if number == nil { faults = FaultPlan() }
+        for modem in targets {
+            modem.faults = FaultPlan()
+            if modem.isHung { modem.setHung(false) }
+            if !modem.isPlugged { try modem.replug() }
+        }
     }
 
     private func updateFaults(_ number: String?, _ change: (inout FaultPlan) -> Void) throws {

@@ -31,6 +31,34 @@ extension SimulatedNetwork {
         }
     }
 
+    /// Delivers one part of a concatenated SMS (8-bit reference) to the modem `number` as if
+    /// `sender` had sent it, whether or not the other parts ever come: what any bulk SMS API lets
+    /// a stranger send. Skips the fault plans.
+    /// - Parameters:
+    ///   - part: This part's number, from 1.
+    ///   - total: How many parts the header announces.
+    ///   - reference: The reference the parts share (0…255).
+    /// - Throws: ``SimulatorError`` for an unknown modem or a part outside 1…total.
+    public func inject(part: Int, of total: Int, reference: Int, text: String, from sender: String, to number: String) throws {
+        guard let destination = modem(number: number) else {
+            throw SimulatorError("No simulated modem has the number \(number); check `status`.")
+        }
+        guard (1...255).contains(total), (1...total).contains(part), (0...255).contains(reference) else {
+            throw SimulatorError("A part is numbered 1…TOTAL (TOTAL at most 255) with a reference 0…255.")
+        }
+        let septets = try Array(GSM7.septets(for: text).prefix(153))
+        let header = UserDataHeader(concatenation: Concatenation(
+            reference: UInt16(reference), total: UInt8(total), sequence: UInt8(part)))
+        let message = SMSDeliver(
+            originator: PhoneAddress(sender), userData: UserData(alphabet: .gsm7, header: header, content: septets),
+            serviceCentreTimestamp: SMSTimestamp(date: Date()))
+        let tpdu = try message.encoded()
+        let item = PendingDelivery(
+            pdu: try PhoneAddress(Self.serviceCentreNumber).encodedSMSC() + tpdu, tpduLength: tpdu.count,
+            isStatusReport: false, from: sender)
+        routingQueue.async { [self] in deliver(item, to: destination, event: "injected") }
+    }
+
     /// Stores a raw PDU in the modem `number`: an SMSC address and an SMS-DELIVER or
     /// SMS-STATUS-REPORT as +CMGR shows them, or such a TPDU alone (the SMSC address is added).
     /// Octets that decode as neither are stored as given, to test how a client copes.

@@ -67,7 +67,8 @@ public final class SimulatedNetwork: @unchecked Sendable {
     ) {
         self.directory = directory
         self.logger = logger
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // ``start()`` refuses a directory that is not private; this only prepares it for the log.
+        try? PrivateDirectory.prepare(directory)
         self.traffic = TrafficLog(path: directory.appendingPathComponent("traffic.log").path)
         self.state = Mutex(NetworkState(
             faults: faults, random: SplitMix64(seed: seed ?? UInt64.random(in: 0...UInt64.max))))
@@ -121,7 +122,11 @@ public final class SimulatedNetwork: @unchecked Sendable {
     }
 
     /// Opens every modem's pseudo-terminal, starts the SMSC and the control socket.
+    /// - Throws: ``SimulatorError`` when the directory belongs to another user or a terminal or
+    ///   the socket cannot be set up.
     public func start() throws {
+        try PrivateDirectory.prepare(directory)
+        try PrivateDirectory.restrict(traffic.path)
         let modems = try state.withLock { s -> [SimulatedModem] in
             guard !s.stopped else { throw SimulatorError("The network was stopped; create a new one.") }
             guard !s.started else { return [] }
@@ -170,6 +175,7 @@ public final class SimulatedNetwork: @unchecked Sendable {
 
             """
         try text.write(to: url, atomically: true, encoding: .utf8)
+        try PrivateDirectory.restrict(url.path)
         return url
     }
 

@@ -22,7 +22,7 @@ final class TrafficLog: Sendable {
 
     init(path: String) {
         self.path = path
-        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         handle = Mutex(FileHandle(forWritingAtPath: path))
         handle.withLock { _ = try? $0?.seekToEnd() }
     }

@@ -6,7 +6,10 @@ extension GatewayConfiguration {
     /// Top-level keys the file may hold.
     static let topLevelKeys: Set<String> = ["data_dir", "log_level", "intervals", "modem"]
     /// Keys of `[intervals]`.
-    static let intervalKeys = ["poll_seconds", "health_seconds", "retry_base_seconds", "retry_max_seconds", "resync_retry_seconds"]
+    static let intervalKeys = [
+        "poll_seconds", "health_seconds", "retry_base_seconds", "retry_max_seconds", "resync_retry_seconds",
+        "part_timeout_seconds",
+    ]
     /// Keys of a `[[modem]]` table.
     static let modemKeys: Set<String> = [
         "name", "device", "connection", "pin_file", "gammurc", "section", "status_reports", "call_timeout_seconds",
@@ -201,6 +204,7 @@ extension GatewayConfiguration {
         case "health_seconds": \.healthSeconds
         case "retry_base_seconds": \.retryBaseSeconds
         case "retry_max_seconds": \.retryMaxSeconds
+        case "part_timeout_seconds": \.partTimeoutSeconds
         default: \.resyncRetrySeconds
         }
     }

@@ -32,16 +32,21 @@ public struct GatewayConfiguration: Sendable, Equatable {
         public var retryMaxSeconds: Double
         /// `resync_retry_seconds`: how often an unanswered resync handshake is sent again.
         public var resyncRetrySeconds: Double
+        /// `part_timeout_seconds`: how long parts of a concatenated SMS wait on the modem for the
+        /// rest before what arrived is logged as partial and deleted (gammu-smsd's
+        /// `MultipartTimeout` has the same default, 600).
+        public var partTimeoutSeconds: Double
 
         public init(
             pollSeconds: Double = 5, healthSeconds: Double = 30, retryBaseSeconds: Double = 10,
-            retryMaxSeconds: Double = 600, resyncRetrySeconds: Double = 300
+            retryMaxSeconds: Double = 600, resyncRetrySeconds: Double = 300, partTimeoutSeconds: Double = 600
         ) {
             self.pollSeconds = pollSeconds
             self.healthSeconds = healthSeconds
             self.retryBaseSeconds = retryBaseSeconds
             self.retryMaxSeconds = retryMaxSeconds
             self.resyncRetrySeconds = resyncRetrySeconds
+            self.partTimeoutSeconds = partTimeoutSeconds
         }
 
         /// The delay before retry number `attempt` (1 for the first retry): base·2^(attempt−1), at most max.

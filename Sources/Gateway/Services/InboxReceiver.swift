@@ -11,7 +11,9 @@ import Store
 /// A message that verifies updates the ratchet, the log and the fingerprint together; a failed
 /// one is logged as rejected, counted against the contact and kept in quarantine until the next
 /// completed resync; a duplicate is logged as such; a status report marks its outbox row
-/// delivered; concatenated plain SMS are reassembled; unknown senders touch no state.
+/// delivered; concatenated plain SMS are reassembled; unknown senders touch no state. Nothing
+/// stays on the modem for long: stray parts, unreadable entries and a full storage are handled
+/// too (see ``scan(_:logger:)``), so a contact's next SMS always finds room.
 public struct InboxReceiver: Service {
     let context: GatewayContext
     /// How often a request kept while the modem was not ready is looked at again.
@@ -67,11 +69,22 @@ public struct InboxReceiver: Service {
         }
     }
 
-    /// Reads and processes everything in one modem's storage.
+    /// Reads and processes everything in one modem's storage, then frees what only takes space.
+    ///
+    /// Order matters: SMS handed over directly (+CMT) first, as they have no other copy; then
+    /// every single SMS and complete group (committed, then deleted); then entries that cannot be
+    /// read (logged once with their raw form, deleted); then parts still waiting, which are logged
+    /// as partial and deleted once they waited too long or their sender has too many waiting; and
+    /// only then, if the storage is full, the oldest waiting parts and outbox copies make room.
     func scan(_ link: ModemLink, logger: Logger) async {
-        let messages: [StoredMessage]
+        for sms in link.takeDirect() {
+            if await processSingle(sms, link: link, logger: logger) == nil {
+                link.update { $0.direct.append(sms) }  // the store failed; kept for the next scan
+            }
+        }
+        let listing: StorageListing
         do {
-            messages = try await link.call { try await $0.messages() }
+            listing = try await link.call { try await $0.storage() }
         } catch {
             let modemError = ModemSupervisor.modemError(error)
             logger.warning("Could not read the modem's messages.", metadata: [GatewayLog.error: "\(modemError)"])
@@ -79,62 +92,59 @@ public struct InboxReceiver: Service {
             return
         }
         var deferred = false
-        let undeleted = link.snapshot.undeleted
-        var groups: [String: [StoredMessage]] = [:]
-        for sms in messages {
+        var groups: [PartialGroupKey: [StoredMessage]] = [:]
+        for sms in listing.messages {
             if let concatenation = sms.concatenation, !sms.isStatusReport {
-                groups["\(sms.number)/\(concatenation.reference)/\(concatenation.total)", default: []].append(sms)
+                groups[PartialGroupKey(sender: sms.number, reference: concatenation.reference, total: concatenation.total), default: []]
+                    .append(sms)
                 continue
             }
-            let name = link.name
-            let leftBehind = undeleted.contains(sms.fingerprint)
-            do {
-                let outcome = try await context.store.write { tx in
-                    try IncomingProcessor.process(sms, modem: name, leftBehind: leftBehind, in: tx)
-                }
-                if outcome == .deferred {
-                    deferred = true
-                    continue
-                }
-                await record(outcome, link: link, logger: logger)
-                await delete(sms, link: link, logger: logger)
-            } catch {
-                logger.error("Could not process a received SMS; it stays on the modem and is tried again.", metadata: [
-                    GatewayLog.error: "\(error)",
-                ])
-            }
+            if await processSingle(sms, link: link, logger: logger) == .deferred { deferred = true }
         }
-        for parts in groups.values {
-            let total = parts.first?.concatenation?.total ?? 0
-            let distinct = Set(parts.compactMap { $0.concatenation?.part })
-            guard distinct.count >= total else { continue }  // wait for the other parts
-            do {
-                let outcome = try await context.store.write { tx in try IncomingProcessor.processParts(parts, in: tx) }
-                await record(outcome, link: link, logger: logger)
-                for part in parts { await delete(part, link: link, logger: logger) }
-            } catch {
-                logger.error("Could not process a concatenated SMS; it stays on the modem.", metadata: [GatewayLog.error: "\(error)"])
-            }
-        }
+        for entry in listing.unreadable { await handleUnreadable(entry, link: link, logger: logger) }
+        let waiting = await handleGroups(groups, link: link, logger: logger)
+        await freeStorageIfFull(waiting: waiting, listing: listing, link: link, logger: logger)
         link.update { $0.reportsDeferred = deferred }
         if deferred { link.requestInboxScan() }
     }
 
-    private func delete(_ sms: StoredMessage, link: ModemLink, logger: Logger) async {
-        let location = sms.location
+    /// Processes one SMS that is not part of a concatenated one and deletes it once committed.
+    /// - Returns: The outcome, or nil when the store failed (it stays on the modem).
+    @discardableResult
+    func processSingle(_ sms: StoredMessage, link: ModemLink, logger: Logger) async -> IncomingOutcome? {
+        let name = link.name
+        let leftBehind = link.snapshot.undeleted.contains(sms.fingerprint)
+        do {
+            let outcome = try await context.store.write { tx in
+                try IncomingProcessor.process(sms, modem: name, leftBehind: leftBehind, in: tx)
+            }
+            guard outcome != .deferred else { return outcome }
+            await record(outcome, link: link, logger: logger)
+            await delete(sms.location, fingerprint: sms.fingerprint, link: link, logger: logger)
+            return outcome
+        } catch {
+            logger.error("Could not process a received SMS; it stays on the modem and is tried again.", metadata: [
+                GatewayLog.error: "\(error)",
+            ])
+            return nil
+        }
+    }
+
+    /// Deletes one entry from the modem; a failure is remembered, so the next read knows that the
+    /// entry was processed already and only tries the deletion again.
+    func delete(_ location: StoredMessage.Location, fingerprint: String, link: ModemLink, logger: Logger) async {
         do {
             try await link.call { try await $0.delete(location) }
-            link.update { _ = $0.undeleted.remove(sms.fingerprint) }
+            link.update { _ = $0.undeleted.remove(fingerprint) }
         } catch {
-            link.update { _ = $0.undeleted.insert(sms.fingerprint) }
-            // The fingerprint is recorded, so the next read skips it and tries the delete again.
+            link.update { _ = $0.undeleted.insert(fingerprint) }
             let modemError = ModemSupervisor.modemError(error)
             logger.warning("Could not delete a processed SMS from the modem.", metadata: [GatewayLog.error: "\(modemError)"])
             if modemError.needsRecovery { link.requestRecovery(because: modemError) }
         }
     }
 
-    private func record(_ outcome: IncomingOutcome, link: ModemLink, logger: Logger) async {
+    func record(_ outcome: IncomingOutcome, link: ModemLink, logger: Logger) async {
         switch outcome {
         case .alreadyProcessed, .deferred, .statusReport:
             return

@@ -163,18 +163,38 @@ enum IncomingProcessor {
         return .statusReport
     }
 
-    /// Logs a concatenated plain SMS, reassembled from all its parts, and records each part.
-    static func processParts(_ parts: [StoredMessage], in tx: StoreTransaction, now: Date = Date()) throws -> IncomingOutcome {
+    /// Logs a concatenated plain SMS reassembled from its parts, and records each part.
+    /// - Parameter note: Why only some parts are logged (nil for a complete group); it becomes
+    ///   the log entry's note, so the log says which parts arrived.
+    static func processParts(
+        _ parts: [StoredMessage], note: String? = nil, in tx: StoreTransaction, now: Date = Date()
+    ) throws -> IncomingOutcome {
         let fresh = try parts.filter { try !tx.hasReceivedFingerprint($0.fingerprint) }
         guard !fresh.isEmpty, let first = parts.first else { return .alreadyProcessed }
-        let text = parts.sorted { ($0.concatenation?.part ?? 0) < ($1.concatenation?.part ?? 0) }.map(\.text).joined()
+        // One text per part number: the network may deliver a part twice.
+        var byPart: [Int: String] = [:]
+        for part in parts { byPart[part.concatenation?.part ?? 0] = byPart[part.concatenation?.part ?? 0] ?? part.text }
+        let text = byPart.keys.sorted().compactMap { byPart[$0] }.joined()
         let contact = try (try? PhoneNumber(first.number)).flatMap { try tx.contact(withNumber: $0) }
         try tx.appendLog(NewLogEntry(
             time: now, direction: .incoming, contact: contact, remoteNumber: first.number, status: .plain, text: text,
-            fingerprint: first.fingerprint))
+            error: note, fingerprint: first.fingerprint))
         if let contact { try tx.recordReceived(from: contact, at: now) }
         for part in parts { _ = try tx.recordReceivedFingerprint(part.fingerprint, at: now) }
         return .plain
+    }
+
+    /// Logs a stored entry the modem could not read, with its raw form as the (encrypted) text,
+    /// unless it was logged before (a deletion that failed leaves it to be read again).
+    /// - Returns: Whether it was logged now.
+    static func recordUnreadable(_ entry: UnreadableEntry, modem: String, in tx: StoreTransaction, now: Date = Date()) throws -> Bool {
+        guard try !tx.hasReceivedFingerprint(entry.fingerprint) else { return false }
+        try tx.appendLog(NewLogEntry(
+            time: now, direction: .incoming, contact: nil, status: .unreadable, text: entry.evidence.joined(separator: "\n"),
+            error: "Modem \(modem) held an entry at \(entry.location) that could not be read (\(entry.reason)); its raw form is this entry's text, and it was deleted from the modem.",
+            fingerprint: entry.fingerprint))
+        _ = try tx.recordReceivedFingerprint(entry.fingerprint, at: now)
+        return true
     }
 
     /// After a completed resync, tries the contact's quarantined ciphertexts again.

@@ -21,6 +21,10 @@ final class ModemLink: Sendable {
         var reportsDeferred = false
         /// Fingerprints of processed SMS whose deletion from the modem failed.
         var undeleted: Set<String> = []
+        /// SMS the modem handed over directly (+CMT), waiting to be processed: their only copy.
+        var direct: [StoredMessage] = []
+        /// Whether the modem said its storage is full since the last scan.
+        var storageFullReported = false
     }
 
     let name: String
@@ -55,6 +59,34 @@ final class ModemLink: Sendable {
     func requestInboxScan() {
         state.withLock { $0.inboxRequested = true }
         inboxBell.continuation.yield()
+    }
+
+    /// Keeps an SMS the modem delivered directly (+CMT) for the inbox receiver and rings it.
+    func receiveDirect(_ sms: StoredMessage) {
+        state.withLock { $0.direct.append(sms) }
+        requestInboxScan()
+    }
+
+    /// Notes that the modem said its storage is full, and rings the inbox receiver.
+    func reportStorageFull() {
+        state.withLock { $0.storageFullReported = true }
+        requestInboxScan()
+    }
+
+    /// Takes the storage-full report (true once per report).
+    func takeStorageFullReport() -> Bool {
+        state.withLock { s in
+            defer { s.storageFullReported = false }
+            return s.storageFullReported
+        }
+    }
+
+    /// Takes the directly delivered SMS kept so far.
+    func takeDirect() -> [StoredMessage] {
+        state.withLock { s in
+            defer { s.direct.removeAll() }
+            return s.direct
+        }
     }
 
     /// Rings of ``requestInboxScan()``; rings while nobody waits collapse into one.
@@ -92,8 +124,10 @@ final class ModemLink: Sendable {
     /// The record `smsgw status` shows.
     var record: ModemStatusRecord {
         let s = snapshot
+        // Signal and operator were read while the modem was ready; in any other phase they are stale.
+        let ready = s.phase == .ready
         return ModemStatusRecord(
-            name: name, state: s.phase.rawValue, connected: s.phase == .ready, signalPercent: s.signalPercent,
-            networkOperator: s.networkOperator, lastError: s.lastError, sentCount: s.sent, receivedCount: s.received)
+            name: name, state: s.phase.rawValue, connected: ready, signalPercent: ready ? s.signalPercent : nil,
+            networkOperator: ready ? s.networkOperator : nil, lastError: s.lastError, sentCount: s.sent, receivedCount: s.received)
     }
 }

@@ -50,6 +50,12 @@ public struct ModemSupervisor: Service {
             switch event {
             case .newMessage, .statusReport:
                 link.requestInboxScan()
+            case .storageFull:
+                logger.warning("The modem says its SMS storage is full; freeing it.")
+                link.reportStorageFull()
+            case .received(let sms):
+                // A +CMT delivery exists only in this event: hand it over before anything else.
+                link.receiveDirect(sms)
             case .disconnected:
                 logger.warning("The modem disconnected; recovering.")
                 link.requestRecovery(because: ModemError(.deviceGone, "The modem disconnected (unplugged or reset)."))

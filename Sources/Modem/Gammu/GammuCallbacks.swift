@@ -20,12 +20,20 @@ final class GammuCallbackContext {
     var announcedLocations: [(folder: Int, location: Int, memory: GSM_MemoryType)] = []
     /// Status reports delivered directly (+CDS), as (reference, status).
     var directReports: [(Int, UInt8)] = []
-    /// Whether a +CMT (directly delivered, unstored) or undecodable announcement came in.
+    /// SMS the modem handed over directly (+CMT) without storing them: they exist only here.
+    var directMessages: [StoredMessage] = []
+    /// Whether an announcement came in that named no location (read the storage to find it).
     var sawDelivery = false
+    /// Whether the modem said its SMS storage is full (an unsolicited "SMSFULL"/"MEMFULL" line).
+    var storageFullReported = false
     /// Where libgammu's debug lines go at trace level; `nil` unless the logger logs at `.trace`.
     var traceLogger: Logger?
     /// Set while the PIN is being entered: its command, echo and answer never reach the trace.
     var traceSuppressed = false
+    /// While set, every complete debug line is collected here, unredacted (bounded), to keep a
+    /// modem's answer as evidence; it never goes to a log.
+    var capture: [String]?
+    private var redactor = TraceRedactor()
     private var traceLine: [UInt8] = []
 
     func resetErrors() {
@@ -40,10 +48,13 @@ final class GammuCallbackContext {
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
         if let cms = Self.number(after: Array("CMS ERROR".utf8), in: bytes) { lastCMSError = cms }
         if let cme = Self.number(after: Array("CME ERROR".utf8), in: bytes) { lastCMEError = cme }
-        guard let traceLogger, !traceSuppressed else { return }
+        if Self.find(Array("SMSFULL".utf8), in: bytes) != nil || Self.find(Array("MEMFULL".utf8), in: bytes) != nil {
+            storageFullReported = true
+        }
+        guard capture != nil || (traceLogger != nil && !traceSuppressed) else { return }
         for byte in bytes {
             if byte == UInt8(ascii: "\n") {
-                traceLogger.trace("libgammu: \(String(decoding: traceLine, as: UTF8.self))")
+                emit(String(decoding: traceLine, as: UTF8.self))
                 traceLine.removeAll(keepingCapacity: true)
             } else if traceLine.count < 4096 {
                 traceLine.append(byte)
@@ -51,34 +62,48 @@ final class GammuCallbackContext {
         }
     }
 
+    /// One complete debug line: into the capture as it is, into the trace only redacted.
+    private func emit(_ line: String) {
+        if capture != nil, capture!.count < 200 { capture!.append(line) }
+        guard let traceLogger, !traceSuppressed, let safe = redactor.redact(line) else { return }
+        traceLogger.trace("libgammu: \(safe)")
+    }
+
     /// Drops any partial trace line (after the PIN was entered).
     func discardTraceLine() { traceLine.removeAll() }
 
-    /// Finds `marker` (case-insensitively) and parses the decimal number after it, skipping ':' and spaces.
-    static func number(after marker: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard bytes.count >= marker.count else { return nil }
-        var start = 0
+    /// Where `marker` (upper case) first occurs in `bytes`, case-insensitively.
+    static func find(_ marker: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, from: Int = 0) -> Int? {
+        var start = from
         while start + marker.count <= bytes.count {
             var matches = true
             for offset in 0..<marker.count where uppercase(bytes[start + offset]) != marker[offset] {
                 matches = false
                 break
             }
-            if matches {
-                var index = start + marker.count
-                while index < bytes.count, bytes[index] == UInt8(ascii: ":") || bytes[index] == UInt8(ascii: " ") {
-                    index += 1
-                }
-                var value = 0
-                var digits = 0
-                while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]), digits < 6 {
-                    value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
-                    index += 1
-                    digits += 1
-                }
-                if digits > 0 { return value }
-            }
+            if matches { return start }
             start += 1
+        }
+        return nil
+    }
+
+    /// Finds `marker` (case-insensitively) and parses the decimal number after it, skipping ':' and spaces.
+    static func number(after marker: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var from = 0
+        while let start = find(marker, in: bytes, from: from) {
+            from = start + 1
+            var index = start + marker.count
+            while index < bytes.count, bytes[index] == UInt8(ascii: ":") || bytes[index] == UInt8(ascii: " ") {
+                index += 1
+            }
+            var value = 0
+            var digits = 0
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]), digits < 6 {
+                value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+                index += 1
+                digits += 1
+            }
+            if digits > 0 { return value }
         }
         return nil
     }
@@ -106,16 +131,18 @@ func gammuSendStatusCallback(
     context.sendReference = Int(reference)
 }
 
-/// `IncomingSMSCallback`: +CMTI/+CDSI give only a location, +CMT/+CDS a decoded message.
+/// `IncomingSMSCallback`: +CMTI/+CDSI give only a location (and no PDU type), +CMT/+CDS a
+/// decoded message whose other fields (the location among them) libgammu leaves unset.
 func gammuIncomingSMSCallback(
     _ machine: OpaquePointer?, _ sms: UnsafeMutablePointer<GSM_SMSMessage>?, _ user: UnsafeMutableRawPointer?
 ) {
     guard let context = context(user), let sms else { return }
-    if sms.pointee.Location > 0 {
-        // +CMTI / +CDSI: only a location; the content is read after the device read returns.
-        context.announcedLocations.append(
-            (Int(sms.pointee.Folder), Int(sms.pointee.Location), sms.pointee.Memory)
-        )
+    if sms.pointee.PDU == SMS_Deliver {
+        // +CMT (+CMTI leaves the type unset): the modem stored nothing; this callback is the only copy.
+        context.directMessages.append(GammuSession.stored(sms, location: .notStored))
+    } else if sms.pointee.Location > 0 {
+        // +CMTI / +CDSI: the content is read after the device read returns.
+        context.announcedLocations.append((Int(sms.pointee.Folder), Int(sms.pointee.Location), sms.pointee.Memory))
     } else if sms.pointee.PDU == SMS_Status_Report {
         context.directReports.append((Int(sms.pointee.MessageReference), sms.pointee.DeliveryStatus))
     } else {

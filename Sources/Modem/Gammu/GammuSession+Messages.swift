@@ -87,157 +87,6 @@ extension GammuSession {
         }
     }
 
-    // MARK: Reading
-
-    /// Every message in every folder (SIM and phone memory), via the `GSM_GetNextSMS` loop.
-    func readAll() throws(ModemError) -> [StoredMessage] {
-        try requireConnection()
-        let multi = UnsafeMutablePointer<GSM_MultiSMSMessage>.allocate(capacity: 1)
-        defer { multi.deallocate() }
-        UnsafeMutableRawPointer(multi).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<GSM_MultiSMSMessage>.size)
-        var messages: [StoredMessage] = []
-        var start = true
-        // The previous answer in `multi` tells libgammu where to continue, so it is not cleared.
-        for _ in 0..<10_000 {
-            context.resetErrors()
-            let result = GSM_GetNextSMS(machine, multi, start ? 1 : 0)
-            start = false
-            if result == ERR_EMPTY { return messages }
-            try check(result, "reading messages")
-            let count = Int(multi.pointee.Number)
-            let parts = Self.parts(of: multi)
-            for index in 0..<min(count, Int(GSM_MAX_MULTI_SMS)) {
-                messages.append(Self.stored(parts + index))
-            }
-        }
-        return messages
-    }
-
-    /// Reads one message by location (after a +CMTI/+CDSI announcement).
-    func read(folder: Int, location: Int) throws(ModemError) -> StoredMessage? {
-        try requireConnection()
-        let multi = UnsafeMutablePointer<GSM_MultiSMSMessage>.allocate(capacity: 1)
-        defer { multi.deallocate() }
-        UnsafeMutableRawPointer(multi).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<GSM_MultiSMSMessage>.size)
-        let parts = Self.parts(of: multi)
-        parts.pointee.Folder = Int32(folder)
-        parts.pointee.Location = Int32(location)
-        multi.pointee.Number = 1
-        context.resetErrors()
-        let result = GSM_GetSMS(machine, multi)
-        if result == ERR_EMPTY || result == ERR_INVALIDLOCATION { return nil }
-        try check(result, "reading a message")
-        return multi.pointee.Number > 0 ? Self.stored(parts) : nil
-    }
-
-    /// Deletes the message at `location`.
-    func delete(_ location: StoredMessage.Location) throws(ModemError) {
-        try requireConnection()
-        let message = UnsafeMutablePointer<GSM_SMSMessage>.allocate(capacity: 1)
-        defer { message.deallocate() }
-        UnsafeMutableRawPointer(message).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<GSM_SMSMessage>.size)
-        message.pointee.Folder = Int32(location.folder)
-        message.pointee.Location = Int32(location.index)
-        message.pointee.Memory = Self.memoryType(location.memory)
-        context.resetErrors()
-        try check(GSM_DeleteSMS(machine, message), "deleting the message at \(location)")
-    }
-
-    private static func parts(of multi: UnsafeMutablePointer<GSM_MultiSMSMessage>) -> UnsafeMutablePointer<GSM_SMSMessage> {
-        let offset = MemoryLayout<GSM_MultiSMSMessage>.offset(of: \GSM_MultiSMSMessage.SMS)!
-        return (UnsafeMutableRawPointer(multi) + offset).assumingMemoryBound(to: GSM_SMSMessage.self)
-    }
-
-    static func memoryType(_ memory: StoredMessage.Memory) -> GSM_MemoryType {
-        switch memory {
-        case .sim: return MEM_SM
-        case .phone: return MEM_ME
-        case .other: return GSM_MemoryType(rawValue: 0)
-        }
-    }
-
-    static func memory(_ type: GSM_MemoryType) -> StoredMessage.Memory {
-        switch type {
-        case MEM_SM: return .sim
-        case MEM_ME: return .phone
-        default: return .other
-        }
-    }
-
-    /// Converts one decoded libgammu message into a ``StoredMessage``.
-    static func stored(_ sms: UnsafeMutablePointer<GSM_SMSMessage>) -> StoredMessage {
-        let location = StoredMessage.Location(
-            folder: Int(sms.pointee.Folder), index: Int(sms.pointee.Location), memory: memory(sms.pointee.Memory)
-        )
-        let number = withUnsafeBytes(of: &sms.pointee.Number) { GammuText.decodeUCS2($0) }
-        let coding: StoredMessage.Coding
-        switch sms.pointee.Coding {
-        case SMS_Coding_Default_No_Compression: coding = .gsm7
-        case SMS_Coding_Unicode_No_Compression: coding = .ucs2
-        case SMS_Coding_8bit: coding = .eightBit
-        default: coding = .other
-        }
-        let isReport = sms.pointee.PDU == SMS_Status_Report
-        let rawText: [UInt8] = withUnsafeBytes(of: &sms.pointee.Text) { bytes in
-            coding == .eightBit
-                ? Array(bytes.prefix(max(0, min(Int(sms.pointee.Length), bytes.count))))
-                : GammuText.rawUCS2(bytes)
-        }
-        let text = coding == .eightBit
-            ? GammuText.hex(rawText)
-            : withUnsafeBytes(of: &sms.pointee.Text) { GammuText.decodeUCS2($0) }
-        let timestamp = date(sms.pointee.DateTime)
-        var concatenation: StoredMessage.Concatenation?
-        let udh = sms.pointee.UDH
-        if udh.Type == UDH_ConcatenatedMessages || udh.Type == UDH_ConcatenatedMessages16bit {
-            let reference = udh.Type == UDH_ConcatenatedMessages16bit ? udh.ID16bit : udh.ID8bit
-            concatenation = .init(reference: Int(reference), part: Int(udh.PartNumber), total: Int(udh.AllParts))
-        }
-        let udhBytes: [UInt8] = withUnsafeBytes(of: &sms.pointee.UDH.Text) {
-            Array($0.prefix(max(0, min(Int(udh.Length), $0.count))))
-        }
-
-        var hash = FNV1a64()
-        hash.add(Array(number.utf8)); hash.separate()
-        let dt = sms.pointee.DateTime
-        for field in [dt.Year, dt.Month, dt.Day, dt.Hour, dt.Minute, dt.Second, dt.Timezone] { hash.add(Int(field)) }
-        hash.separate()
-        hash.add(Int(sms.pointee.Coding.rawValue)); hash.add(Int(sms.pointee.PDU.rawValue)); hash.separate()
-        hash.add(udhBytes); hash.separate()
-        hash.add(rawText); hash.separate()
-        if isReport {
-            hash.add(Int(sms.pointee.MessageReference))
-            hash.add(Int(sms.pointee.DeliveryStatus))
-        }
-
-        return StoredMessage(
-            location: location,
-            number: number,
-            text: isReport ? "" : text,
-            coding: coding,
-            timestamp: timestamp,
-            concatenation: concatenation,
-            deliveryStatus: isReport ? DeliveryStatus(rawValue: sms.pointee.DeliveryStatus) : nil,
-            messageReference: isReport ? Int(sms.pointee.MessageReference) : nil,
-            fingerprint: hash.hex
-        )
-    }
-
-    /// A libgammu date-time (local time plus a zone offset in seconds) as a `Date`.
-    static func date(_ value: GSM_DateTime) -> Date? {
-        guard value.Year > 0, (1...12).contains(value.Month), (1...31).contains(value.Day) else { return nil }
-        var components = DateComponents()
-        components.calendar = Calendar(identifier: .gregorian)
-        components.timeZone = TimeZone(secondsFromGMT: Int(value.Timezone))
-        components.year = Int(value.Year)
-        components.month = Int(value.Month)
-        components.day = Int(value.Day)
-        components.hour = Int(value.Hour)
-        components.minute = Int(value.Minute)
-        components.second = Int(value.Second)
-        return components.date
-    }
-
     // MARK: Notifications
 
     /// Reads unsolicited lines and turns what the callbacks collected into events.
@@ -250,9 +99,15 @@ extension GammuSession {
             events.append(.statusReport(reference: reference, status: DeliveryStatus(rawValue: status)))
         }
         context.directReports.removeAll()
+        for message in context.directMessages { events.append(.received(message)) }
+        context.directMessages.removeAll()
         if context.sawDelivery {
             events.append(.newMessage)
             context.sawDelivery = false
+        }
+        if context.storageFullReported {
+            events.append(.storageFull)
+            context.storageFullReported = false
         }
         let announced = context.announcedLocations
         context.announcedLocations.removeAll()

@@ -44,27 +44,3 @@ enum GammuText {
         return String(decoding: out, as: UTF8.self)
     }
 }
-
-/// FNV-1a 64: a stable, seedless hash for message fingerprints (not a security function).
-struct FNV1a64 {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    mutating func add(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes {
-            value ^= UInt64(byte)
-            value &*= 0x0000_0100_0000_01B3
-        }
-    }
-
-    mutating func add(_ number: Int) {
-        withUnsafeBytes(of: Int64(number).littleEndian) { add($0) }
-    }
-
-    /// Separates fields so that ("ab","c") and ("a","bc") differ.
-    mutating func separate() { add([0xFF, 0x00]) }
-
-    var hex: String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - text.count) + text
-    }
-}

@@ -17,7 +17,13 @@ public struct StoredMessage: Sendable, Hashable {
             self.memory = memory
         }
 
-        public var description: String { "\(memory.rawValue):\(folder)/\(index)" }
+        public var description: String { isStored ? "\(memory.rawValue):\(folder)/\(index)" : "not stored" }
+
+        /// Where an SMS the modem handed over directly (+CMT) is: nowhere; deleting it does nothing.
+        public static let notStored = Location(folder: 0, index: 0, memory: .other)
+
+        /// Whether the message occupies storage (false for a direct +CMT delivery).
+        public var isStored: Bool { index > 0 }
     }
 
     /// The storage a message lives in.
@@ -71,8 +77,9 @@ public struct StoredMessage: Sendable, Hashable {
     public var deliveryStatus: DeliveryStatus?
     /// For a status report: the TP-MR of the SMS it reports on, else `nil`.
     public var messageReference: Int?
-    /// A stable fingerprint of the raw fields (FNV-1a 64 over number, timestamp, coding, UDH, text,
-    /// status), the same across processes, so the caller can recognise a message it already handled.
+    /// A stable fingerprint of the raw fields (SHA-256 over number, timestamp, coding, UDH, text,
+    /// status), the same across processes, so the caller can recognise a message it already
+    /// handled. Opaque: compare it, never parse it.
     public var fingerprint: String
 
     /// Whether this is a status report (delivery report) rather than a received text.
@@ -118,8 +125,13 @@ public struct DeliveryStatus: Sendable, Hashable, CustomStringConvertible {
 
 /// Something the modem told us without being asked.
 public enum ModemEvent: Sendable, Hashable {
-    /// A new SMS is in storage: read it with ``GammuModem/messages()``.
+    /// A new SMS is in storage: read it with ``GammuModem/storage()``.
     case newMessage
+    /// The modem handed an SMS over directly (+CMT) instead of storing it: this event is its only
+    /// copy, so process it at once; its location is ``StoredMessage/Location/notStored``.
+    case received(StoredMessage)
+    /// The modem said its SMS storage is full: new SMS wait at the network until space is freed.
+    case storageFull
     /// A status report for the SMS with this TP-MR arrived (it also stays in storage until deleted).
     case statusReport(reference: Int, status: DeliveryStatus)
     /// The device went away (unplugged or closed); recover with ``GammuModem/reopen()``.

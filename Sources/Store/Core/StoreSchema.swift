@@ -187,12 +187,27 @@ enum StoreSchema {
                 """)
         }
 
+        migrator.registerMigration("v4-inbox-partial-groups") { db in
+            // Parts of a concatenated SMS waiting on a modem for the rest: when each group was
+            // first seen, so the wait is bounded across restarts (the SIM keeps the parts).
+            try db.execute(sql: """
+                CREATE TABLE partial_groups (
+                    modem TEXT NOT NULL,
+                    sender TEXT NOT NULL,
+                    reference INTEGER NOT NULL,
+                    total INTEGER NOT NULL,
+                    first_seen REAL NOT NULL,
+                    PRIMARY KEY (modem, sender, reference, total)
+                ) STRICT, WITHOUT ROWID
+                """)
+        }
+
         return migrator
     }
 
     /// Every table the store owns, children before parents (the order ``UnlockedStore/deleteAccount()`` wipes them in).
     static let tables = [
         "outbox", "contact_numbers", "quarantine", "modem_status", "message_events", "messages", "received_pdus",
-        "otp_entries", "contacts", "account",
+        "partial_groups", "otp_entries", "contacts", "account",
     ]
 }

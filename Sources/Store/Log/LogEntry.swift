@@ -33,6 +33,8 @@ public struct MessageStatus: RawRepresentable, Sendable, Hashable, Codable, Cust
     public static let plain = MessageStatus(rawValue: "plain")
     /// A resynchronisation handshake message.
     public static let resync = MessageStatus(rawValue: "resync")
+    /// A stored entry the modem could not read or decode; its raw form is the text, as evidence.
+    public static let unreadable = MessageStatus(rawValue: "unreadable")
 
     public var description: String { rawValue }
 
