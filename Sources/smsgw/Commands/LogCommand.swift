@@ -16,7 +16,8 @@ struct LogCommand: ParsableCommand {
             (the store is read every 200 ms), until interrupted (Ctrl-C). A message already \
             printed is not printed again when its status changes (queued, sent, delivered); run \
             `smsgw log` for the current statuses.
-            """
+            """,
+        subcommands: [LogPruneCommand.self]
     )
 
     @OptionGroup var global: GlobalOptions
