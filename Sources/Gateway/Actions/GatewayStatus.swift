@@ -37,6 +37,8 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
         /// The next position expected from the peer in this epoch.
         public var receivePosition: UInt32?
         public var sync: SyncState
+        /// When the last resync completed; nil when none did since pairing.
+        public var lastResync: LastResync?
         /// Incoming ciphertexts kept to retry after the next resync.
         public var quarantined: Int
         public var lastSentAt: Date?
@@ -44,9 +46,10 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
 
         public init(
             name: String, number: String?, pairing: String, epoch: UInt32?, sendPosition: UInt32?, receivePosition: UInt32?,
-            sync: SyncState, quarantined: Int, lastSentAt: Date?, lastReceivedAt: Date?,
+            sync: SyncState, lastResync: LastResync? = nil, quarantined: Int, lastSentAt: Date?, lastReceivedAt: Date?,
             otherNumbers: [String] = [], modem: String? = nil
         ) {
+            self.lastResync = lastResync
             self.name = name
             self.number = number
             self.otherNumbers = otherNumbers
@@ -62,9 +65,23 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
         }
     }
 
+    /// The last completed resync of a contact.
+    public struct LastResync: Sendable, Equatable, Codable {
+        /// The epoch it put in force.
+        public var epoch: UInt32
+        /// When it completed; nil when an earlier version of smsgw recorded it.
+        public var completedAt: Date?
+
+        public init(epoch: UInt32, completedAt: Date?) {
+            self.epoch = epoch
+            self.completedAt = completedAt
+        }
+    }
+
     /// A contact's synchronisation: fine, waiting for a handshake answer, or failing.
     public struct SyncState: Sendable, Equatable, Codable {
-        /// `ok`, `not paired`, `resync pending` or `failing`.
+        /// `ok`, `not paired`, `resync requested` (the peer asks; the operator accepts or rejects),
+        /// `resync pending` (this side asked) or `failing`.
         public var state: String
         /// Consecutive incoming messages that failed verification.
         public var consecutiveFailures: Int

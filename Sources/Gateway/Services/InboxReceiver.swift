@@ -90,7 +90,7 @@ public struct InboxReceiver: Service {
             let leftBehind = undeleted.contains(sms.fingerprint)
             do {
                 let outcome = try await context.store.write { tx in
-                    try IncomingProcessor.process(sms, modem: name, leftBehind: leftBehind, in: tx)
+                    try IncomingProcessor.process(sms, modem: name, leftBehind: leftBehind, resync: context.resync, in: tx)
                 }
                 if outcome == .deferred {
                     deferred = true

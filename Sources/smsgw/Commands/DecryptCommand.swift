@@ -11,8 +11,10 @@ struct DecryptCommand: ParsableCommand {
         abstract: "Verify and decrypt a 160-character SMS from a contact.",
         discussion: """
             Nothing changes unless the message verifies; a failure (altered, duplicate, too far ahead) \
-            exits 65 with the reason. A resynchronisation message is applied and its reply printed: \
-            send that reply back to the contact. With --lines, each stdin line is one SMS and each \
+            exits 65 with the reason. A resynchronisation message that answers this side's \
+            handshake completes it; one in which the contact asks for a resync is only kept, with \
+            its six-digit code, until `smsgw resync NAME --accept` (which prints the answer to \
+            send back) or `--reject`; a repeat prints the answer again, once. With --lines, each stdin line is one SMS and each \
             output line its text, with `\\`, LF and CR written as `\\\\`, `\\n`, `\\r`; a failed line \
             prints an empty line and its error on stderr ("line N: …"), and the exit status is 65 at \
             the end.
@@ -51,7 +53,7 @@ struct DecryptCommand: ParsableCommand {
     /// Opens one SMS in one write transaction; returns the text, or a resync reply to send back.
     private func open(_ input: String, store: UnlockedStore, logger: Logger, line: Int?, escape: Bool) throws -> String {
         let text = input.trimmingCharacters(in: .whitespacesAndNewlines)
-        let opened = try store.write { tx in
+        let (opened, requestCode) = try store.write { tx -> (Opened, String?) in
             let contact = try tx.contact(named: name)
             let session = try tx.requireSession(for: contact)
             var rng = SystemRandomNumberGenerator()
@@ -61,12 +63,16 @@ struct DecryptCommand: ParsableCommand {
             case .message(let message):
                 try tx.appendLog(NewLogEntry(
                     direction: .incoming, contact: contact, status: .decrypted, text: message.text, ciphertext: text))
-            case .resync:
-                try tx.appendLog(NewLogEntry(direction: .incoming, contact: contact, status: .resync, ciphertext: text))
+            case .resync(let event):
+                try tx.appendLog(NewLogEntry(
+                    direction: .incoming, contact: contact, status: event.outcome == .completed ? .resynced : .resync,
+                    text: Self.note(event, request: result.session.resyncRequest, contact: contact.name), ciphertext: text))
             }
             try tx.recordReceived(from: contact)
+            let code = result.session.resyncRequest?.code
+            if case .resync(let event) = result.opened, event.outcome != .completed { return (result.opened, code) }
             try tx.resetFailures(for: contact)
-            return result.opened
+            return (result.opened, code)
         }
         let prefix = line.map { "line \($0): " } ?? ""
         switch opened {
@@ -78,6 +84,10 @@ struct DecryptCommand: ParsableCommand {
             return escape ? Output.escapedLine(message.text) : message.text
         case .resync(let event):
             logger.info("Applied a resync message.", metadata: [LogKey.contact: "\(name)", LogKey.epoch: "\(event.epoch)"])
+            if event.outcome == .requested {
+                Output.error(prefix + "this was a resync request (code \(requestCode ?? "?")); " + Self.requestAdvice(name: name))
+                return ""
+            }
             guard let reply = event.reply else {
                 Output.error(prefix + "this was a resynchronisation message (epoch \(event.epoch), \(event.outcome)); nothing to send back.")
                 return ""
@@ -85,5 +95,21 @@ struct DecryptCommand: ParsableCommand {
             Output.error(prefix + "this was a resynchronisation message (epoch \(event.epoch)); send the printed reply back to \(name).")
             return reply
         }
+    }
+
+    /// The log text of a resync message, with the code of a request.
+    static func note(_ event: ResyncEvent, request: ResyncRequest?, contact: String) -> String {
+        switch event.outcome {
+        case .requested:
+            return "Resync requested by \(contact) (epoch \(event.epoch), code \(request?.code ?? "?")), waiting for the operator."
+        case .completed: return "Resync completed: new keys in force (epoch \(event.epoch))."
+        case .repeated: return "Resync handshake repeated (epoch \(event.epoch)); answer printed once more."
+        case .superseded: return "Resync handshake superseded by this side's own (epoch \(event.epoch)); nothing changed."
+        }
+    }
+
+    /// What to do about a request: compare the code, then accept or reject.
+    static func requestAdvice(name: String) -> String {
+        "nothing changes until you decide: confirm the code with \(name), then run `smsgw resync \(Shell.quote(name)) --accept` (it prints the answer to send back), or `--reject` if \(name) did not ask."
     }
 }

@@ -12,7 +12,8 @@ struct StatusCommand: ParsableCommand {
             Modems are shown as the running daemon last recorded them (state, connected, signal, \
             operator, SMS sent and received since it started, last error, when it was updated); \
             none are listed when the daemon never ran. Contacts show their sync state (ok, not \
-            paired, resync pending, failing), consecutive verification failures with the advice \
+            paired, resync requested, resync pending, resync unanswered, failing) and when the last \
+            resync completed, consecutive verification failures with the advice \
             to resync, and their last sent and received times. --json prints one object: \
             {"modems":[…],"outbox":{state: count},"contacts":[…]}. Always exits 0 once the store \
             is unlocked: a problem shown here is not an error of this command.
@@ -65,6 +66,7 @@ struct StatusCommand: ParsableCommand {
             if let number = contact.number { facts.insert(([number] + contact.otherNumbers).joined(separator: " "), at: 0) }
             if let modem = contact.modem { facts.append("via \(modem)") }
             if let epoch = contact.epoch { facts.append("epoch \(epoch)") }
+            if let last = contact.lastResync { facts.append("last resync \(last.completedAt.map { age(of: $0, now: now) } ?? "at an unknown time")") }
             if contact.sync.consecutiveFailures > 0 { facts.append("\(contact.sync.consecutiveFailures) failures in a row") }
             if contact.quarantined > 0 { facts.append("\(contact.quarantined) kept for after a resync") }
             facts.append("last sent \(contact.lastSentAt.map { age(of: $0, now: now) } ?? "never")")
