@@ -32,10 +32,15 @@ let package = Package(
         // GSM 03.38 alphabet, septet counting and packing. Pure.
         .target(name: "GSM7", swiftSettings: strict),
 
+        // SHA-256 and HMAC-SHA256 with precomputed key states, for SMSCipher: the processor's SHA
+        // extensions when it has them, portable C otherwise. Our own, so SMSCipher needs no
+        // dependency's internal module.
+        .target(name: "CSHA256"),
+
         // The protocol: pairing, ratchet, wire format, resync messages. Pure values, no I/O.
         .target(
             name: "SMSCipher",
-            dependencies: ["GSM7", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["GSM7", "CSHA256"],
             swiftSettings: strict
         ),
 
@@ -112,7 +117,7 @@ let package = Package(
         // Benchmarks and fuzzing: separate executables, never part of `swift test`.
         .executableTarget(
             name: "CipherBenchmark",
-            dependencies: ["SMSCipher", "GSM7", "SplitMix"],
+            dependencies: ["SMSCipher", "GSM7", "SplitMix", "CSHA256"],
             path: "Benchmarks/CipherBenchmark",
             swiftSettings: strict
         ),
@@ -126,7 +131,7 @@ let package = Package(
         .testTarget(name: "GSM7Tests", dependencies: ["GSM7", "SplitMix"], swiftSettings: strict),
         .testTarget(
             name: "SMSCipherTests",
-            dependencies: ["SMSCipher", "GSM7", "SplitMix"],
+            dependencies: ["SMSCipher", "GSM7", "SplitMix", "CSHA256", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Vectors")],
             swiftSettings: strict
         ),

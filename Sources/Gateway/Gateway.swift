@@ -61,7 +61,8 @@ public final class Gateway: Sendable {
             }
         }
         let runner = StoreRunner(store: store)
-        let context = GatewayContext(store: runner, intervals: configuration.intervals, links: links, logger: logger)
+        let context = GatewayContext(
+            store: runner, intervals: configuration.intervals, resync: configuration.resync, links: links, logger: logger)
         try store.write { tx in
             try tx.clearModemStatuses()
             for link in links { try tx.saveModemStatus(link.record) }

@@ -16,6 +16,8 @@ extension GammuModem {
         guard let worker = state.withLock({ $0.worker }) else { throw ModemError.notConnected }
         let limit = timeout ?? configuration.callTimeout
         let pending = PendingCall<Value>()
+        var deadline: UInt64?
+        defer { if let deadline { watchdog.cancel(deadline) } }
         do {
             return try await withCheckedThrowingContinuation { continuation in
                 pending.install(continuation)
@@ -27,7 +29,8 @@ extension GammuModem {
                         pending.resume(.failure(error))
                     }
                 }
-                DispatchQueue.global().asyncAfter(deadline: .now() + limit.timeInterval) { [weak self] in
+                // On the modem's own timer thread: it fires even when every shared thread is stuck.
+                deadline = watchdog.schedule(after: limit) { [weak self] in
                     guard pending.claim() else { return }
                     let error = timeoutError?() ?? .timeout(operation, after: limit)
                     // Abort and record before the caller resumes, so that whatever it does next

@@ -20,6 +20,8 @@ public final class GammuModem: Sendable {
     let logger: Logger
     let eventSink: AsyncStream<ModemEvent>.Continuation
     let state = Mutex(ModemState())
+    /// Fires the deadlines of this modem's calls, on a thread of its own.
+    let watchdog: WatchdogTimer
 
     struct ModemState {
         var worker: ModemWorker?
@@ -42,12 +44,14 @@ public final class GammuModem: Sendable {
         logger[metadataKey: ModemLog.modem] = "\(configuration.name)"
         self.logger = logger
         (events, eventSink) = AsyncStream.makeStream(of: ModemEvent.self, bufferingPolicy: .bufferingNewest(1024))
+        watchdog = WatchdogTimer(name: "watch:\(configuration.name)")
         let worker = try makeWorker()
         state.withLock { $0.worker = worker }
     }
 
     deinit {
         state.withLock { $0.worker }?.stop()
+        watchdog.stop()
         eventSink.finish()
     }
 

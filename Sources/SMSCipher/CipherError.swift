@@ -19,6 +19,11 @@ public enum CipherError: Error, Sendable, Equatable {
     case beyondWindow(ahead: Int)
     /// A resynchronisation message older than the current epoch, or not matching it.
     case replayedHandshake
+    /// A second, different answer to the resync this side started: someone besides the peer holds
+    /// the pairing secret.
+    case conflictingHandshake
+    /// Accept or reject was asked for, but the peer has not asked for a resync.
+    case noResyncRequest
     /// The session has used every position of its chain.
     case chainExhausted
     /// The stored state has a version this build cannot read.
@@ -58,6 +63,10 @@ extension CipherError: CustomStringConvertible {
             return "The message is authentic but \(ahead) messages ahead of the last one received, beyond the window of \(ProtocolConstants.window); run a resync with this contact."
         case .replayedHandshake:
             return "A resynchronisation message was replayed or belongs to an earlier resync; it was ignored."
+        case .conflictingHandshake:
+            return "A second, different answer to this side's resync arrived: someone besides the contact holds the pairing secret (a copy of a key state). Nothing was changed; pair again with new codes exchanged in person (resync --manual)."
+        case .noResyncRequest:
+            return "The contact has not asked for a resync (or its request was already accepted or rejected), so there is nothing to accept or reject."
         case .chainExhausted:
             return "This contact's key chain is used up; pair again with new codes."
         case .unsupportedStateVersion(let version):

@@ -103,11 +103,22 @@ struct DaemonTests {
 
             let started = try rig.alice.expect(["resync", "bob"])
             #expect(Int64(started.lines.first ?? "") != nil, "resync printed \(started.stdout)")
+            let code = try #require(started.stdout.firstMatch(of: /code (\d{3} \d{3})/)?.1, "no code in \(started.stdout)")
+            // Bob's gateway keeps alice's request, with the same code, until his operator accepts.
+            try await GatewayRig.wait("bob's gateway to show alice's request", timeout: 60) {
+                try rig.status(rig.bob).contacts.first?.sync.state == "resync requested"
+            }
+            let request = try #require(try rig.status(rig.bob).contacts.first)
+            #expect(request.epoch == 0 && request.sync.advice?.contains("code \(code)") == true, "advice: \(request.sync.advice ?? "none")")
+            let accepted = try rig.bob.expect(["resync", "alice", "--accept"])
+            #expect(accepted.stdout.contains("accepted"), "resync --accept printed \(accepted.stdout)")
             try await GatewayRig.wait("both sides to reach epoch 1", timeout: 60) {
                 try [rig.alice, rig.bob].allSatisfy { peer in
-                    try rig.status(peer).contacts.allSatisfy { $0.epoch == 1 && $0.sync.state == "ok" }
+                    try rig.status(peer).contacts.allSatisfy { $0.epoch == 1 && $0.sync.state == "ok" && $0.lastResync?.epoch == 1 }
                 }
             }
+            #expect(try rig.log(rig.alice).contains { $0.direction == "in" && $0.status == "resynced" })
+            #expect(try rig.log(rig.bob).contains { $0.direction == "out" && $0.status == "resynced" })
             try await rig.exchange("after the resync")
 
             try await rig.stopBoth()
@@ -135,7 +146,8 @@ struct DaemonTests {
             // alone would have been complete.
             #expect(try rig.writeAheadLogSize(of: rig.alice) == 0)
             try rig.restoreStore(of: rig.alice, from: backup)
-            try rig.startDaemon(rig.alice)
+            // Alice's gateway answers a resync by itself (the configuration switch).
+            try rig.startDaemon(rig.alice, environment: ["SMSGW_RESYNC_ACCEPT": "auto"])
             try await GatewayRig.wait("alice's modem to be ready again", timeout: 60) { try rig.status(rig.alice).modemReady }
             #expect(try !rig.log(rig.alice).contains { before.contains($0.text ?? "") }, "the restore did not rewind alice's store")
 
@@ -153,7 +165,7 @@ struct DaemonTests {
             #expect(failing.sync.advice?.contains("smsgw resync alice") == true, "advice: \(failing.sync.advice ?? "none")")
             #expect(failing.quarantined == 3)
 
-            // Bob's operator runs `smsgw resync alice`; alice's daemon answers by itself.
+            // Bob's operator runs `smsgw resync alice`; alice's daemon answers by itself (auto).
             let started = try rig.bob.expect(["resync", "alice"])
             #expect(Int64(started.lines.first ?? "") != nil, "resync printed \(started.stdout)")
             try await GatewayRig.wait("both sides to reach epoch 1 in sync", timeout: 90) {
@@ -162,9 +174,10 @@ struct DaemonTests {
                 }
             }
             for peer in [rig.alice, rig.bob] {
-                let resyncs = try rig.log(peer).filter { $0.direction == "in" && $0.status == "resync" }
-                #expect(resyncs.contains { $0.text?.contains("completed") == true }, "\(peer.name) logged no completed resync")
+                let resyncs = try rig.log(peer).filter { $0.direction == "in" && $0.status == "resynced" }
+                #expect(resyncs.count == 1, "\(peer.name) logged \(resyncs.count) completed resyncs")
             }
+            #expect(try rig.log(rig.alice).contains { $0.status == "resynced" && $0.text?.contains("answered automatically") == true })
             #expect(try rig.log(rig.bob).contains { $0.direction == "out" && $0.status == "resync" })
             // The desynced messages were sealed on keys nobody has any more: after the resync they
             // leave the quarantine, and their log rows say to ask for them again.

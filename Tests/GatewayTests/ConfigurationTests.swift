@@ -16,6 +16,7 @@ struct ConfigurationTests {
         #expect(configuration.logLevel == .info)
         #expect(configuration.intervals == .init(pollSeconds: 5, healthSeconds: 30, retryBaseSeconds: 10, retryMaxSeconds: 600, resyncRetrySeconds: 300))
         #expect(configuration.modems.count == 2)
+        #expect(configuration.resync == ResyncSettings(accept: .operator, automaticRepliesPerHour: 4))
         let huawei = configuration.modems[0]
         #expect(huawei.name == "huawei")
         #expect(huawei.source == .device(path: "/dev/serial/by-id/usb-HUAWEI_Technology_HUAWEI_Mobile-if00-port0", connection: "at"))
@@ -23,6 +24,31 @@ struct ConfigurationTests {
         #expect(huawei.statusReports)
         #expect(huawei.callTimeoutSeconds == 30)
         #expect(configuration.modems[1].source == .gammurc(path: "/etc/smsgw/gammurc", section: 1))
+    }
+
+    @Test func peerResyncWaitsForTheOperatorUnlessConfigured() throws {
+        #expect(try GatewayConfiguration(toml: "").resync == ResyncSettings(accept: .operator, automaticRepliesPerHour: 4))
+        let file = try GatewayConfiguration(toml: "[resync]\naccept = \"auto\"\n[replies]\nper_contact_per_hour = 2\n")
+        #expect(file.resync == ResyncSettings(accept: .auto, automaticRepliesPerHour: 2))
+        let environment = try GatewayConfiguration(
+            toml: "[resync]\naccept = \"auto\"\n",
+            environment: ["SMSGW_RESYNC_ACCEPT": "operator", "SMSGW_REPLIES_PER_CONTACT_PER_HOUR": "0"])
+        #expect(environment.resync == ResyncSettings(accept: .operator, automaticRepliesPerHour: 0))
+        for (toml, key) in [
+            ("[resync]\naccept = \"always\"\n", "resync.accept"), ("[resync]\nanswer = true\n", "resync.answer"),
+            ("[replies]\nper_contact_per_hour = -1\n", "replies.per_contact_per_hour"), ("resync = 1\n", "resync"),
+        ] {
+            #expect { try GatewayConfiguration(toml: toml) } throws: { ($0 as? ConfigurationError)?.key == key }
+        }
+        #expect { try GatewayConfiguration(toml: "", environment: ["SMSGW_RESYNC_ACCEPT": "yes"]) } throws: {
+            ($0 as? ConfigurationError)?.key == "SMSGW_RESYNC_ACCEPT"
+        }
+    }
+
+    @Test func unansweredHandshakesBackOffAndStop() {
+        let pauses = (1...ResyncCoordinator.maxAttempts).map { ResyncCoordinator.delay(beforeRetry: $0, base: 300) }
+        #expect(pauses == [300, 600, 1200, 2400, 4800, nil])
+        #expect(ResyncCoordinator.delay(beforeRetry: 0, base: 300) == nil)
     }
 
     @Test func defaultsApplyToAMinimalFile() throws {

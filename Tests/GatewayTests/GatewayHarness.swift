@@ -44,7 +44,7 @@ final class GatewayPair: @unchecked Sendable {
     init(
         test: String, seed: UInt64 = UInt64.random(in: 1...UInt64.max), faults: FaultPlan = .none,
         intervals: GatewayConfiguration.Intervals = GatewayPair.fastIntervals, callTimeout: Double = 10,
-        modemsPerSide: Int = 1
+        modemsPerSide: Int = 1, resync: ResyncSettings = ResyncSettings()
     ) throws {
         self.seed = seed
         print("\(test): simulator seed \(seed)")
@@ -64,9 +64,9 @@ final class GatewayPair: @unchecked Sendable {
         try Self.pair(storeA, named: "bob", numbers: numbersB, with: storeB, named: "alice", numbers: numbersA)
 
         a = try Self.side(peer: "bob", label: "a", number: Self.numberA, store: storeA, sims: simsA,
-                          dir: root.appendingPathComponent("a"), intervals: intervals, callTimeout: callTimeout)
+                          dir: root.appendingPathComponent("a"), intervals: intervals, callTimeout: callTimeout, resync: resync)
         b = try Self.side(peer: "alice", label: "b", number: Self.numberB, store: storeB, sims: simsB,
-                          dir: root.appendingPathComponent("b"), intervals: intervals, callTimeout: callTimeout)
+                          dir: root.appendingPathComponent("b"), intervals: intervals, callTimeout: callTimeout, resync: resync)
     }
 
     static let fastIntervals = GatewayConfiguration.Intervals(
@@ -108,12 +108,12 @@ final class GatewayPair: @unchecked Sendable {
 
     private static func side(
         peer: String, label: String, number: String, store: UnlockedStore, sims: [SimulatedModem], dir: URL,
-        intervals: GatewayConfiguration.Intervals, callTimeout: Double
+        intervals: GatewayConfiguration.Intervals, callTimeout: Double, resync: ResyncSettings
     ) throws -> Side {
         // One modem keeps the name the single-modem tests know; several are named a1, a2, ….
         let names = sims.count == 1 ? ["modem-\(peer)"] : sims.indices.map { "\(label)\($0 + 1)" }
         let configuration = GatewayConfiguration(
-            dataDirectory: dir, intervals: intervals,
+            dataDirectory: dir, intervals: intervals, resync: resync,
             modems: zip(names, sims).map { name, sim in
                 ModemSettings(name: name, source: .device(path: sim.devicePath, connection: "at"), callTimeoutSeconds: callTimeout)
             })

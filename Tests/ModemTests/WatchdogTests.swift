@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 @testable import Modem
+import Synchronization
 import Testing
 
 /// The watchdog and the thread bridge, without a modem: the jobs only sleep.
@@ -102,6 +103,61 @@ struct WatchdogTests {
         }
         #expect(threads.count == 1)
         #expect(threads.first != "\(pthread_self())")
+    }
+
+    @Test func deadlinesFireOnTheModemsOwnTimerThread() async throws {
+        let modem = try modem()
+        let fired = SubmissionFlag()
+        let firedOn = Mutex<String?>(nil)
+        do {
+            try await modem.run(
+                "sleeping", timeout: .milliseconds(200),
+                timeoutError: {
+                    firedOn.withLock { $0 = Thread.current.name }
+                    fired.set()
+                    return .timeout("sleeping", after: .milliseconds(200))
+                }
+            ) { _ throws(ModemError) in Self.block(until: fired) }
+            Issue.record("the overrun was not noticed")
+        } catch {
+            #expect(error.code == .timeout)
+        }
+        #expect(firedOn.withLock { $0 } == "watch:modem")
+    }
+
+    /// The watchdog fires while every thread of the shared dispatch pool is busy: the hung call it
+    /// guards must not wait for unrelated work to finish.
+    @Test func deadlinesFireWhileTheSharedPoolIsBusy() async throws {
+        let modem = try modem()
+        let started = SubmissionFlag()
+        let fired = SubmissionFlag()
+        let poolReleased = SubmissionFlag()
+        let firedWhilePoolBusy = Mutex<Bool?>(nil)
+        let call = Task {
+            try await modem.run(
+                "sleeping", timeout: .seconds(1),
+                timeoutError: {
+                    firedWhilePoolBusy.withLock { $0 = !poolReleased.isSet }
+                    fired.set()
+                    return .timeout("sleeping", after: .seconds(1))
+                }
+            ) { _ throws(ModemError) in
+                started.set()
+                Self.block(until: fired)
+            }
+        }
+        while !started.isSet { try await Task.sleep(for: .milliseconds(5)) }
+        // Busy (runnable) threads, not sleeping ones: libdispatch adds threads for blocked workers
+        // only. On Linux Swift's own executor shares the pool, so nothing here awaits until they stop.
+        for _ in 0..<(ProcessInfo.processInfo.activeProcessorCount + 1) {
+            DispatchQueue.global().async {
+                let limit = Date().addingTimeInterval(8)
+                while !fired.isSet && Date() < limit {}
+                poolReleased.set()
+            }
+        }
+        await #expect(throws: ModemError.self) { try await call.value }
+        #expect(firedWhilePoolBusy.withLock { $0 } == true)
     }
 
     @Test func aSealedPINAttemptNeverOffersThePIN() {

@@ -33,9 +33,13 @@ import Testing
             state.peerReference = UInt32.random(in: 0...UInt32.max, using: &rng)
             state.epoch = UInt32.random(in: 0...UInt32.max, using: &rng)
             if rng.next() % 2 == 0 { state.resync.pending = .init(epoch: state.epoch &+ 1, nonce: Session.nonce(using: &rng)) }
+            if rng.next() % 2 == 0 { state.resync.requested = .init(epoch: state.epoch &+ 1, nonce: Session.nonce(using: &rng)) }
             _ = try? state.opening(ciphertext, now: pair.now, using: &rng)
             _ = try? state.sealing("reply", using: &rng)
             _ = state.startingResync(using: &rng)
+            _ = state.startingResync(restart: true, using: &rng)
+            _ = try? state.acceptingResync(now: pair.now, using: &rng)
+            _ = try? state.rejectingResync()
         }
     }
 }

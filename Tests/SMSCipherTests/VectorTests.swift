@@ -15,13 +15,13 @@ struct VectorFile: Codable {
     var steps: [Step]
 
     struct Step: Codable, Equatable {
-        var op: String            // "seal", "open", "resync"
+        var op: String            // "seal", "open", "resync", "accept", "tamper"
         var side: String          // "alice" or "bob"
         var text: String?
         /// Randomness drawn by the step, as 16-hex-digit words, in order.
         var random: [String]
         var ciphertext: String?
-        /// "text", "duplicate", "notAuthentic", "completed", "repeated", "superseded". A "tamper" step holds the already altered ciphertext.
+        /// "text", "duplicate", "notAuthentic", "requested", "completed", "repeated", "superseded". A "tamper" step holds the already altered ciphertext.
         var outcome: String?
         var reply: String?
         var note: String?
@@ -68,9 +68,13 @@ struct ScriptedGenerator: RandomNumberGenerator {
         steps.append(open("bob", 2, "duplicate of message 2"))
         for index in 10..<20 { steps.append(open("alice", index)) }
         steps.append(.init(op: "tamper", side: "bob", text: nil, random: [], ciphertext: "#0", note: "message 0 with character 80 changed"))
+        let start = steps.count
         steps.append(.init(op: "resync", side: "alice", text: nil, random: [], note: "alice starts a resync"))
-        steps.append(open("bob", steps.count - 1, "bob completes and answers"))
+        steps.append(open("bob", start, "bob keeps alice's request for his operator"))
+        steps.append(.init(op: "accept", side: "bob", text: nil, random: [], note: "bob's operator accepts: bob completes and answers"))
         steps.append(.init(op: "open", side: "alice", text: nil, random: [], ciphertext: "reply", note: "alice completes"))
+        steps.append(open("bob", start, "a copy of alice's start after completion is answered once more"))
+        steps.append(open("bob", start, "a further copy is a duplicate, not answered"))
         steps.append(seal("alice", "After the resync"))
         steps.append(open("bob", steps.count - 1))
         steps.append(open("bob", 6, "the lost message 6 arrives late, on the retired chain"))
@@ -121,6 +125,13 @@ struct ScriptedGenerator: RandomNumberGenerator {
                 let started = session.startingResync(using: &generator)
                 session = started.session
                 step.ciphertext = started.message
+            case "accept":
+                let accepted = try session.acceptingResync(now: now, using: &generator)
+                session = accepted.session
+                guard case .resync(let event) = accepted.opened else { throw TestFailure("accept gave no resync event") }
+                step.outcome = "\(event.outcome)"
+                step.reply = event.reply
+                lastReply = event.reply
             case "tamper", "open":
                 var ciphertext = step.ciphertext!
                 if step.op == "tamper" && expected == nil {
@@ -180,5 +191,6 @@ struct ScriptedGenerator: RandomNumberGenerator {
         #expect(replayed.aliceRole == expected.aliceRole)
         let outcomes = expected.steps.compactMap(\.outcome)
         #expect(outcomes.contains("duplicate") && outcomes.contains("notAuthentic") && outcomes.contains("completed"))
+        #expect(outcomes.contains("requested") && outcomes.contains("repeated"))
     }
 }

@@ -26,13 +26,18 @@ public struct ContactStatus: Sendable, Equatable, Codable {
     /// The next position expected from the peer in this epoch; nil before pairing.
     public var receivePosition: UInt32?
     public var sync: GatewayStatus.SyncState
+    /// The last completed resync (its epoch and time); nil when none completed since pairing.
+    public var lastResync: GatewayStatus.LastResync?
     /// Incoming ciphertexts kept to retry after the next resync.
     public var quarantined: Int
     public var lastSentAt: Date?
     public var lastReceivedAt: Date?
 
     /// The contact with its session (nil before pairing or when it cannot be read) and sync state.
-    public init(_ contact: Contact, session: Session?, sync: GatewayStatus.SyncState, quarantined: Int) {
+    public init(
+        _ contact: Contact, session: Session?, sync: GatewayStatus.SyncState, lastResync: GatewayStatus.LastResync? = nil,
+        quarantined: Int
+    ) {
         name = contact.name
         number = contact.number?.e164
         numbers = contact.numbers.map(\.e164)
@@ -43,6 +48,7 @@ public struct ContactStatus: Sendable, Equatable, Codable {
         sendPosition = session?.sendPosition
         receivePosition = session?.receivePosition
         self.sync = sync
+        self.lastResync = lastResync
         self.quarantined = quarantined
         lastSentAt = contact.lastSentAt
         lastReceivedAt = contact.lastReceivedAt
@@ -50,7 +56,7 @@ public struct ContactStatus: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case name, number, numbers, modem, pairing, rePairing, epoch, sendPosition, receivePosition, sync,
-            quarantined, lastSentAt, lastReceivedAt
+            lastResync, quarantined, lastSentAt, lastReceivedAt
     }
 
     // Written by hand so that absent values are null, not missing: every object has every key.
@@ -66,6 +72,7 @@ public struct ContactStatus: Sendable, Equatable, Codable {
         try container.encode(sendPosition, forKey: .sendPosition)
         try container.encode(receivePosition, forKey: .receivePosition)
         try container.encode(sync, forKey: .sync)
+        try container.encode(lastResync, forKey: .lastResync)
         try container.encode(quarantined, forKey: .quarantined)
         try container.encode(lastSentAt, forKey: .lastSentAt)
         try container.encode(lastReceivedAt, forKey: .lastReceivedAt)

@@ -58,36 +58,6 @@ public enum GatewayActions {
         }
     }
 
-    /// Starts a resynchronisation handshake with the contact over SMS (or repeats the pending one):
-    /// saves the session that remembers it, queues the handshake SMS and logs "resync started",
-    /// in one transaction. The peer's daemon answers by itself; this side's daemon sends the
-    /// handshake again every `resync_retry_seconds` until the answer arrives.
-    ///
-    /// - Returns: The log id of the "resync started" row (the id commands show) and the outbox id
-    ///   of the handshake SMS.
-    /// - Throws: ``StoreError/notFound(_:)`` (66), ``GatewayError`` (65) when not paired,
-    ///   ``StoreError/invalidInput(_:)`` (65) without a number.
-    @discardableResult
-    public static func startResync(contactName: String, store: UnlockedStore) throws -> StartedResync {
-        try store.write { tx in
-            let contact = try tx.contact(named: contactName)
-            guard contact.number != nil else {
-                throw StoreError.invalidInput(
-                    "The contact \"\(contact.name)\" has no phone number, so a resync cannot go over SMS; use `smsgw resync \(contact.name) --manual`.")
-            }
-            let session = try tx.requirePairedSession(for: contact)
-            var rng = SystemRandomNumberGenerator()
-            let started = session.startingResync(using: &rng)
-            try tx.saveSession(started.session, for: contact)
-            // Not linked to the outbox row, so the log keeps saying "resync" once it is sent.
-            let logID = try tx.appendLog(NewLogEntry(
-                direction: .outgoing, contact: contact, status: .resync,
-                text: "Resync started: handshake queued, waiting for the answer.", ciphertext: started.message))
-            let outboxID = try tx.enqueueOutbox(started.message, to: contact, kind: .handshake)
-            return StartedResync(logID: logID, outboxID: outboxID, contact: contact.name)
-        }
-    }
-
     /// Modems, the queue and every contact's sync state, from one read snapshot.
     ///
     /// A contact is `failing` after ``failureThreshold`` consecutive verification failures, with
@@ -119,23 +89,36 @@ public enum GatewayActions {
     /// A key state that cannot be read shows as not paired here; the commands that use it say why.
     static func contactStatus(_ contact: Contact, in reader: StoreReader) throws -> ContactStatus {
         let session = try? reader.loadSession(for: contact)
+        let attempts = try session?.pendingResyncMessage.map { try reader.outboxAttempts(of: $0, to: contact).count } ?? 0
         return ContactStatus(
-            contact, session: session, sync: syncState(contact, session: session),
-            quarantined: try reader.quarantineCount(for: contact))
+            contact, session: session, sync: syncState(contact, session: session, handshakeAttempts: attempts),
+            lastResync: lastResync(session), quarantined: try reader.quarantineCount(for: contact))
     }
 
     /// Consecutive verification failures after which a contact shows as failing.
     public static var failureThreshold: Int { GatewayContext.failureThreshold }
 
-    static func syncState(_ contact: Contact, session: Session?) -> GatewayStatus.SyncState {
+    /// - Parameter handshakeAttempts: How many times the pending handshake was queued.
+    static func syncState(_ contact: Contact, session: Session?, handshakeAttempts: Int = 0) -> GatewayStatus.SyncState {
         let failures = contact.verificationFailures
         guard let session else {
             return .init(state: "not paired", consecutiveFailures: failures,
                          advice: "Pair with `smsgw contact pair \(contact.name) CODE`.")
         }
-        if session.isResyncPending {
-            return .init(state: "resync pending", consecutiveFailures: failures,
-                         advice: "Waiting for \(contact.name)'s gateway to answer the handshake; it is sent again periodically.")
+        if let request = session.resyncRequest {
+            return .init(
+                state: "resync requested", consecutiveFailures: failures,
+                advice: "\(contact.name)'s gateway asks for a resync (code \(request.code)): confirm the code with \(contact.name) by phone, then run `smsgw resync \(contact.name) --accept`, or `smsgw resync \(contact.name) --reject` if \(contact.name) did not ask.")
+        }
+        if let code = session.pendingResyncCode, handshakeAttempts >= ResyncCoordinator.maxAttempts {
+            return .init(
+                state: "resync unanswered", consecutiveFailures: failures,
+                advice: "The handshake (code \(code)) went unanswered \(handshakeAttempts) times: check with \(contact.name) that their gateway runs and their operator accepted it, then run `smsgw resync \(contact.name) --restart`.")
+        }
+        if let code = session.pendingResyncCode {
+            return .init(
+                state: "resync pending", consecutiveFailures: failures,
+                advice: "Waiting for \(contact.name)'s gateway to answer the handshake (code \(code), which \(contact.name)'s operator confirms before accepting); it is sent again with growing pauses.")
         }
         if failures >= failureThreshold {
             return .init(

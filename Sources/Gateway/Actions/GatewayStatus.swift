@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import Store
 
 /// Everything `smsgw status` shows: modems, the queue, and each contact's sync state. Codable
@@ -24,9 +24,23 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
     /// Whether any modem is ready (the daemon runs and can send).
     public var hasReadyModem: Bool { modems.contains { $0.state == ModemPhase.ready.rawValue } }
 
+    /// The last completed resync of a contact.
+    public struct LastResync: Sendable, Equatable, Codable {
+        /// The epoch it put in force.
+        public var epoch: UInt32
+        /// When it completed; nil when an earlier version of smsgw recorded it.
+        public var completedAt: Date?
+
+        public init(epoch: UInt32, completedAt: Date?) {
+            self.epoch = epoch
+            self.completedAt = completedAt
+        }
+    }
+
     /// A contact's synchronisation: fine, waiting for a handshake answer, or failing.
     public struct SyncState: Sendable, Equatable, Codable {
-        /// `ok`, `not paired`, `resync pending` or `failing`.
+        /// `ok`, `not paired`, `resync requested` (the peer asks; the operator accepts or rejects),
+        /// `resync pending` (this side asked) or `failing`.
         public var state: String
         /// Consecutive incoming messages that failed verification.
         public var consecutiveFailures: Int

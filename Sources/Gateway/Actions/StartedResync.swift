@@ -1,4 +1,4 @@
-/// What ``GatewayActions/startResync(contactName:store:)`` committed.
+/// What ``GatewayActions/startResync(contactName:restart:store:)`` committed.
 public struct StartedResync: Sendable, Equatable {
     /// The id of the log row that records the handshake ("Resync started"): the message id every
     /// command shows for it.
@@ -7,10 +7,13 @@ public struct StartedResync: Sendable, Equatable {
     public var outboxID: Int64
     /// The contact's name as stored (the user may have typed it in another case).
     public var contact: String
+    /// The confirmation code the contact's operator sees with the request.
+    public var code: String
 
-    public init(logID: Int64, outboxID: Int64, contact: String) {
+    public init(logID: Int64, outboxID: Int64, contact: String, code: String) {
         self.logID = logID
         self.outboxID = outboxID
         self.contact = contact
+        self.code = code
     }
 }

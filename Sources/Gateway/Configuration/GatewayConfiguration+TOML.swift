@@ -4,7 +4,7 @@ import TOMLKit
 
 extension GatewayConfiguration {
     /// Top-level keys the file may hold.
-    static let topLevelKeys: Set<String> = ["data_dir", "log_level", "intervals", "modem"]
+    static let topLevelKeys: Set<String> = ["data_dir", "log_level", "intervals", "modem", "resync", "replies"]
     /// Keys of `[intervals]`.
     static let intervalKeys = [
         "poll_seconds", "health_seconds", "retry_base_seconds", "retry_max_seconds", "resync_retry_seconds",
@@ -56,7 +56,7 @@ extension GatewayConfiguration {
         self.init()
         for key in table.keys where !Self.topLevelKeys.contains(key) {
             throw ConfigurationError(
-                key: key, "Unknown key `\(key)` in \(source); expected data_dir, log_level, [intervals] or [[modem]].")
+                key: key, "Unknown key `\(key)` in \(source); expected data_dir, log_level, [intervals], [resync], [replies] or [[modem]].")
         }
         let reader = TOMLReader(source: source)
         if let path = try reader.string(table, "data_dir", path: "data_dir") {
@@ -80,6 +80,7 @@ extension GatewayConfiguration {
                 }
             }
         }
+        try resync.read(table, source: source)
         var modemTables: [TOMLTable] = []
         if let value = table["modem"] {
             guard let array = value.array else {
@@ -110,6 +111,7 @@ extension GatewayConfiguration {
         if let value = environment[prefix + "LOG_LEVEL"] {
             logLevel = try Self.level(value, key: prefix + "LOG_LEVEL")
         }
+        try resync.applyEnvironment(environment, prefix: prefix)
         let intervalPrefix = prefix + "INTERVALS_"
         for (name, value) in environment where name.hasPrefix(intervalPrefix) {
             let key = String(name.dropFirst(intervalPrefix.count)).lowercased()

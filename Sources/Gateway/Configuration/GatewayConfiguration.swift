@@ -15,6 +15,9 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var logLevel: Logger.Level
     /// The `[intervals]` table.
     public var intervals: Intervals
+    /// The `[resync]` and `[replies]` tables: who completes a peer's resync, and the budget of
+    /// automatic replies.
+    public var resync: ResyncSettings
     /// The `[[modem]]` tables, in file order.
     public var modems: [ModemSettings]
     /// When set, the gateway runs its own in-process simulated network instead of real modems.
@@ -81,11 +84,13 @@ public struct GatewayConfiguration: Sendable, Equatable {
     /// A configuration with the defaults of the example file and no modem.
     public init(
         dataDirectory: URL = URL(fileURLWithPath: "/var/lib/smsgw"), logLevel: Logger.Level = .info,
-        intervals: Intervals = Intervals(), modems: [ModemSettings] = [], simulator: SimulatorSettings? = nil
+        intervals: Intervals = Intervals(), resync: ResyncSettings = ResyncSettings(), modems: [ModemSettings] = [],
+        simulator: SimulatorSettings? = nil
     ) {
         self.dataDirectory = dataDirectory
         self.logLevel = logLevel
         self.intervals = intervals
+        self.resync = resync
         self.modems = modems
         self.simulator = simulator
     }

@@ -5,6 +5,8 @@ import Logging
 struct GatewayContext: Sendable {
     let store: StoreRunner
     let intervals: GatewayConfiguration.Intervals
+    /// Who completes a peer's resync, and the budget of automatic replies.
+    let resync: ResyncSettings
     let links: [ModemLink]
     let logger: Logger
 

@@ -116,7 +116,7 @@ public struct InboxReceiver: Service {
         let leftBehind = link.snapshot.undeleted.contains(sms.fingerprint)
         do {
             let outcome = try await context.store.write { tx in
-                try IncomingProcessor.process(sms, modem: name, leftBehind: leftBehind, in: tx)
+                try IncomingProcessor.process(sms, modem: name, leftBehind: leftBehind, resync: context.resync, in: tx)
             }
             guard outcome != .deferred else { return outcome }
             await record(outcome, link: link, logger: logger)

@@ -31,8 +31,10 @@ enum IncomingProcessor {
     /// - Parameter leftBehind: Whether this exact SMS was processed before and only its deletion
     ///   failed; otherwise a recorded fingerprint means the network delivered a second copy, which
     ///   is logged as a duplicate.
+    /// - Parameter resync: Who completes a peer's resync, and the budget of automatic replies.
     static func process(
-        _ sms: StoredMessage, modem: String, leftBehind: Bool = false, in tx: StoreTransaction, now: Date = Date()
+        _ sms: StoredMessage, modem: String, leftBehind: Bool = false, resync: ResyncSettings = ResyncSettings(),
+        in tx: StoreTransaction, now: Date = Date()
     ) throws -> IncomingOutcome {
         if try tx.hasReceivedFingerprint(sms.fingerprint) {
             guard !leftBehind, !sms.isStatusReport else { return .alreadyProcessed }
@@ -74,38 +76,28 @@ enum IncomingProcessor {
             return try reject(sms.text, from: contact, error: error, fingerprint: sms.fingerprint, in: tx, now: now)
         }
         _ = try tx.recordReceivedFingerprint(sms.fingerprint, at: now)
-        return try apply(result, ciphertext: sms.text, from: contact, fingerprint: sms.fingerprint, in: tx, now: now)
+        return try apply(result, ciphertext: sms.text, from: contact, fingerprint: sms.fingerprint, resync: resync, in: tx, now: now)
     }
 
-    /// Saves the new state and logs what an opened message was; enqueues a resync answer.
+    /// Saves the new state and logs what an opened message was; a resync message goes to
+    /// ``applyResync(_:event:ciphertext:from:fingerprint:settings:in:now:)``.
     static func apply(
         _ result: OpenResult, ciphertext: String, from contact: Contact, fingerprint: String?,
-        in tx: StoreTransaction, now: Date
+        resync: ResyncSettings = ResyncSettings(), in tx: StoreTransaction, now: Date
     ) throws -> IncomingOutcome {
-        try tx.saveSession(result.session, for: contact)
-        try tx.recordReceived(from: contact, at: now)
         switch result.opened {
         case .message(let message):
+            try tx.saveSession(result.session, for: contact)
+            try tx.recordReceived(from: contact, at: now)
             try tx.appendLog(NewLogEntry(
                 time: now, direction: .incoming, contact: contact, status: .decrypted, text: message.text,
                 ciphertext: ciphertext, fingerprint: fingerprint))
             try tx.resetFailures(for: contact)
             return .decrypted(contact: contact.name)
         case .resync(let event):
-            let note: String
-            switch event.outcome {
-            case .completed: note = "Resync completed: new keys in force (epoch \(event.epoch))."
-            case .repeated: note = "Resync handshake repeated (epoch \(event.epoch)); nothing changed."
-            case .superseded: note = "Resync handshake superseded by this side's own (epoch \(event.epoch))."
-            }
-            try tx.appendLog(NewLogEntry(
-                time: now, direction: .incoming, contact: contact, status: .resync, text: note,
-                ciphertext: ciphertext, fingerprint: fingerprint))
-            if let reply = event.reply {
-                try tx.enqueueOutbox(reply, to: contact, kind: .handshake, now: now)
-            }
-            if event.outcome == .completed { try tx.resetFailures(for: contact) }
-            return .resync(contact: contact.name, completed: event.outcome == .completed)
+            return try applyResync(
+                result.session, event: event, ciphertext: ciphertext, from: contact, fingerprint: fingerprint,
+                settings: resync, in: tx, now: now)
         }
     }
 
@@ -131,7 +123,7 @@ enum IncomingProcessor {
         let id = try tx.appendLog(NewLogEntry(
             time: now, direction: .incoming, contact: contact, status: .rejected, ciphertext: ciphertext,
             error: reason, fingerprint: fingerprint))
-        if error != .replayedHandshake {
+        if error != .replayedHandshake && error != .conflictingHandshake {
             try tx.quarantine(ciphertext, from: contact, messageID: id, reason: error.description, now: now)
         }
         _ = try tx.recordReceivedFingerprint(fingerprint, at: now)

@@ -4,14 +4,21 @@ public import ServiceLifecycle
 import SMSCipher
 import Store
 
-/// Sends an unanswered resync handshake again every `resync_retry_seconds` until it completes.
+/// Sends an unanswered resync handshake again, with growing pauses and a bounded number of times.
 ///
 /// A contact's handshake is pending while its session says so (``Session/isResyncPending``); the
-/// handshake SMS is deterministic, so each retry is the same 160 characters and a peer that got
-/// an earlier copy answers it as a repeat. A retry is queued only when no handshake to that
-/// contact is waiting in the outbox and the last one was queued at least `resync_retry_seconds` ago.
+/// handshake SMS is deterministic, so each retry is the same 160 characters, the outbox rows with
+/// that body count the attempts, and a peer that got an earlier copy answers it as a repeat (at
+/// most once more). Retry `n` (from 1) waits `resync_retry_seconds · 2^(n−1)` after the previous
+/// attempt, and after ``maxAttempts`` sends in all the coordinator stops: the status then says to
+/// check with the contact and restart the handshake. A retry is queued only when no handshake to
+/// that contact is waiting in the outbox.
 public struct ResyncCoordinator: Service {
     let context: GatewayContext
+
+    /// Sends of one handshake in all, the first included (with the default 300 s: retries after
+    /// 5, 10, 20, 40 and 80 minutes).
+    public static let maxAttempts = 6
 
     init(context: GatewayContext) {
         self.context = context
@@ -29,19 +36,30 @@ public struct ResyncCoordinator: Service {
         }
     }
 
+    /// The pause after `attempt` sends of a handshake before the next (`base · 2^(attempt−1)`), or
+    /// nil once ``maxAttempts`` sends were made (or none yet: the first send is the operator's).
+    public static func delay(beforeRetry attempt: Int, base: Double) -> Double? {
+        guard attempt >= 1, attempt < maxAttempts else { return nil }
+        return base * pow(2, Double(attempt - 1))
+    }
+
     /// Queues the handshake again for every contact whose retry is due; returns their names.
     @discardableResult
     func retryDue(now: Date = Date()) async -> [String] {
-        let retry = context.intervals.resyncRetrySeconds
+        let base = context.intervals.resyncRetrySeconds
         do {
             let names = try await context.store.write { tx -> [String] in
                 var names: [String] = []
                 for contact in try tx.contacts() where contact.number != nil {
                     guard let session = try? tx.loadSession(for: contact), let message = session.pendingResyncMessage else { continue }
-                    if let last = try tx.latestOutbox(kind: .handshake, for: contact) {
-                        if last.state == .queued || last.state == .submitting { continue }
-                        if now.timeIntervalSince(last.createdAt) < retry { continue }
+                    if let last = try tx.latestOutbox(kind: .handshake, for: contact),
+                        last.state == .queued || last.state == .submitting
+                    {
+                        continue
                     }
+                    let attempts = try tx.outboxAttempts(of: message, to: contact)
+                    guard let pause = Self.delay(beforeRetry: attempts.count, base: base) else { continue }
+                    if let lastQueued = attempts.lastQueuedAt, now.timeIntervalSince(lastQueued) < pause { continue }
                     try tx.enqueueOutbox(message, to: contact, kind: .handshake, now: now)
                     names.append(contact.name)
                 }

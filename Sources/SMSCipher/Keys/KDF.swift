@@ -40,6 +40,7 @@ enum KDF {
         static let safety = Label("smsgw1 safety")
         static let root = Label("smsgw1 root")
         static let resyncRoot = Label("smsgw1 resync")
+        static let resyncCode = Label("smsgw1 resync code")
         static let chainAB = Label("smsgw1 chain A>B")
         static let chainBA = Label("smsgw1 chain B>A")
         static let freshA = Label("smsgw1 fresh A")

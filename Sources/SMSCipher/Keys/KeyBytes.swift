@@ -1,5 +1,3 @@
-import Crypto
-
 /// 32 bytes of key material: a chain key, a message key or a pairing secret.
 ///
 /// Its description never shows the bytes, so a key that reaches a log by mistake reveals nothing.

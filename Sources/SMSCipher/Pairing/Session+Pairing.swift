@@ -30,7 +30,11 @@ extension Session {
 
     /// Six digits both people read to each other to confirm the pairing matches, as "123 456".
     public var safetyCode: String {
-        let mac = KDF.mac(pairingSecret.bytes, .safety)
+        Self.sixDigits(KDF.mac(pairingSecret.bytes, .safety))
+    }
+
+    /// u32(first 4 bytes of `mac`) mod 10^6, zero-padded and grouped as "123 456".
+    static func sixDigits(_ mac: [UInt8]) -> String {
         let value = Self.uint64(mac.prefix(4)) % 1_000_000
         let digits = String(value)
         let padded = String(repeating: "0", count: 6 - digits.count) + digits

@@ -3,22 +3,27 @@ import class Foundation.JSONDecoder
 
 /// The form the store keeps a session in: compact binary, read back with every count bounded.
 ///
-/// Layout, version 1. Integers are little-endian, counts are u32 and come before what they count:
+/// Layout, version 2. Integers are little-endian, counts are u32 and come before what they count:
 ///
-///     state          = magic 0xF5 · version u8 (1) · role u8 ("A" 0x41 | "B" 0x42)
+///     state          = magic 0xF5 · version u8 (2) · role u8 ("A" 0x41 | "B" 0x42)
 ///                      · pairing secret [32] · epoch u32
 ///                      · send chain key [32] · fresh table            (the send chain)
 ///                      · receive chain · peer reference u32 · peer fresh u64
 ///                      · recent digests: count (≤ 64), u64 each
 ///                      · retired: 0 | 1 receive chain, fresh table, epoch u32, expires at i64
 ///                      · pending resync: 0 | 1 epoch u32, nonce
-///                      · last resync: 0 | 1 epoch u32, mine nonce, peer nonce
+///                      · last resync: 0 | 1 epoch u32, mine nonce, peer nonce, repeat answered
+///                        flag, completed at: 0 | 1 i64
+///                      · requested resync: 0 | 1 epoch u32, nonce
 ///     fresh table    = initial u64 · messages sent u32 · first reference u32 (≥ 1)
 ///                      · values: count (≤ 1024, = messages sent − first reference + 1), u64 each
 ///     receive chain  = chain key [32] · position u32 · reference floor u32
 ///                      · skipped keys: count (≤ 64), each position u32, key [32], stored at i64,
 ///                        reference floor u32
 ///     nonce          = count (= 16) · 16 bytes
+///
+/// Version 1 ended after the last resync's peer nonce: no repeat flag, completion time or request.
+/// It is still read (as never answered again, completion time unknown, nothing requested).
 ///
 /// 0xF5 never occurs in UTF-8, so the form cannot be mistaken for the JSON that earlier versions
 /// wrote, which begins with `{`. The layout is a local storage matter, not part of the protocol.
@@ -49,10 +54,10 @@ extension Session {
 
     /// The state in the compact binary form the store keeps; ``init(stored:)`` reads it back.
     public func storedForm() -> [UInt8] {
-        // The fixed fields of both chains and the resync state take under 256 bytes.
+        // The fixed fields of both chains and the resync state take under 320 bytes.
         let freshValues = send.fresh.values.count + (retired?.fresh.values.count ?? 0)
         var writer = StateWriter(
-            capacity: 256 + 8 * freshValues + StateWriter.skippedKeySize * skippedKeyCount + 8 * recentDigests.count)
+            capacity: 320 + 8 * freshValues + StateWriter.skippedKeySize * skippedKeyCount + 8 * recentDigests.count)
         writer.byte(Self.storedFormMagic)
         writer.byte(UInt8(Self.currentVersion))
         writer.byte(role == .a ? Self.storedRoleA : Self.storedRoleB)
@@ -82,6 +87,14 @@ extension Session {
             writer.uint32(last.epoch)
             writer.nonce(last.mine)
             writer.nonce(last.peer)
+            writer.flag(last.repeatAnswered)
+            writer.flag(last.completedAt != nil)
+            if let completedAt = last.completedAt { writer.int64(completedAt) }
+        }
+        writer.flag(resync.requested != nil)
+        if let requested = resync.requested {
+            writer.uint32(requested.epoch)
+            writer.nonce(requested.nonce)
         }
         return writer.bytes
     }
@@ -95,7 +108,7 @@ extension Session {
         var reader = StateReader(bytes)
         guard try reader.byte() == Self.storedFormMagic else { throw .corruptedState }
         let version = Int(try reader.byte())
-        guard version == Self.currentVersion else { throw .unsupportedStateVersion(version) }
+        guard (1...Self.currentVersion).contains(version) else { throw .unsupportedStateVersion(version) }
         switch try reader.byte() {
         case Self.storedRoleA: role = .a
         case Self.storedRoleB: role = .b
@@ -113,9 +126,11 @@ extension Session {
         for _ in 0..<digestCount { digests.append(try reader.uint64()) }
         recentDigests = digests
         retired = try reader.flag() ? try reader.retiredChain() : nil
-        resync = ResyncState(
-            pending: try reader.flag() ? try reader.pendingResync() : nil,
-            last: try reader.flag() ? try reader.completedResync() : nil)
+        let pending = try reader.flag() ? try reader.pendingResync() : nil
+        let last = try reader.flag() ? try reader.completedResync(version: version) : nil
+        var requested: ResyncState.Requested?
+        if version >= 2, try reader.flag() { requested = try reader.requestedResync() }
+        resync = ResyncState(pending: pending, requested: requested, last: last)
         guard reader.isAtEnd else { throw .corruptedState }
     }
 
@@ -248,8 +263,17 @@ private struct StateReader {
         ResyncState.Pending(epoch: try uint32(), nonce: try nonce())
     }
 
-    mutating func completedResync() throws(CipherError) -> ResyncState.Completed {
-        ResyncState.Completed(epoch: try uint32(), mine: try nonce(), peer: try nonce())
+    mutating func requestedResync() throws(CipherError) -> ResyncState.Requested {
+        ResyncState.Requested(epoch: try uint32(), nonce: try nonce())
+    }
+
+    mutating func completedResync(version: Int) throws(CipherError) -> ResyncState.Completed {
+        var completed = ResyncState.Completed(
+            epoch: try uint32(), mine: try nonce(), peer: try nonce(), completedAt: nil, repeatAnswered: false)
+        guard version >= 2 else { return completed }
+        completed.repeatAnswered = try flag()
+        completed.completedAt = try flag() ? try int64() : nil
+        return completed
     }
 
     private mutating func take(_ count: Int) throws(CipherError) -> [UInt8] {

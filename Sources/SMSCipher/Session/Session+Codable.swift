@@ -7,7 +7,7 @@ extension Session: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let version = try container.decode(Int.self, forKey: .version)
-        guard version == Self.currentVersion else { throw CipherError.unsupportedStateVersion(version) }
+        guard (1...Self.currentVersion).contains(version) else { throw CipherError.unsupportedStateVersion(version) }
         role = try container.decode(Role.self, forKey: .role)
         pairingSecret = try container.decode(KeyBytes.self, forKey: .pairingSecret)
         epoch = try container.decode(UInt32.self, forKey: .epoch)
@@ -24,6 +24,7 @@ extension Session: Codable {
             recentDigests.count <= ProtocolConstants.recentDigests,
             retired.map({ $0.receive.skipped.count <= ProtocolConstants.maxSkippedKeys }) ?? true,
             resync.pending.map({ $0.nonce.count == Handshake.nonceSize }) ?? true,
+            resync.requested.map({ $0.nonce.count == Handshake.nonceSize }) ?? true,
             resync.last.map({ $0.mine.count == Handshake.nonceSize && $0.peer.count == Handshake.nonceSize }) ?? true
         else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "inconsistent session state"))

@@ -7,7 +7,9 @@ import struct Foundation.Date
 /// a caller can write. The state has a version number and a compact stored form
 /// (``storedForm()``, ``init(stored:)``); see docs/PROTOCOL.md §5.
 public struct Session: Sendable, Equatable {
-    public static let currentVersion = 1
+    /// Version 2 added the peer's resync request kept for the operator, and when and how the last
+    /// resync completed (docs/PROTOCOL.md §6.3); version 1 states still load.
+    public static let currentVersion = 2
 
     /// Which side of the pairing this is; decided by the pairing codes.
     public enum Role: String, Codable, Sendable {
@@ -39,6 +41,16 @@ public struct Session: Sendable, Equatable {
     public var skippedKeyCount: Int { receive.skipped.count + (retired?.receive.skipped.count ?? 0) }
     /// Whether this side started a resync that the peer has not answered yet.
     public var isResyncPending: Bool { resync.pending != nil }
+    /// The peer's resync handshake waiting for this side's operator, if any.
+    public var resyncRequest: ResyncRequest? {
+        resync.requested.map { ResyncRequest(epoch: $0.epoch, code: resyncCode(epoch: $0.epoch, initiatorNonce: $0.nonce)) }
+    }
+    /// The last completed resync, if any since pairing.
+    public var lastResync: CompletedResync? {
+        resync.last.map { last in
+            CompletedResync(epoch: last.epoch, completedAt: last.completedAt.map { Date(timeIntervalSince1970: Double($0)) })
+        }
+    }
     /// Whether a previous epoch's receive chain is still accepted.
     public var hasRetiredChain: Bool { retired != nil }
 
@@ -86,19 +98,4 @@ public struct Session: Sendable, Equatable {
     static func unixTime(_ date: Date) -> Int64 {
         Int64(date.timeIntervalSince1970.rounded(.down))
     }
-}
-
-/// Resynchronisation bookkeeping (docs/PROTOCOL.md §6).
-struct ResyncState: Codable, Sendable, Equatable {
-    struct Pending: Codable, Sendable, Equatable {
-        var epoch: UInt32
-        var nonce: [UInt8]
-    }
-    struct Completed: Codable, Sendable, Equatable {
-        var epoch: UInt32
-        var mine: [UInt8]
-        var peer: [UInt8]
-    }
-    var pending: Pending?
-    var last: Completed?
 }

@@ -202,12 +202,27 @@ enum StoreSchema {
                 """)
         }
 
+        migrator.registerMigration("v4-automatic-replies") { db in
+            // SMS the gateway sent (or withheld) on its own in answer to incoming ones, per contact,
+            // for the hourly budget that keeps replayed SMS from making it send without bound.
+            // Rows older than the budget's window are deleted as new ones are counted.
+            try db.execute(sql: """
+                CREATE TABLE automatic_replies (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    contact_id TEXT NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
+                    time REAL NOT NULL,
+                    withheld INTEGER NOT NULL CHECK (withheld IN (0, 1))
+                ) STRICT;
+                CREATE INDEX automatic_replies_contact ON automatic_replies(contact_id, time);
+                """)
+        }
+
         return migrator
     }
 
     /// Every table the store owns, children before parents (the order ``UnlockedStore/deleteAccount()`` wipes them in).
     static let tables = [
-        "outbox", "contact_numbers", "quarantine", "modem_status", "message_events", "messages", "received_pdus",
-        "partial_groups", "otp_entries", "contacts", "account",
+        "automatic_replies", "outbox", "contact_numbers", "quarantine", "modem_status", "message_events", "messages",
+        "received_pdus", "partial_groups", "otp_entries", "contacts", "account",
     ]
 }

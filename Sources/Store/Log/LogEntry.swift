@@ -31,10 +31,13 @@ public struct MessageStatus: RawRepresentable, Sendable, Hashable, Codable, Cust
     public static let rejected = MessageStatus(rawValue: "rejected")
     /// An incoming SMS that is not encrypted (or from an unknown sender).
     public static let plain = MessageStatus(rawValue: "plain")
-    /// A resynchronisation handshake message.
+    /// A resynchronisation handshake message that did not (yet) put new keys in force: started,
+    /// requested by the peer and waiting for the operator, repeated, superseded.
     public static let resync = MessageStatus(rawValue: "resync")
     /// A stored entry the modem could not read or decode; its raw form is the text, as evidence.
     public static let unreadable = MessageStatus(rawValue: "unreadable")
+    /// A resynchronisation that completed: new keys are in force from this message on.
+    public static let resynced = MessageStatus(rawValue: "resynced")
 
     public var description: String { rawValue }
 

@@ -15,9 +15,12 @@ struct DecryptCommand: ParsableCommand {
             that works for every ciphertext: its alphabet holds `'`, `"`, `$`, `!` and the \
             backquote, which a shell changes in an argument. Nothing changes unless the message \
             verifies; a failure (altered, duplicate, too far ahead) exits 65 with the reason. A \
-            resynchronisation message is applied and its reply printed: send that reply back to \
-            the contact. On a terminal the text is printed with controls escaped (see `smsgw log`), \
-            so an SMS cannot drive the terminal. With --lines, each stdin line is one SMS and each \
+            resynchronisation message that answers this side's handshake completes it; one in \
+            which the contact asks for a resync is only kept, with its six-digit code, until \
+            `smsgw resync NAME --accept` (which prints the answer to send back) or `--reject`; a \
+            repeat prints the answer again, once. On a terminal the text is printed with controls \
+            escaped (see `smsgw log`), so an SMS cannot drive the terminal. With --lines, each \
+            stdin line is one SMS and each \
             output line its text, with `\\`, LF and CR written as `\\\\`, `\\n`, `\\r`; a failed line \
             prints an empty line and its error on stderr ("smsgw: line N: …"), and the exit status \
             is 65 at the end.
@@ -61,7 +64,7 @@ struct DecryptCommand: ParsableCommand {
         _ input: String, store: UnlockedStore, logger: Logger, line: Int?, escape: (String) -> String
     ) throws -> String {
         let text = input.trimmingCharacters(in: .whitespacesAndNewlines)
-        let opened = try store.write { tx in
+        let (opened, requestCode) = try store.write { tx -> (Opened, String?) in
             let contact = try tx.contact(named: name)
             let session = try tx.requireSession(for: contact)
             var rng = SystemRandomNumberGenerator()
@@ -71,12 +74,16 @@ struct DecryptCommand: ParsableCommand {
             case .message(let message):
                 try tx.appendLog(NewLogEntry(
                     direction: .incoming, contact: contact, status: .decrypted, text: message.text, ciphertext: text))
-            case .resync:
-                try tx.appendLog(NewLogEntry(direction: .incoming, contact: contact, status: .resync, ciphertext: text))
+            case .resync(let event):
+                try tx.appendLog(NewLogEntry(
+                    direction: .incoming, contact: contact, status: event.outcome == .completed ? .resynced : .resync,
+                    text: Self.note(event, request: result.session.resyncRequest, contact: contact.name), ciphertext: text))
             }
             try tx.recordReceived(from: contact)
+            let code = result.session.resyncRequest?.code
+            if case .resync(let event) = result.opened, event.outcome != .completed { return (result.opened, code) }
             try tx.resetFailures(for: contact)
-            return result.opened
+            return (result.opened, code)
         }
         let prefix = line.map { "line \($0): " } ?? ""
         switch opened {
@@ -88,6 +95,10 @@ struct DecryptCommand: ParsableCommand {
             return escape(message.text)
         case .resync(let event):
             logger.info("Applied a resync message.", metadata: [LogKey.contact: "\(name)", LogKey.epoch: "\(event.epoch)"])
+            if event.outcome == .requested {
+                Output.diagnostic(prefix + "this was a resync request (code \(requestCode ?? "?")); " + Self.requestAdvice(name: name))
+                return ""
+            }
             guard let reply = event.reply else {
                 Output.diagnostic(prefix + "this was a resynchronisation message (epoch \(event.epoch), \(event.outcome)); nothing to send back.")
                 return ""
@@ -95,5 +106,21 @@ struct DecryptCommand: ParsableCommand {
             Output.diagnostic(prefix + "this was a resynchronisation message (epoch \(event.epoch)); send the printed reply back to \(name).")
             return reply
         }
+    }
+
+    /// The log text of a resync message, with the code of a request.
+    static func note(_ event: ResyncEvent, request: ResyncRequest?, contact: String) -> String {
+        switch event.outcome {
+        case .requested:
+            return "Resync requested by \(contact) (epoch \(event.epoch), code \(request?.code ?? "?")), waiting for the operator."
+        case .completed: return "Resync completed: new keys in force (epoch \(event.epoch))."
+        case .repeated: return "Resync handshake repeated (epoch \(event.epoch)); answer printed once more."
+        case .superseded: return "Resync handshake superseded by this side's own (epoch \(event.epoch)); nothing changed."
+        }
+    }
+
+    /// What to do about a request: compare the code, then accept or reject.
+    static func requestAdvice(name: String) -> String {
+        "nothing changes until you decide: confirm the code with \(name), then run `smsgw resync \(Shell.quote(name)) --accept` (it prints the answer to send back), or `--reject` if \(name) did not ask."
     }
 }

@@ -22,7 +22,8 @@ struct LogCommand: AsyncParsableCommand {
             the change feed's cursor: `--since SEQ` prints the changes after it (and with \
             --follow goes on following), so a consumer that stopped resumes without a gap or a \
             repeat.
-            """
+            """,
+        subcommands: [LogPruneCommand.self]
     )
 
     @OptionGroup(title: "Global options") var global: GlobalOptions

@@ -55,9 +55,11 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var configuration = try loadConfiguration()
         if sim {
+            let resync = configuration.resync
             configuration = .simulated(
                 dataDirectory: configuration.dataDirectory, numbers: numbers,
                 directory: simDir.map { URL(fileURLWithPath: $0) })
+            configuration.resync = resync
             configuration.logLevel = logLevel(configured: configuration.logLevel)
         } else if configuration.modems.isEmpty {
             let source = configFile.configurationFile.map { "\($0.path) configures" } ?? "No --config file (or SMSGW_CONFIG) and no SMSGW_MODEM_1_* variables were given, so there is"

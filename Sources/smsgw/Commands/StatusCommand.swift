@@ -14,7 +14,8 @@ struct StatusCommand: ParsableCommand {
             none are listed when the daemon never ran. The outbox shows how many SMS are in each \
             state, then the messages still waiting (oldest first) and those that failed in the \
             last day, each by its message id (the id `smsgw send` printed and `smsgw log` shows). \
-            Contacts show their sync state (ok, not paired, resync pending, failing), consecutive \
+            Contacts show their sync state (ok, not paired, resync requested, resync pending, \
+            resync unanswered, failing) and when the last resync completed, consecutive \
             verification failures with the advice to resync, and their last sent and received \
             times. Names, operators and errors are escaped as in `smsgw log`. --json prints one \
             object: {"modems":[…],"outbox":{state: count},"queue":[…],"contacts":[…]}, each \
@@ -71,6 +72,7 @@ struct StatusCommand: ParsableCommand {
             if !contact.numbers.isEmpty { facts.insert(contact.numbers.joined(separator: " "), at: 0) }
             if let modem = contact.modem { facts.append("via \(modem)") }
             if let epoch = contact.epoch { facts.append("epoch \(epoch)") }
+            if let last = contact.lastResync { facts.append("last resync \(last.completedAt.map { age(of: $0, now: now) } ?? "at an unknown time")") }
             if contact.sync.consecutiveFailures > 0 { facts.append("\(contact.sync.consecutiveFailures) failures in a row") }
             if contact.quarantined > 0 { facts.append("\(contact.quarantined) kept for after a resync") }
             facts.append("last sent \(contact.lastSentAt.map { age(of: $0, now: now) } ?? "never")")

@@ -236,9 +236,14 @@ struct StatusReport: Decodable {
             var state: String
             var advice: String?
         }
+        struct LastResync: Decodable {
+            var epoch: UInt32
+            var completedAt: String?
+        }
         var name: String
         var epoch: UInt32?
         var sync: Sync
+        var lastResync: LastResync?
         var quarantined: Int
     }
     var modems: [Modem]
