@@ -70,7 +70,7 @@ struct CommandLineTests {
             let inStatus = try #require(status["contacts"] as? [[String: Any]])
             let keys: Set = [
                 "name", "number", "numbers", "modem", "pairing", "rePairing", "epoch", "sendPosition", "receivePosition",
-                "sync", "quarantined", "lastSentAt", "lastReceivedAt",
+                "sync", "lastResync", "quarantined", "lastSentAt", "lastReceivedAt",
             ]
             for contact in listed + inStatus + [shown] {
                 #expect(Set(contact.keys) == keys, "\(contact.keys.sorted())")
