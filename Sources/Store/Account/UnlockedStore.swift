@@ -124,11 +124,7 @@ public final class UnlockedStore: Sendable, CustomStringConvertible, CustomRefle
                 try tx.db.execute(sql: "DELETE FROM \(table)")
             }
         }
-        try StoreError.wrapping {
-            try gateway.pool.writeWithoutTransaction { db in
-                try db.checkpoint(.truncate)
-            }
-        }
+        try gateway.requireTruncatedWriteAheadLog(after: "the account is deleted")
         logger.notice("Deleted the gateway account and all its data.")
     }
 }
