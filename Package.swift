@@ -151,6 +151,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["smsgw", "SplitMix", "ExternalTool"], swiftSettings: strict),
+        // GRDB only to alter a copy of a database the way an attacker with the file would.
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["smsgw", "SplitMix", "ExternalTool", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
     ]
 )

@@ -55,10 +55,13 @@ extension GatewayStore {
     /// Unlocks the account while holding ``UnlockLock``, so the CLI and the daemon never race
     /// on the failure counter. Every process that unlocks should use this.
     ///
-    /// - Throws: as ``unlock(passphrase:now:)``, or ``StoreError/configuration(_:)`` when the
-    ///   lock file cannot be used.
+    /// Read the passphrase and, with two-factor login on, the code *before* calling: nobody
+    /// types while the lock is held.
+    ///
+    /// - Throws: as ``unlock(passphrase:now:secondFactor:)``, or ``StoreError/configuration(_:)``
+    ///   when the lock file cannot be used.
     public func unlockSerialized(
-        passphrase: String, secondFactor: ((UnlockedStore) throws -> Bool)? = nil
+        passphrase: String, secondFactor: SecondFactorCheck? = nil
     ) throws -> UnlockedStore {
         try UnlockLock.withLock(directory: directory) { try unlock(passphrase: passphrase, secondFactor: secondFactor) }
     }

@@ -123,7 +123,9 @@ struct OTPEnrolment: Codable, Sendable, Equatable {
 
 /// Turns ``OTPError``, which ErrorReport does not know, into a ``CLIError`` with status 65.
 enum OTPFailure {
-    /// The name, unless it is the login secret's, which only `smsgw account 2fa` manages.
+    /// The name, unless it is (in any spelling the store takes for it) the reserved login name,
+    /// which only `smsgw account 2fa` manages; checked before unlocking, so a refused name costs
+    /// no passphrase prompt and no two-factor code.
     static func userEntry(_ name: String) throws -> String {
         guard !LoginSecondFactor.isReserved(name) else {
             throw CLIError(
@@ -337,9 +339,10 @@ extension OTPCommand {
         var at: Int64?
 
         func run() throws {
+            let name = try OTPFailure.userEntry(name)
             let store = try StoreAccess.unlock(global)
             let code: String = try store.write { tx in
-                let entry = try tx.otpEntry(named: OTPFailure.userEntry(name))
+                let entry = try tx.otpEntry(named: name)
                 var enrolment = try OTPEnrolment(decoding: entry.secret, name: entry.name)
                 let uri = try enrolment.uri()
                 if let totp = uri.totp {
@@ -385,10 +388,11 @@ extension OTPCommand {
         var at: Int64?
 
         func run() throws {
+            let name = try OTPFailure.userEntry(name)
             let store = try StoreAccess.unlock(global)
             let now = at ?? unixNow()
             let (entryName, result) = try store.write { tx in
-                let entry = try tx.otpEntry(named: OTPFailure.userEntry(name))
+                let entry = try tx.otpEntry(named: name)
                 let enrolment = try OTPEnrolment(decoding: entry.secret, name: entry.name)
                 let state = try OTPEnrolment.decodeState(entry.state, name: entry.name, initial: enrolment.initialState)
                 let outcome = try enrolment.verifier().verify(code, state: state, now: now)
@@ -436,8 +440,9 @@ extension OTPCommand {
         var lightBackground = false
 
         func run() throws {
+            let name = try OTPFailure.userEntry(name)
             let store = try StoreAccess.unlock(global)
-            let entry = try store.otpEntry(named: OTPFailure.userEntry(name))
+            let entry = try store.otpEntry(named: name)
             let uri = try OTPEnrolment(decoding: entry.secret, name: entry.name).uri().string
             if qr {
                 let code = try OTPFailure.mapping { try QRCode(Array(uri.utf8)) }
@@ -458,8 +463,9 @@ extension OTPCommand {
         var name: String
 
         func run() throws {
+            let name = try OTPFailure.userEntry(name)
             let store = try StoreAccess.unlock(global)
-            try store.removeOTPEntry(named: OTPFailure.userEntry(name))
+            try store.removeOTPEntry(named: name)
             Output.line("Removed \"\(name)\".")
         }
     }
