@@ -159,7 +159,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Store: a few tests write hostile modem statuses and log rows as a daemon would, then read them through the binary.
-        .testTarget(name: "EndToEndTests", dependencies: ["smsgw", "Store", "SplitMix", "ExternalTool"], swiftSettings: strict),
+        // Store: a few tests write hostile modem statuses and log rows as a daemon would, then read them
+        // through the binary. GRDB only to alter a copy of a database the way an attacker with the file would.
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["smsgw", "Store", "SplitMix", "ExternalTool", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
     ]
 )

@@ -30,9 +30,12 @@ struct TwoFactorTests {
             #expect(try alice.run(["contact", "list"], environment: ["SMSGW_TOTP_CODE": next]).status == 0)
             let replay = try alice.run(["contact", "list"], environment: ["SMSGW_TOTP_CODE": next])
             #expect(replay.status == 77)
+            #expect(replay.stderr.contains("already used") && !replay.stderr.contains("passphrase"), "\(replay.stderr)")
 
-            // Wrong codes lock the account like wrong passphrases.
-            _ = try alice.run(["contact", "list"], environment: ["SMSGW_TOTP_CODE": "000000"])
+            // Wrong codes have their own sentence and lock the account like wrong passphrases.
+            let wrong = try alice.run(["contact", "list"], environment: ["SMSGW_TOTP_CODE": "000000"])
+            #expect(wrong.status == 77)
+            #expect(wrong.stderr.contains("code is wrong") && !wrong.stderr.contains("passphrase"), "\(wrong.stderr)")
             let locked = try alice.run(["contact", "list"], environment: ["SMSGW_TOTP_CODE": "000001"])
             #expect(locked.status == 77)
             #expect(locked.stderr.contains("locked"))
@@ -51,6 +54,69 @@ struct TwoFactorTests {
             // The login secret's name is reserved: `smsgw otp` neither lists nor touches it.
             #expect(try bob.run(["otp", "code", "smsgw-login"]).status == 64)
             #expect(try bob.run(["otp", "add", "smsgw-login", "--generate"]).status == 64)
+        }
+    }
+
+    @Test func noSpellingOfTheReservedNameReachesTheLoginSecret() throws {
+        try withTemporaryDirectory { root in
+            let carol = try Peer.create("carol", in: root)
+            try #require(try carol.run(["account", "2fa", "enable", "--secret", Self.secret], environment: ["SMSGW_TOTP_CODE": code()]).status == 0)
+            let current = try code(steps: 1)
+            for name in [" SMSGW-Login", "Smsgw-login ", "ＳＭＳＧＷ－ＬＯＧＩＮ"] {
+                for command in [["add", name, "--generate"], ["code", name], ["verify", name, "123456"], ["uri", name], ["remove", name]] {
+                    let result = try carol.run(["otp"] + command, environment: ["SMSGW_TOTP_CODE": current])
+                    #expect(result.status == 64, "otp \(command.joined(separator: " ")) exited \(result.status): \(result.stderr)")
+                    #expect(result.stderr.contains("reserved for two-factor login"))
+                }
+            }
+            // Two-factor login is untouched: still on, with the same secret.
+            let status = try carol.run(["account", "2fa", "status"], environment: ["SMSGW_TOTP_CODE": current])
+            #expect(status.status == 0 && status.stdout.contains("on"))
+        }
+    }
+
+    @Test func theCodeIsAskedWhetherOrNotThePassphraseIsRight() throws {
+        try withTemporaryDirectory { root in
+            let dave = try Peer.create("dave", in: root)
+            try #require(try dave.run(["account", "2fa", "enable", "--secret", Self.secret], environment: ["SMSGW_TOTP_CODE": code()]).status == 0)
+            // A wrong passphrase and no code: the code is asked for (here: its variable) before
+            // anything says whether the passphrase was right.
+            let unasked = try dave.run(["contact", "list"], environment: ["SMSGW_PASSPHRASE": "not the passphrase"])
+            #expect(unasked.status == 77)
+            #expect(unasked.stderr.contains("SMSGW_TOTP_CODE") && !unasked.stderr.contains("passphrase is wrong"), "\(unasked.stderr)")
+            // With a code, a wrong passphrase is reported as such.
+            let wrong = try dave.run(["contact", "list"], environment: ["SMSGW_PASSPHRASE": "not the passphrase", "SMSGW_TOTP_CODE": code(steps: 1)])
+            #expect(wrong.status == 77 && wrong.stderr.contains("passphrase is wrong"), "\(wrong.stderr)")
+        }
+    }
+
+    @Test func deletingTheSecondFactorFromACopyOfTheDatabaseDoesNotSwitchItOff() throws {
+        try withTemporaryDirectory { root in
+            let erin = try Peer.create("erin", in: root)
+            try #require(try erin.run(["account", "2fa", "enable", "--secret", Self.secret], environment: ["SMSGW_TOTP_CODE": code()]).status == 0)
+            // An attacker who knows the passphrase but not the code edits a copy of the files.
+            let copy = Peer(name: "erin", dataDir: root.appendingPathComponent("copy"))
+            try FileManager.default.copyItem(at: erin.dataDir, to: copy.dataDir)
+            try DatabaseTampering.clearTwoFactor(in: copy.dataDir)
+            let result = try copy.run(["contact", "list"])
+            #expect(result.status != 0, "the copy unlocked without a code: \(result.stdout)")
+            #expect(try copy.run(["account", "2fa", "status"]).status != 0)
+        }
+    }
+
+    @Test func noLockIsHeldWhileAPersonTypesTheCode() async throws {
+        try await withTemporaryDirectory { root in
+            let frank = try Peer.create("frank", in: root)
+            try #require(try frank.run(["account", "2fa", "enable", "--secret", Self.secret], environment: ["SMSGW_TOTP_CODE": code()]).status == 0)
+            // One smsgw waits at the code prompt on a terminal (script(1) gives it one)…
+            let prompt = try BackgroundSMSGW.start(["contact", "list"], environment: frank.environment, onTerminal: true)
+            defer { prompt.stop() }
+            try await prompt.waitForOutput(containing: "Authentication code", timeout: 120)
+            // …while another unlocks: it must not wait for the first to finish typing.
+            let other = try BackgroundSMSGW.start(
+                ["contact", "list"], environment: frank.environment.merging(["SMSGW_TOTP_CODE": code(steps: 1)]) { $1 })
+            let status = try await other.waitForExit(timeout: 120)
+            #expect(status == 0, "the second unlock waited on the first one's prompt: \(status == nil ? "still running" : other.text)")
         }
     }
 }

@@ -39,9 +39,10 @@ enum IncomingProcessor {
         if try tx.hasReceivedFingerprint(sms.fingerprint) {
             guard !leftBehind, !sms.isStatusReport else { return .alreadyProcessed }
             let contact = try (try? PhoneNumber(sms.number)).flatMap { try tx.contact(withNumber: $0) }
+            // No text at all: the copy may be a plain SMS, whose text must not land in a clear
+            // column, and the first copy's row already holds whatever it carried.
             try tx.appendLog(NewLogEntry(
                 time: now, direction: .incoming, contact: contact, remoteNumber: sms.number, status: .duplicate,
-                ciphertext: contact == nil ? nil : sms.text,
                 error: "An identical SMS was already received and processed; this copy changed nothing.",
                 fingerprint: sms.fingerprint))
             return .duplicate(contact: contact?.name ?? sms.number)

@@ -10,6 +10,16 @@ struct AccountRecord: Sendable {
     var wrappedDataKey: Data
     var failedAttempts: Int
     var lockedUntil: Date?
+    /// Whether two-factor login is on; bound into the wrapping of the data key.
+    var twoFactor: Bool
+    /// The sealed login secret and verification state (nil before the first unlock after the
+    /// upgrade of a database whose secret was still the `smsgw-login` OTP entry).
+    var twoFactorSecret: Data?
+    var twoFactorState: Data?
+    /// Whether the PDU fingerprints are keyed (false until the first unlock of an older database).
+    var fingerprintsKeyed: Bool
+    /// How many times the data key was replaced, starting at 1.
+    var keyGeneration: Int64
 
     static func fetch(_ db: Database) throws -> AccountRecord? {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM account LIMIT 1") else { return nil }
@@ -27,7 +37,12 @@ struct AccountRecord: Sendable {
             parameters: Argon2Parameters(memoryKiB: m, iterations: t, parallelism: p),
             wrappedDataKey: row["wrapped_data_key"],
             failedAttempts: row["failed_attempts"],
-            lockedUntil: (row["locked_until"] as Double?).map(Date.init(timeIntervalSince1970:))
+            lockedUntil: (row["locked_until"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            twoFactor: row["two_factor"],
+            twoFactorSecret: row["two_factor_secret"],
+            twoFactorState: row["two_factor_state"],
+            fingerprintsKeyed: row["fingerprints_keyed"],
+            keyGeneration: row["key_generation"]
         )
     }
 

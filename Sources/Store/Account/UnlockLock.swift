@@ -22,8 +22,10 @@ public struct UnlockLock: Sendable {
     /// - Throws: ``StoreError/configuration(_:)`` when the lock file cannot be created or locked.
     public init(directory: URL) throws(StoreError) {
         let path = directory.appendingPathComponent(Self.fileName).path
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // O_NOFOLLOW: a symbolic link planted under this name is refused, never followed.
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
+            if errno == ELOOP { throw FilePermissions.symbolicLinkRefused(path) }
             throw .configuration("Cannot create \(path); check the data directory's permissions.")
         }
         while flock(fd, LOCK_EX) != 0 {
@@ -53,10 +55,13 @@ extension GatewayStore {
     /// Unlocks the account while holding ``UnlockLock``, so the CLI and the daemon never race
     /// on the failure counter. Every process that unlocks should use this.
     ///
-    /// - Throws: as ``unlock(passphrase:now:)``, or ``StoreError/configuration(_:)`` when the
-    ///   lock file cannot be used.
+    /// Read the passphrase and, with two-factor login on, the code *before* calling: nobody
+    /// types while the lock is held.
+    ///
+    /// - Throws: as ``unlock(passphrase:now:secondFactor:)``, or ``StoreError/configuration(_:)``
+    ///   when the lock file cannot be used.
     public func unlockSerialized(
-        passphrase: String, secondFactor: ((UnlockedStore) throws -> Bool)? = nil
+        passphrase: String, secondFactor: SecondFactorCheck? = nil
     ) throws -> UnlockedStore {
         try UnlockLock.withLock(directory: directory) { try unlock(passphrase: passphrase, secondFactor: secondFactor) }
     }

@@ -12,25 +12,27 @@ public final class UnlockedStore: Sendable, CustomStringConvertible, CustomRefle
     /// The store this account lives in.
     public let gateway: GatewayStore
     let accountID: UUID
-    let dataKey: DataKey
-    private let currentUsername: LockedValue<String>
+    /// The keys in memory; replaced when this process changes the passphrase or rotates the key.
+    let keys: LockedValue<AccountKeys>
+    let currentUsername: LockedValue<String>
 
-    init(gateway: GatewayStore, accountID: UUID, username: String, dataKey: DataKey) {
+    init(gateway: GatewayStore, accountID: UUID, username: String, keys: AccountKeys) {
         self.gateway = gateway
         self.accountID = accountID
-        self.dataKey = dataKey
+        self.keys = LockedValue(keys)
         self.currentUsername = LockedValue(username)
     }
 
     /// The account's username as of the last unlock or ``rename(to:)``.
     public var username: String { currentUsername.value }
 
+    /// The data key in use.
+    var dataKey: DataKey { keys.value.dataKey }
+
     public var description: String { "UnlockedStore(username: \(username))" }
     public var customMirror: Mirror { Mirror(self, children: ["username": username]) }
 
     var logger: Logger { gateway.logger }
-
-    // MARK: Transactions
 
     /// Runs `body` in one IMMEDIATE write transaction and commits if it returns.
     ///
@@ -39,12 +41,13 @@ public final class UnlockedStore: Sendable, CustomStringConvertible, CustomRefle
     /// write waits (up to the busy timeout) until this one commits.
     @discardableResult
     public func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
-        try StoreError.wrapping {
+        let keys = keys.value
+        return try StoreError.wrapping {
             try gateway.pool.writeWithoutTransaction { db in
                 var result: T?
                 try db.inTransaction(.immediate) {
-                    try requireAccount(db)
-                    result = try body(StoreTransaction(db: db, dataKey: dataKey, accountID: accountID))
+                    try requireAccount(db, generation: keys.generation)
+                    result = try body(StoreTransaction(db: db, dataKey: keys.dataKey, accountID: accountID))
                     return .commit
                 }
                 return result!
@@ -54,82 +57,23 @@ public final class UnlockedStore: Sendable, CustomStringConvertible, CustomRefle
 
     /// Runs `body` on a consistent read-only snapshot of the database.
     public func read<T>(_ body: (StoreReader) throws -> T) throws -> T {
-        try StoreError.wrapping {
+        let keys = keys.value
+        return try StoreError.wrapping {
             try gateway.pool.read { db in
-                try requireAccount(db)
-                return try body(StoreReader(db: db, dataKey: dataKey, accountID: accountID))
+                try requireAccount(db, generation: keys.generation)
+                return try body(StoreReader(db: db, dataKey: keys.dataKey, accountID: accountID))
             }
         }
     }
 
-    /// Fails when the account was deleted (possibly by another process) since the unlock.
-    private func requireAccount(_ db: Database) throws {
-        let exists = try Bool.fetchOne(
-            db, sql: "SELECT EXISTS (SELECT 1 FROM account WHERE id = ?)", arguments: [accountID.storeString]
-        ) ?? false
-        if !exists { throw StoreError.noAccount }
-    }
-
-    // MARK: Account
-
-    /// Rewraps the data key under a new passphrase; no other row changes.
-    ///
-    /// - Parameters:
-    ///   - passphrase: The new passphrase, at least 8 characters.
-    ///   - parameters: New Argon2id costs, or nil to keep the stored ones.
-    public func changePassphrase(to passphrase: String, parameters: Argon2Parameters? = nil) throws {
-        try AccountRules.passphrase(passphrase)
-        let current = try read { reader in try AccountRecord.require(reader.db).parameters }
-        let parameters = parameters ?? current
-        try parameters.validate()
-        // Argon2 runs before the transaction so the daemon is not blocked while it works.
-        let salt = PassphraseKey.randomSalt()
-        let kek = try PassphraseKey.derive(passphrase: passphrase, salt: salt, parameters: parameters)
-        let wrapped = try dataKey.wrapped(by: kek, for: .dataKey(account: accountID))
-        try write { tx in
-            try tx.db.execute(
-                sql: """
-                    UPDATE account SET kdf_salt = ?, kdf_memory_kib = ?, kdf_iterations = ?, kdf_parallelism = ?,
-                        wrapped_data_key = ?, failed_attempts = 0, locked_until = NULL, updated_at = ?
-                    WHERE id = ?
-                    """,
-                arguments: [
-                    salt, Int64(parameters.memoryKiB), Int64(parameters.iterations), Int64(parameters.parallelism),
-                    wrapped, Date().timeIntervalSince1970, accountID.storeString,
-                ]
-            )
-        }
-        logger.info("Changed the account passphrase.")
-    }
-
-    /// Changes the account's username.
-    public func rename(to username: String) throws {
-        let username = try AccountRules.username(username)
-        try write { tx in
-            try tx.db.execute(
-                sql: "UPDATE account SET username = ?, updated_at = ? WHERE id = ?",
-                arguments: [username, Date().timeIntervalSince1970, accountID.storeString]
-            )
-        }
-        currentUsername.value = username
-    }
-
-    /// Deletes the account and every contact, key, message, outbox row, fingerprint and OTP entry.
-    ///
-    /// `secure_delete` zeroes the freed content, and a truncating WAL checkpoint removes the
-    /// old page images from the `-wal` file. This object is unusable afterwards.
-    public func deleteAccount() throws {
-        try write { tx in
-            for table in StoreSchema.tables {
-                try tx.db.execute(sql: "DELETE FROM \(table)")
-            }
-        }
-        try StoreError.wrapping {
-            try gateway.pool.writeWithoutTransaction { db in
-                try db.checkpoint(.truncate)
-            }
-        }
-        logger.notice("Deleted the gateway account and all its data.")
+    /// Fails when the account was deleted, or its data key replaced, by another process since
+    /// the unlock: rows sealed under a retired key could never be opened again.
+    private func requireAccount(_ db: Database, generation: Int64) throws {
+        let current = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT key_generation FROM account WHERE id = ?"), arguments: [accountID.storeString]
+        )
+        guard let current else { throw StoreError.noAccount }
+        if current != generation { throw StoreError.dataKeyReplaced }
     }
 }
 
@@ -145,6 +89,20 @@ extension UnlockedStore {
             try gateway.pool.close()
         }
     }
+}
+
+/// The keys an unlocked account holds in memory.
+struct AccountKeys: Sendable {
+    var dataKey: DataKey
+    var kek: KeyEncryptionKey
+    /// The account's `key_generation` when ``dataKey`` was current.
+    var generation: Int64
+}
+
+extension StoreError {
+    static let dataKeyReplaced = StoreError.invalidState(
+        "Another smsgw process replaced the data key (account passwd --rotate-key) since this one unlocked; run the command again."
+    )
 }
 
 /// A value behind a lock, for the few mutable fields of otherwise immutable Sendable classes.

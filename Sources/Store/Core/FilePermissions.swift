@@ -9,28 +9,40 @@ import Musl
 import Darwin
 #endif
 
-/// Keeps the data directory private (0700) and the database files private (0600).
+/// Keeps the data directory private (0700) and the database files private (0600), and refuses
+/// a directory or file that someone else could have planted or can still change.
 ///
 /// SQLite creates `-wal` and `-shm` with the mode of the database file, so a private database
 /// file keeps its side files private even when another process recreates them later.
+///
+/// Checking the files with `lstat` before opening them is free of races against other users
+/// because the directory is first checked to be this user's and writable by nobody else: only
+/// this user can create, rename or replace entries in it between the check and the open.
 enum FilePermissions {
     static let directoryMode: mode_t = 0o700
     static let fileMode: mode_t = 0o600
     /// The process umask while the store creates files: nothing for group or others.
     static let creationMask: mode_t = 0o077
 
-    /// Creates `directory` with mode 0700 if it is missing; warns when an existing one is open to others.
+    /// Creates `directory` with mode 0700 if it is missing; refuses an existing one that another
+    /// user owns or that group or others may write to, and warns when others may read it.
     static func prepareDirectory(_ directory: URL, logger: Logger) throws(StoreError) {
         let path = directory.path
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFDIR else {
                 throw .configuration("The data directory \(path) is a file; choose a directory with --data-dir.")
             }
-            if let mode = self.mode(of: path), mode & 0o077 != 0 {
+            try checkOwner(of: path, info, what: "The data directory")
+            if info.st_mode & 0o022 != 0 {
+                throw .configuration(
+                    "The data directory \(path) is writable by other users, who could replace its files; make it private with `chmod 700 \(path)`."
+                )
+            }
+            if info.st_mode & 0o055 != 0 {
                 logger.warning(
                     "The data directory is readable by other users; consider chmod 700.",
-                    metadata: [LogKey.path: "\(path)", LogKey.mode: "\(String(mode, radix: 8))"]
+                    metadata: [LogKey.path: "\(path)", LogKey.mode: "\(String(info.st_mode & 0o777, radix: 8))"]
                 )
             }
             return
@@ -46,6 +58,38 @@ enum FilePermissions {
         }
         // createDirectory applies the umask on some platforms; set the mode explicitly.
         _ = chmod(path, directoryMode)
+    }
+
+    /// Refuses the store's files in `directory` that are symbolic links, not regular files, or
+    /// another user's; missing ones are fine (they are created private).
+    static func checkFiles(in directory: URL) throws(StoreError) {
+        let database = GatewayStore.databaseFileName
+        for name in [database, database + "-wal", database + "-shm", UnlockLock.fileName, DaemonLock.fileName] {
+            let path = directory.appendingPathComponent(name).path
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            if info.st_mode & S_IFMT == S_IFLNK { throw symbolicLinkRefused(path) }
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                throw .configuration("\(path) is not a regular file; move it out of the data directory.")
+            }
+            try checkOwner(of: path, info, what: "The file")
+        }
+    }
+
+    /// The error for a store file that is a symbolic link.
+    static func symbolicLinkRefused(_ path: String) -> StoreError {
+        .configuration(
+            "\(path) is a symbolic link, and smsgw does not follow links in its data directory; put the real file there instead (or point --data-dir at the directory that holds it)."
+        )
+    }
+
+    private static func checkOwner(of path: String, _ info: stat, what: String) throws(StoreError) {
+        let user = geteuid()
+        guard info.st_uid != user else { return }
+        let name = getpwuid(user).flatMap { String(validatingCString: $0.pointee.pw_name) } ?? "\(user)"
+        throw .configuration(
+            "\(what) \(path) belongs to another user (uid \(info.st_uid)); run smsgw as that user, or take it over with `chown -R \(name) \(path)`."
+        )
     }
 
     /// Runs `body` with umask 077 so files it creates start private, then restores the old mask.

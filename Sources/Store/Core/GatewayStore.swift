@@ -36,7 +36,8 @@ public final class GatewayStore: Sendable {
     /// - Parameters:
     ///   - directory: The data directory; created with mode 0700 when missing.
     ///   - logger: Receives open, migration and lockout events; never key material.
-    /// - Throws: ``StoreError/configuration(_:)`` when the directory or file cannot be used,
+    /// - Throws: ``StoreError/configuration(_:)`` when the directory or file cannot be used
+    ///   (another user's, writable by others, a symbolic link in place of a file),
     ///   ``StoreError/database(_:busy:)`` when SQLite fails.
     public static func open(directory: URL, logger: Logger) throws -> GatewayStore {
         try open(directory: directory, logger: logger, lockoutPolicy: .standard)
@@ -45,6 +46,7 @@ public final class GatewayStore: Sendable {
     static func open(directory: URL, logger: Logger, lockoutPolicy: LockoutPolicy) throws -> GatewayStore {
         let directory = directory.standardizedFileURL
         try FilePermissions.prepareDirectory(directory, logger: logger)
+        try FilePermissions.checkFiles(in: directory)
         let databaseURL = directory.appendingPathComponent(databaseFileName, isDirectory: false)
         let path = databaseURL.path
 

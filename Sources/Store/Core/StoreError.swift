@@ -13,7 +13,9 @@ public enum StoreError: Error, Sendable, Equatable {
     case invalidInput(String)
     /// The passphrase did not unlock the account. Exit 77.
     case authenticationFailed(remainingAttempts: Int)
-    /// Too many wrong passphrases: the account refuses to try again before `until`. Exit 77.
+    /// The passphrase was right but the two-factor code was missing, wrong or already used. Exit 77.
+    case secondFactorFailed(SecondFactorFailure, remainingAttempts: Int)
+    /// Too many wrong passphrases or codes: the account refuses to try again before `until`. Exit 77.
     case lockedOut(until: Date)
     /// The data directory or the database cannot be used as it is (permissions, newer schema). Exit 78.
     case configuration(String)
@@ -31,7 +33,7 @@ extension StoreError {
         switch self {
         case .notFound: 66                            // EX_NOINPUT
         case .alreadyExists, .invalidInput: 65        // EX_DATAERR
-        case .authenticationFailed, .lockedOut: 77    // EX_NOPERM
+        case .authenticationFailed, .secondFactorFailed, .lockedOut: 77    // EX_NOPERM
         case .configuration: 78                       // EX_CONFIG
         case .corrupted, .invalidState: 65            // EX_DATAERR
         case .database(_, let busy): busy ? 75 : 74   // EX_TEMPFAIL, EX_IOERR
@@ -51,10 +53,20 @@ extension StoreError: CustomStringConvertible, LocalizedError {
             }
             let attempts = remaining == 1 ? "1 more attempt" : "\(remaining) more attempts"
             return "The passphrase is wrong; check it and try again (\(attempts) before the account locks)."
+        case .secondFactorFailed(let failure, let remaining):
+            let attempts = remaining == 1 ? "1 more attempt" : "\(remaining) more attempts"
+            switch failure {
+            case .missing:
+                return "Two-factor login is on and no code was given; give the current code from your authenticator app (\(attempts) before the account locks)."
+            case .wrong:
+                return "The two-factor code is wrong; check the code and the clock and try again (\(attempts) before the account locks)."
+            case .replayed:
+                return "That two-factor code was already used; wait for the next code and enter that (\(attempts) before the account locks)."
+            }
         case .lockedOut(let until):
             let stamp = ISO8601DateFormatter().string(from: until)
             let seconds = max(1, Int(until.timeIntervalSinceNow.rounded(.up)))
-            return "The account is locked after repeated wrong passphrases; try again after \(stamp) (in \(StoreError.duration(seconds)))."
+            return "The account is locked after repeated wrong passphrases or codes; try again after \(stamp) (in \(StoreError.duration(seconds)))."
         case .database(let message, let busy):
             if busy {
                 return "The database stayed busy too long (\(message)); try again when the other smsgw process has finished."

@@ -217,6 +217,36 @@ enum StoreSchema {
                 """)
         }
 
+        migrator.registerMigration("v4-two-factor-binding") { db in
+            // Whether two-factor login is on must be known before unlocking (to ask for the code
+            // before the unlock lock is taken), and it is bound into the wrapping of the data key
+            // (docs/STORAGE.md), so deleting or flipping it breaks the unwrap. The login secret and
+            // its verification state move out of otp_entries into the account row at the next
+            // unlock; until then a legacy `smsgw-login` entry means two-factor login is on.
+            try db.execute(sql: """
+                ALTER TABLE account ADD COLUMN two_factor INTEGER NOT NULL DEFAULT 0 CHECK (two_factor IN (0, 1));
+                ALTER TABLE account ADD COLUMN two_factor_secret BLOB;
+                ALTER TABLE account ADD COLUMN two_factor_state BLOB;
+                UPDATE account SET two_factor = 1
+                    WHERE EXISTS (SELECT 1 FROM otp_entries WHERE name_key = 'smsgw-login');
+                """)
+        }
+
+        migrator.registerMigration("v4-keyed-fingerprints") { db in
+            // Fingerprints written before this migration are unkeyed hashes of the raw SMS; the
+            // first unlock (which has the data key) replaces them with keyed ones and sets the flag.
+            try db.execute(sql: """
+                ALTER TABLE account ADD COLUMN fingerprints_keyed INTEGER NOT NULL DEFAULT 0
+                    CHECK (fingerprints_keyed IN (0, 1));
+                """)
+        }
+
+        migrator.registerMigration("v4-data-key-generation") { db in
+            // Counts data key rotations, so a process still holding the previous key refuses to
+            // write rows the current key could not open.
+            try db.execute(sql: "ALTER TABLE account ADD COLUMN key_generation INTEGER NOT NULL DEFAULT 1")
+        }
+
         return migrator
     }
 

@@ -11,8 +11,19 @@ import Foundation
 struct DataKey: @unchecked Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Internal only so tests can check the key never reaches the files; never log it.
     let key: SymmetricKey
+    /// The HMAC key of PDU fingerprints, derived with its own label so the data key itself
+    /// never keys a hash whose output is stored in the clear.
+    private let fingerprintKey: SymmetricKey
 
-    init(_ key: SymmetricKey) { self.key = key }
+    /// The HKDF label of ``fingerprintKey``.
+    static let fingerprintLabel = "smsgw/v1/pdu-fingerprint"
+
+    init(_ key: SymmetricKey) {
+        self.key = key
+        fingerprintKey = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: key, info: Data(Self.fingerprintLabel.utf8), outputByteCount: 32
+        )
+    }
 
     /// A fresh random data key.
     static func random() -> DataKey { DataKey(SymmetricKey(size: .bits256)) }
@@ -41,15 +52,26 @@ struct DataKey: @unchecked Sendable, CustomStringConvertible, CustomDebugStringC
         return text
     }
 
-    /// Wraps this data key under a key-encryption key.
-    func wrapped(by kek: SymmetricKey, for context: SecretContext) throws(StoreError) -> Data {
-        let raw = key.withUnsafeBytes { Data($0) }
-        return try Self.seal(raw, key: kek, context: context)
+    /// The keyed form of a received PDU's fingerprint, as stored: HMAC-SHA256 under the
+    /// fingerprint key, 64 lowercase hex digits.
+    ///
+    /// The modem's fingerprint is a hash of the raw SMS; stored as it is, a plain text (a bank
+    /// code, a template) could be confirmed offline from a copy of the database by hashing guesses.
+    func fingerprint(_ raw: String) -> String {
+        HMAC<SHA256>.authenticationCode(for: Data(raw.utf8), using: fingerprintKey)
+            .map { String(format: "%02x", $0) }.joined()
     }
 
-    /// Unwraps a data key; `nil` when the key-encryption key is wrong (a wrong passphrase).
-    static func unwrap(_ wrapped: Data, with kek: SymmetricKey, for context: SecretContext) -> DataKey? {
-        guard let raw = try? open(wrapped, key: kek, context: context), raw.count == 32 else { return nil }
+    /// Wraps this data key under a key-encryption key.
+    func wrapped(by kek: KeyEncryptionKey, for context: SecretContext) throws(StoreError) -> Data {
+        let raw = key.withUnsafeBytes { Data($0) }
+        return try Self.seal(raw, key: kek.key, context: context)
+    }
+
+    /// Unwraps a data key; `nil` when the key-encryption key or the context is wrong (a wrong
+    /// passphrase, or a two-factor setting that is not the one the key was wrapped with).
+    static func unwrap(_ wrapped: Data, with kek: KeyEncryptionKey, for context: SecretContext) -> DataKey? {
+        guard let raw = try? open(wrapped, key: kek.key, context: context), raw.count == 32 else { return nil }
         return DataKey(SymmetricKey(data: raw))
     }
 

@@ -13,8 +13,21 @@ struct SecretContext: Sendable, Hashable, CustomStringConvertible {
     var description: String { label }
 
     /// The data key, wrapped by the passphrase-derived key.
-    static func dataKey(account: UUID) -> SecretContext {
-        SecretContext("smsgw/v1/account/\(account.storeString)/data-key")
+    ///
+    /// With two-factor login on, the label says so: clearing the setting in the file (or deleting
+    /// the login secret) makes the wrapped key fail to open instead of switching the code off.
+    static func dataKey(account: UUID, twoFactor: Bool = false) -> SecretContext {
+        SecretContext("smsgw/v1/account/\(account.storeString)/data-key" + (twoFactor ? "/two-factor" : ""))
+    }
+
+    /// The login TOTP secret and parameters (format owned by the CLI).
+    static func twoFactorSecret(account: UUID) -> SecretContext {
+        SecretContext("smsgw/v1/account/\(account.storeString)/two-factor-secret")
+    }
+
+    /// The login TOTP verification state (last accepted step).
+    static func twoFactorState(account: UUID) -> SecretContext {
+        SecretContext("smsgw/v1/account/\(account.storeString)/two-factor-state")
     }
 
     /// A contact's ratchet state (the session blob).

@@ -66,7 +66,8 @@ public struct NewLogEntry: Sendable, Hashable {
     public var ciphertext: String?
     /// What went wrong, in a plain sentence (never key material).
     public var error: String?
-    /// The received PDU's fingerprint, for incoming SMS.
+    /// The received PDU's fingerprint as the modem computed it, for incoming SMS; the store
+    /// keeps only its keyed form.
     public var fingerprint: String?
 
     /// - Parameters:
@@ -108,6 +109,8 @@ public struct LogEntry: Sendable, Hashable, Codable, Identifiable {
     public var text: String?
     public var ciphertext: String?
     public var error: String?
+    /// The keyed fingerprint of the received PDU (HMAC under a key derived from the data key),
+    /// not the modem's raw one.
     public var fingerprint: String?
     /// The change feed's number for the message's latest status (see ``LogEvent``): a reader of
     /// ``StoreReader/logEvents(after:contact:limit:)`` that starts after it misses nothing newer.

@@ -55,7 +55,7 @@ extension StoreTransaction {
             arguments: [
                 uuid.storeString, entry.time.timeIntervalSince1970, entry.direction.rawValue,
                 entry.contactID?.storeString, entry.remoteNumber, entry.status.rawValue, sealed,
-                entry.ciphertext, entry.error, entry.fingerprint,
+                entry.ciphertext, entry.error, entry.fingerprint.map(dataKey.fingerprint),
             ]
         )
         return db.lastInsertedRowID

@@ -17,6 +17,18 @@ public struct OTPEntry: Sendable, Hashable, Identifiable {
     public var updatedAt: Date
 }
 
+extension OTPEntry {
+    /// The name an older smsgw gave the login secret's entry; reserved, so that no entry made
+    /// with `smsgw otp` can pass for the login secret (an older binary would take it as one).
+    public static let reservedLoginName = "smsgw-login"
+
+    /// Whether `name` is the reserved login name under the store's own comparison of names
+    /// (trimmed, NFC, case- and width-folded), so no spelling of it reaches another entry.
+    public static func isReservedName(_ name: String) -> Bool {
+        NameRules.key(for: name) == NameRules.key(for: reservedLoginName)
+    }
+}
+
 extension OTPEntry: CustomStringConvertible, CustomReflectable {
     /// Never shows the secret or the state.
     public var description: String { "OTPEntry(name: \(name))" }
@@ -27,7 +39,7 @@ extension OTPEntry: CustomStringConvertible, CustomReflectable {
 extension StoreReader {
     /// The OTP entry with this name (without regard to case), decrypted.
     public func otpEntry(named name: String) throws -> OTPEntry {
-        guard let row = try Row.fetchOne(
+        guard !OTPEntry.isReservedName(name), let row = try Row.fetchOne(
             db, sql: "SELECT * FROM otp_entries WHERE name_key = ?", arguments: [NameRules.key(for: name)]
         ) else {
             throw StoreError.notFound("No OTP entry is named \"\(name)\"; see `smsgw otp list` for the names.")
@@ -37,7 +49,10 @@ extension StoreReader {
 
     /// All OTP entries, sorted by name, decrypted.
     public func otpEntries() throws -> [OTPEntry] {
-        try Row.fetchAll(db, sql: "SELECT * FROM otp_entries ORDER BY name_key").map(otpEntry)
+        try Row.fetchAll(
+            db, sql: "SELECT * FROM otp_entries WHERE name_key != ? ORDER BY name_key",
+            arguments: [NameRules.key(for: OTPEntry.reservedLoginName)]
+        ).map(otpEntry)
     }
 
     private func otpEntry(_ row: Row) throws -> OTPEntry {
@@ -59,6 +74,11 @@ extension StoreTransaction {
     @discardableResult
     public func addOTPEntry(name: String, secret: Data, state: Data? = nil) throws -> OTPEntry {
         let (name, key) = try NameRules.validate(name, what: "OTP entry")
+        guard !OTPEntry.isReservedName(name) else {
+            throw StoreError.invalidInput(
+                "\"\(OTPEntry.reservedLoginName)\" is reserved for two-factor login; choose another name."
+            )
+        }
         if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM otp_entries WHERE name_key = ?)", arguments: [key]) == true {
             throw StoreError.alreadyExists("An OTP entry named \"\(name)\" already exists; choose another name.")
         }

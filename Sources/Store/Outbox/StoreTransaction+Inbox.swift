@@ -5,10 +5,11 @@ extension StoreTransaction {
     /// Records the fingerprint of a received PDU; false when it was already recorded.
     ///
     /// Call it in the transaction that verifies, advances and logs the message, then delete the
-    /// SMS from the SIM only after the commit: an SMS read twice is processed once.
+    /// SMS from the SIM only after the commit: an SMS read twice is processed once. The store
+    /// keeps only the keyed form (``DataKey/fingerprint(_:)``), never the modem's raw hash.
     public func recordReceivedFingerprint(_ fingerprint: String, at time: Date = Date()) throws -> Bool {
         try cached("INSERT OR IGNORE INTO received_pdus (fingerprint, received_at) VALUES (?, ?)")
-            .execute(arguments: [fingerprint, time.timeIntervalSince1970])
+            .execute(arguments: [dataKey.fingerprint(fingerprint), time.timeIntervalSince1970])
         return db.changesCount == 1
     }
 
@@ -24,7 +25,8 @@ extension StoreReader {
     /// Whether a PDU fingerprint was already recorded.
     public func hasReceivedFingerprint(_ fingerprint: String) throws -> Bool {
         try Bool.fetchOne(
-            cached("SELECT EXISTS (SELECT 1 FROM received_pdus WHERE fingerprint = ?)"), arguments: [fingerprint]
+            cached("SELECT EXISTS (SELECT 1 FROM received_pdus WHERE fingerprint = ?)"),
+            arguments: [dataKey.fingerprint(fingerprint)]
         ) ?? false
     }
 }

@@ -12,9 +12,11 @@ extension AccountCommand {
             discussion: """
                 `enable` shows a new secret as an otpauth:// URI and a QR code for an authenticator app, \
                 then asks for its current code to confirm. From then on every unlock asks for a code \
-                (or reads SMSGW_TOTP_CODE); a wrong code counts against the lockout like a wrong \
-                passphrase, and a code is accepted once. An unattended `smsgw serve` cannot answer the \
-                prompt: leave two-factor login off on gateways that start without a person.
+                after the passphrase (or reads SMSGW_TOTP_CODE); a wrong or replayed code counts against \
+                the lockout like a wrong passphrase, and a code is accepted once. It guards unlocking \
+                through smsgw; it does not add encryption at rest (docs/CLI.md). An unattended \
+                `smsgw serve` cannot answer the prompt: leave two-factor login off on gateways that \
+                start without a person.
                 """,
             subcommands: [Enable.self, Disable.self, Status.self]
         )
@@ -37,7 +39,7 @@ extension AccountCommand.TwoFactor {
 
         func run() throws {
             let store = try StoreAccess.unlock(global)
-            guard try LoginSecondFactor.enrolment(in: store) == nil else {
+            guard try !store.twoFactorEnabled else {
                 throw CLIError("Two-factor login is already on; turn it off with `smsgw account 2fa disable` first.", status: .dataError)
             }
             let uri = try OTPFailure.mapping {
@@ -54,8 +56,8 @@ extension AccountCommand.TwoFactor {
             guard verification.result.isAccepted else {
                 throw CLIError("That code does not match the new secret; nothing changed. Run `smsgw account 2fa enable` again.", status: .dataError)
             }
-            try store.addOTPEntry(
-                name: LoginSecondFactor.entryName, secret: enrolment.encoded(), state: OTPEnrolment.encodeState(verification.state))
+            try store.enableTwoFactor(
+                SecondFactorEnrolment(secret: enrolment.encoded(), state: OTPEnrolment.encodeState(verification.state)))
             Output.line("Two-factor login is on: every unlock now asks for a code after the passphrase.")
         }
     }
@@ -67,12 +69,7 @@ extension AccountCommand.TwoFactor {
 
         func run() throws {
             let store = try StoreAccess.unlock(global)
-            guard try LoginSecondFactor.enrolment(in: store) != nil else {
-                Output.line("Two-factor login is already off.")
-                return
-            }
-            try store.removeOTPEntry(named: LoginSecondFactor.entryName)
-            Output.line("Two-factor login is off.")
+            Output.line(try store.disableTwoFactor() ? "Two-factor login is off." : "Two-factor login is already off.")
         }
     }
 
@@ -83,7 +80,7 @@ extension AccountCommand.TwoFactor {
 
         func run() throws {
             let store = try StoreAccess.unlock(global)
-            Output.line(try LoginSecondFactor.enrolment(in: store) == nil ? "Two-factor login is off." : "Two-factor login is on.")
+            Output.line(try store.twoFactorEnabled ? "Two-factor login is on." : "Two-factor login is off.")
         }
     }
 }

@@ -14,17 +14,31 @@ struct AccountCommand: ParsableCommand {
 extension AccountCommand {
     struct Passwd: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Change the passphrase (rewraps the data key; nothing else changes).",
-            discussion: "The new passphrase comes from SMSGW_NEW_PASSPHRASE or SMSGW_NEW_PASSPHRASE_FILE, else a prompt (twice)."
+            abstract: "Change the passphrase (rewraps the data key), or with --rotate-key replace the data key too.",
+            discussion: """
+                The new passphrase comes from SMSGW_NEW_PASSPHRASE or SMSGW_NEW_PASSPHRASE_FILE, else a prompt \
+                (twice); it may be the same as the old one. With --rotate-key every secret is re-encrypted \
+                under a new data key in one transaction, so an old backup plus the old passphrase opens \
+                nothing written afterwards; stop `smsgw serve` first.
+                """
         )
 
         @OptionGroup(title: "Global options") var global: GlobalOptions
 
+        @Flag(name: .customLong("rotate-key"), help: "Also replace the data key and re-encrypt every secret under the new one.")
+        var rotateKey = false
+
         func run() throws {
             let store = try StoreAccess.unlock(global)
+            // Said before the prompt, not after the new passphrase was typed twice.
+            if rotateKey { try store.refuseWhileDaemonRuns() }
             let passphrase = try PassphraseSource.new.read(prompt: "New passphrase: ", confirm: true)
-            try store.changePassphrase(to: passphrase)
-            Output.line("Changed the passphrase of \"\(store.username)\".")
+            try store.changePassphrase(to: passphrase, rotatingDataKey: rotateKey)
+            if rotateKey {
+                Output.line("Changed the passphrase of \"\(store.username)\" and re-encrypted every secret under a new data key.")
+            } else {
+                Output.line("Changed the passphrase of \"\(store.username)\".")
+            }
         }
     }
 

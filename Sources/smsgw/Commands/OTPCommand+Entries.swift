@@ -69,9 +69,10 @@ extension OTPCommand {
         var at: Int64?
 
         func run() throws {
+            let name = try OTPFailure.userEntry(name)
             let store = try StoreAccess.unlock(global)
             let code: String = try store.write { tx in
-                let entry = try tx.otpEntry(named: OTPFailure.userEntry(name))
+                let entry = try tx.otpEntry(named: name)
                 var enrolment = try OTPEnrolment(decoding: entry.secret, name: entry.name)
                 let uri = try enrolment.uri()
                 if let totp = uri.totp {
@@ -117,10 +118,11 @@ extension OTPCommand {
         var at: Int64?
 
         func run() throws {
+            let name = try OTPFailure.userEntry(name)
             let store = try StoreAccess.unlock(global)
             let now = at ?? unixNow()
             let (entryName, result) = try store.write { tx in
-                let entry = try tx.otpEntry(named: OTPFailure.userEntry(name))
+                let entry = try tx.otpEntry(named: name)
                 let enrolment = try OTPEnrolment(decoding: entry.secret, name: entry.name)
                 let state = try OTPEnrolment.decodeState(entry.state, name: entry.name, initial: enrolment.initialState)
                 let outcome = try enrolment.verifier().verify(code, state: state, now: now)
@@ -168,8 +170,9 @@ extension OTPCommand {
         var lightBackground = false
 
         func run() throws {
+            let name = try OTPFailure.userEntry(name)
             let store = try StoreAccess.unlock(global)
-            let entry = try store.otpEntry(named: OTPFailure.userEntry(name))
+            let entry = try store.otpEntry(named: name)
             let uri = try OTPEnrolment(decoding: entry.secret, name: entry.name).uri().string
             if qr {
                 let code = try OTPFailure.mapping { try QRCode(Array(uri.utf8)) }
@@ -190,8 +193,9 @@ extension OTPCommand {
         var name: String
 
         func run() throws {
+            let name = try OTPFailure.userEntry(name)
             let store = try StoreAccess.unlock(global)
-            try store.removeOTPEntry(named: OTPFailure.userEntry(name))
+            try store.removeOTPEntry(named: name)
             Output.line("Removed \"\(name)\".")
         }
     }

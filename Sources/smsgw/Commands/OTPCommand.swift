@@ -22,7 +22,9 @@ struct OTPCommand: ParsableCommand {
 
 /// Turns ``OTPError``, which ErrorReport does not know, into a ``CLIError`` with status 65.
 enum OTPFailure {
-    /// The name, unless it is the login secret's, which only `smsgw account 2fa` manages.
+    /// The name, unless it is (in any spelling the store takes for it) the reserved login name,
+    /// which only `smsgw account 2fa` manages; checked before unlocking, so a refused name costs
+    /// no passphrase prompt and no two-factor code.
     static func userEntry(_ name: String) throws -> String {
         guard !LoginSecondFactor.isReserved(name) else {
             throw CLIError(

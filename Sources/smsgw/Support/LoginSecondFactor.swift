@@ -2,16 +2,18 @@ import Foundation
 import OTP
 import Store
 
-/// Two-factor login: once `smsgw account 2fa enable` ran, every unlock asks for a TOTP code after
-/// the passphrase. The code is checked with replay rejection (state saved with the check), and a
-/// wrong code counts against the account lockout exactly like a wrong passphrase.
+/// Two-factor login: once `smsgw account 2fa enable` ran, every unlock also needs a TOTP code.
+///
+/// The store says whether two-factor login is on without unlocking, so the code is read right
+/// after the passphrase and before the unlock: nobody types while the unlock lock is held, and
+/// the prompt comes whether or not the passphrase is right (it tells nothing about it). The
+/// store then runs ``check(code:)`` once the passphrase is proved, with replay rejection, and a
+/// wrong or replayed code counts against the account lockout like a wrong passphrase.
 enum LoginSecondFactor {
-    /// The OTP entry holding the login secret; `smsgw otp` commands refuse this name.
-    static let entryName = "smsgw-login"
-
-    /// Whether a name is reserved for the login secret.
+    /// Whether a name is the one reserved for the login secret, compared as the store compares
+    /// names (so `SMSGW-Login`, ` smsgw-login` and the full-width spelling are the same name).
     static func isReserved(_ name: String) -> Bool {
-        name.lowercased() == entryName
+        OTPEntry.isReservedName(name)
     }
 
     /// Where the code comes from: SMSGW_TOTP_CODE for scripts, else a prompt on the terminal.
@@ -26,34 +28,36 @@ enum LoginSecondFactor {
         return try terminal.readMasked(prompt: "Authentication code: ")
     }
 
-    /// The `secondFactor` check passed to the Store's unlock: true when 2FA is off or the code is right.
-    static func check(_ store: UnlockedStore) throws -> Bool {
-        guard let enrolment = try enrolment(in: store) else { return true }
-        return try verify(readCode(), enrolment: enrolment, store: store)
-    }
-
-    /// The login enrolment, or nil when two-factor login is off.
-    static func enrolment(in store: UnlockedStore) throws -> OTPEnrolment? {
-        do {
-            let entry = try store.otpEntry(named: entryName)
-            return try OTPEnrolment(decoding: entry.secret, name: entryName)
-        } catch StoreError.notFound {
-            return nil
-        }
-    }
-
-    /// Checks a code and saves the verification state (replay boundary, throttling) in one transaction.
-    static func verify(_ code: String, enrolment: OTPEnrolment, store: UnlockedStore) throws -> Bool {
-        let now = Int64(Date().timeIntervalSince1970)
-        let result = try store.write { tx in
-            let entry = try tx.otpEntry(named: entryName)
-            let state = try OTPEnrolment.decodeState(entry.state, name: entryName, initial: enrolment.initialState)
-            let outcome = try enrolment.verifier().verify(code, state: state, now: now)
-            if outcome.state != state {
-                try tx.updateOTPEntry(named: entryName, state: OTPEnrolment.encodeState(outcome.state))
+    /// The check the store runs under its unlock lock: `code` against the stored enrolment.
+    ///
+    /// It only compares; the store saves the returned verification state in the same transaction.
+    static func check(code: String) -> SecondFactorCheck {
+        { stored in
+            let (enrolment, state) = try decode(stored)
+            let outcome = try verifier(for: enrolment).verify(code, state: state, now: Int64(Date().timeIntervalSince1970))
+            let newState = outcome.state == state ? nil : try OTPEnrolment.encodeState(outcome.state)
+            switch outcome.result {
+            case .accepted: return .accepted(state: newState)
+            case .replayed: return SecondFactorVerdict(failure: .replayed, state: newState)
+            case .rejected, .throttled: return SecondFactorVerdict(failure: .wrong, state: newState)
             }
-            return outcome.result
         }
-        return result.isAccepted
+    }
+
+    /// The login's verifier: ±1 step, and no throttling of its own, as the account lockout
+    /// already limits attempts (two throttles would refuse a right code after the lock ends).
+    static func verifier(for enrolment: OTPEnrolment) throws -> OTPVerifier {
+        let uri = try enrolment.uri()
+        if let totp = uri.totp { return OTPVerifier(totp: totp, window: 1, throttle: .disabled) }
+        return OTPVerifier(hotp: uri.hotp, throttle: .disabled)
+    }
+
+    private static func decode(_ stored: SecondFactorEnrolment) throws -> (OTPEnrolment, OTPVerificationState) {
+        do {
+            let enrolment = try OTPEnrolment(decoding: stored.secret, name: "two-factor login")
+            return (enrolment, try OTPEnrolment.decodeState(stored.state, name: "two-factor login", initial: enrolment.initialState))
+        } catch {
+            throw StoreError.corrupted("The two-factor login secret cannot be read; restore the database from a backup.")
+        }
     }
 }

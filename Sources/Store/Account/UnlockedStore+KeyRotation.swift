@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+
+extension UnlockedStore {
+    /// Replaces the data key: every sealed column is opened under the old key and sealed under a
+    /// new random one with the same associated data, and the new key is wrapped under `kek`, all
+    /// in one IMMEDIATE transaction (a crash leaves the old key and the old rows intact).
+    ///
+    /// Keyed PDU fingerprints cannot be rekeyed (the store never keeps the raw ones), and keeping
+    /// them under the retired key would leave values its holder can test guesses against, so they
+    /// are dropped: a PDU processed before the rotation and read again afterwards (left on the SIM,
+    /// or delivered twice) is processed once more; the ratchet refuses an encrypted one as a
+    /// duplicate without changing state, a plain one is logged a second time.
+    ///
+    /// - Returns: The keys to use from now on.
+    func rotateDataKey(kek: KeyEncryptionKey, parameters: Argon2Parameters) throws -> AccountKeys {
+        let old = keys.value
+        let new = DataKey.random()
+        let generation = old.generation + 1
+        try write { tx in
+            let record = try AccountRecord.require(tx.db)
+            for column in SealedColumn.all {
+                try column.reseal(tx.db, from: old.dataKey, to: new)
+            }
+            try tx.db.execute(sql: "DELETE FROM received_pdus")
+            try tx.db.execute(sql: "UPDATE messages SET fingerprint = NULL WHERE fingerprint IS NOT NULL")
+            let wrapped = try new.wrapped(by: kek, for: .dataKey(account: accountID, twoFactor: record.twoFactor))
+            try tx.saveKeyWrapping(wrapped, kek: kek, parameters: parameters, generation: generation)
+        }
+        return AccountKeys(dataKey: new, kek: kek, generation: generation)
+    }
+}
+
+/// One column sealed under the data key (🔒 in docs/STORAGE.md), with the column that names
+/// the row in its associated data.
+///
+/// Every such column must be listed in ``all``, or a key rotation would leave its rows sealed
+/// under the retired key; `KeyRotationTests` checks the schema's BLOB columns against the list.
+struct SealedColumn: Sendable {
+    var table: String
+    /// The column whose UUID the associated data names.
+    var rowName: String
+    var column: String
+    var context: @Sendable (UUID) -> SecretContext
+
+    static let all: [SealedColumn] = [
+        SealedColumn(table: "contacts", rowName: "id", column: "session") { .contactSession($0) },
+        SealedColumn(table: "contacts", rowName: "id", column: "pairing_code") { .contactPairingCode($0) },
+        SealedColumn(table: "messages", rowName: "uuid", column: "text") { .messageText($0) },
+        SealedColumn(table: "otp_entries", rowName: "id", column: "secret") { .otpSecret($0) },
+        SealedColumn(table: "otp_entries", rowName: "id", column: "state") { .otpState($0) },
+        SealedColumn(table: "account", rowName: "id", column: "two_factor_secret") { .twoFactorSecret(account: $0) },
+        SealedColumn(table: "account", rowName: "id", column: "two_factor_state") { .twoFactorState(account: $0) },
+    ]
+
+    /// Columns that are BLOBs but not sealed under the data key.
+    static let unsealedBlobs: Set<String> = ["account.kdf_salt", "account.wrapped_data_key"]
+
+    /// How many rows one batch reads, so a long message log is never held in memory at once.
+    private static let batchSize = 500
+
+    /// Opens each row's blob with `old` and stores it sealed with `new`.
+    func reseal(_ db: Database, from old: DataKey, to new: DataKey) throws {
+        var after: Int64 = 0
+        while true {
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT rowid AS position, \(rowName) AS name, \(column) AS sealed FROM \(table)
+                    WHERE rowid > ? AND \(column) IS NOT NULL ORDER BY rowid LIMIT ?
+                    """,
+                arguments: [after, Self.batchSize]
+            )
+            for row in rows {
+                let context = context(try UUID.fromStore(row["name"]))
+                let resealed = try new.seal(try old.open(row["sealed"], for: context), for: context)
+                let position: Int64 = row["position"]
+                try db.execute(
+                    sql: "UPDATE \(table) SET \(column) = ? WHERE rowid = ?", arguments: [resealed, position]
+                )
+            }
+            guard let last = rows.last else { return }
+            after = last["position"]
+        }
+    }
+}

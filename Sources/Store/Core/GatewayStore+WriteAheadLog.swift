@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+
+extension GatewayStore {
+    /// How long one truncating checkpoint waits for another process's readers.
+    static let checkpointBusyTimeout: TimeInterval = 0.5
+    /// How long ``truncateWriteAheadLog(within:)`` keeps trying.
+    static let checkpointBudget: TimeInterval = 10
+
+    /// Copies every page of the `-wal` file into the database and truncates the `-wal` to zero
+    /// bytes, so the old page images it holds (a removed contact, a wiped account, secrets under
+    /// a retired key) leave the disk; `secure_delete` has already zeroed them in the new pages.
+    ///
+    /// Another process's open read transaction pins the `-wal` (a running daemon reads for a
+    /// few milliseconds at a time): each attempt waits up to half a second for it, and attempts
+    /// repeat until `budget` runs out.
+    ///
+    /// - Returns: true once the `-wal` is empty, false when readers kept it busy throughout.
+    func truncateWriteAheadLog(within budget: TimeInterval = checkpointBudget) throws -> Bool {
+        let deadline = Date() + budget
+        let normal = Int(Self.busyTimeout * 1000), short = Int(Self.checkpointBusyTimeout * 1000)
+        return try StoreError.wrapping {
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA busy_timeout = \(short)")
+                defer { try? db.execute(sql: "PRAGMA busy_timeout = \(normal)") }
+                repeat {
+                    do {
+                        if try db.checkpoint(.truncate).walFrameCount == 0 { return true }
+                    } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+                        // Readers still on the -wal; try again.
+                    }
+                    Thread.sleep(forTimeInterval: 0.05)
+                } while Date() < deadline
+                return false
+            }
+        }
+    }
+
+    /// ``truncateWriteAheadLog(within:)``, throwing when the `-wal` could not be emptied.
+    ///
+    /// - Parameter done: What already happened, for the error's sentence ("the contact is removed").
+    func requireTruncatedWriteAheadLog(after done: String) throws {
+        guard try !truncateWriteAheadLog() else { return }
+        throw StoreError.database(
+            "\(done), but another smsgw process kept reading the write-ahead log, so old copies of the deleted rows remain in \(Self.databaseFileName)-wal until it stops or the next truncating checkpoint",
+            busy: true
+        )
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The data directory and its files are checked before use, through the binary.
+@Suite("Data directory checks")
+struct DataDirectoryCheckTests {
+    @Test func aDirectoryOthersMayWriteToIsRefusedWithTheFix() throws {
+        try withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            #expect(chmod(alice.dataDir.path, 0o777) == 0)
+            let refused = try alice.run(["contact", "list"])
+            #expect(refused.status == 78)
+            #expect(refused.stderr.contains("writable by other users") && refused.stderr.contains("chmod 700 \(alice.dataDir.path)"), "\(refused.stderr)")
+            // The sentence's fix works.
+            #expect(chmod(alice.dataDir.path, 0o700) == 0)
+            try alice.expect(["contact", "list"])
+        }
+    }
+
+    @Test func aDirectoryOfAnotherUserIsRefused() throws {
+        // Only root can give a directory to another user.
+        guard geteuid() == 0 else { return }
+        try withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            #expect(chown(alice.dataDir.path, 65534, 65534) == 0)
+            let refused = try alice.run(["contact", "list"])
+            #expect(refused.status == 78)
+            #expect(refused.stderr.contains("belongs to another user") && refused.stderr.contains("chown"), "\(refused.stderr)")
+        }
+    }
+
+    @Test func aSymlinkedDatabaseIsRefusedNotFollowed() throws {
+        try withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            let database = alice.dataDir.appendingPathComponent("smsgw.sqlite")
+            let elsewhere = root.appendingPathComponent("elsewhere.sqlite")
+            try FileManager.default.moveItem(at: database, to: elsewhere)
+            try FileManager.default.createSymbolicLink(at: database, withDestinationURL: elsewhere)
+            let refused = try alice.run(["contact", "list"])
+            #expect(refused.status == 78)
+            #expect(refused.stderr.contains("symbolic link"), "\(refused.stderr)")
+            // Nothing was written through the link.
+            #expect(!FileManager.default.fileExists(atPath: elsewhere.path + "-wal"))
+        }
+    }
+}
