@@ -22,8 +22,26 @@ enum StoreAccess {
         }
         // Checked before prompting: a locked account should not ask for a passphrase it will refuse.
         if let until = try gateway.lockedUntil() { throw StoreError.lockedOut(until: until) }
-        let passphrase = try PassphraseSource.account.read(prompt: "Passphrase for smsgw: ")
-        // One unlock at a time across processes (the daemon too): see Store's UnlockLock.
-        return try gateway.unlockSerialized(passphrase: passphrase, secondFactor: LoginSecondFactor.check)
+        let passphrase = try PassphraseSource.account.readWithOrigin(prompt: "Passphrase for smsgw: ")
+        // The second factor is asked only once the passphrase opened the data key.
+        var reachedSecondFactor = false
+        do {
+            // One unlock at a time across processes (the daemon too): see Store's UnlockLock.
+            return try gateway.unlockSerialized(passphrase: passphrase.value) { store in
+                reachedSecondFactor = true
+                return try LoginSecondFactor.check(store)
+            }
+        } catch StoreError.authenticationFailed(let remaining) where !reachedSecondFactor {
+            throw CLIError(wrongPassphrase(from: passphrase.origin, remainingAttempts: remaining), status: .authentication)
+        }
+    }
+
+    /// "The passphrase from ORIGIN is wrong; …": a service with a stale passphrase file says which file.
+    static func wrongPassphrase(from origin: String, remainingAttempts: Int) -> String {
+        guard remainingAttempts > 0 else {
+            return "The passphrase from \(origin) is wrong; the account is now locked for a while, so fix it and wait before trying again."
+        }
+        let attempts = remainingAttempts == 1 ? "1 more attempt" : "\(remainingAttempts) more attempts"
+        return "The passphrase from \(origin) is wrong; correct it and try again (\(attempts) before the account locks)."
     }
 }
