@@ -83,6 +83,9 @@ public enum GatewayActions {
             let counts = try reader.outboxCounts()
             var outbox: [String: Int] = [:]
             for state in OutboxState.allCases { outbox[state.rawValue] = counts[state] ?? 0 }
+            // The daemon writes a row for each modem it drives when it starts, and only those.
+            let modems = try reader.modemStatuses()
+            let modemNames = Set(modems.map(\.name))
             let contacts = try reader.contacts().map { contact in
                 let session = try? reader.loadSession(for: contact)
                 return GatewayStatus.ContactStatus(
@@ -90,9 +93,10 @@ public enum GatewayActions {
                     epoch: session?.epoch, sendPosition: session?.sendPosition, receivePosition: session?.receivePosition,
                     sync: syncState(contact, session: session), quarantined: try reader.quarantineCount(for: contact),
                     lastSentAt: contact.lastSentAt, lastReceivedAt: contact.lastReceivedAt,
-                    otherNumbers: contact.otherNumbers.map(\.e164), modem: contact.modem)
+                    otherNumbers: contact.otherNumbers.map(\.e164), modem: contact.modem,
+                    modemMissing: contact.modem.map { !modemNames.isEmpty && !modemNames.contains($0) } ?? false)
             }
-            return GatewayStatus(modems: try reader.modemStatuses(), outbox: outbox, contacts: contacts)
+            return GatewayStatus(modems: modems, outbox: outbox, contacts: contacts)
         }
     }
 

@@ -10,11 +10,15 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
     public var outbox: [String: Int]
     /// Every contact, by name.
     public var contacts: [ContactStatus]
+    /// Whether a daemon runs (nil until the front end asked its lock): `smsgw status` reads the
+    /// modems, queue and contacts from the running daemon, else from the store.
+    public var daemon: DaemonState?
 
-    public init(modems: [ModemStatusRecord], outbox: [String: Int], contacts: [ContactStatus]) {
+    public init(modems: [ModemStatusRecord], outbox: [String: Int], contacts: [ContactStatus], daemon: DaemonState? = nil) {
         self.modems = modems
         self.outbox = outbox
         self.contacts = contacts
+        self.daemon = daemon
     }
 
     /// Whether any modem is ready (the daemon runs and can send).
@@ -28,6 +32,8 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
         public var otherNumbers: [String]
         /// The modem pinned to send to this contact while it is ready; nil for any modem.
         public var modem: String?
+        /// Whether ``modem`` names no modem the daemon drives (or last drove), so any modem sends.
+        public var modemMissing: Bool
         /// `pending` before pairing, `paired` after.
         public var pairing: String
         /// The resync epoch (0 until the first resync); nil before pairing.
@@ -45,12 +51,13 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
         public init(
             name: String, number: String?, pairing: String, epoch: UInt32?, sendPosition: UInt32?, receivePosition: UInt32?,
             sync: SyncState, quarantined: Int, lastSentAt: Date?, lastReceivedAt: Date?,
-            otherNumbers: [String] = [], modem: String? = nil
+            otherNumbers: [String] = [], modem: String? = nil, modemMissing: Bool = false
         ) {
             self.name = name
             self.number = number
             self.otherNumbers = otherNumbers
             self.modem = modem
+            self.modemMissing = modemMissing
             self.pairing = pairing
             self.epoch = epoch
             self.sendPosition = sendPosition

@@ -27,7 +27,7 @@ struct ResyncCommand: ParsableCommand {
     @Argument(help: "The contact's name.")
     var name: String
 
-    @Flag(help: "Re-pair with new codes exchanged in person or by phone.")
+    @Flag(help: "Re-pair with new codes exchanged in person (not over a phone call, which the SMS network carries too).")
     var manual = false
 
     @Flag(help: "Print JSON: {\"name\",\"pairingCode\"} with --manual, else {\"name\",\"outboxId\"}.")
@@ -77,9 +77,9 @@ struct ResyncCommand: ParsableCommand {
             Output.line(
                 "Resync with \(contact) started: the daemon sends the handshake and repeats it until \(contact)'s gateway answers; `smsgw status` shows \"resync pending\" until then, and messages flow again on fresh keys after.")
         }
-        if !SendCommand.daemonSeemsRunning(status) {
+        if !SendCommand.daemonRuns(global) {
             Output.error(
-                "smsgw: warning: no gateway daemon seems to be running; the handshake stays queued until `smsgw serve` runs.")
+                "smsgw: warning: no gateway daemon is running on this data directory; the handshake stays queued until `smsgw serve` runs.")
         }
     }
 
