@@ -27,6 +27,19 @@ struct DaemonLogTests {
         }
     }
 
+    @Test("under systemd the error that ends the daemon is logged at priority err, naming the passphrase's source")
+    func fatalErrorAsError() async throws {
+        try await withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            let daemon = try ServeProcess(
+                alice, ["--sim", "--sim-dir", root.appendingPathComponent("sim").path], in: root,
+                environment: ["SMSGW_PASSPHRASE": "a stale passphrase"], journal: true)
+            try await GatewayRig.wait("the daemon to exit", timeout: 30) { !daemon.process.isRunning }
+            #expect(daemon.process.terminationStatus == 77)
+            #expect(daemon.lines.contains { $0.hasPrefix("<3>smsgw: The passphrase from SMSGW_PASSPHRASE is wrong") }, "\(daemon.lines)")
+        }
+    }
+
     @Test("a missing device is logged at once, and a failing open once, not as an error and a warning at every retry")
     func modemProblemsLoggedOnce() async throws {
         try await withTemporaryDirectory { root in

@@ -49,6 +49,14 @@ struct ServeCheckTests {
 
             let modemless = try Self.configuration(in: root, modems: [])
             #expect(try alice.run(["serve", "--check", "--config", modemless.path]).status == 69)
+
+            // A data directory without a database: reported, and the check does not create one.
+            let empty = Peer(name: "empty", dataDir: root.appendingPathComponent("empty"))
+            try FileManager.default.createDirectory(at: empty.dataDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let good = try Self.configuration(in: root, modems: [("m1", "/dev/null", nil)])
+            let none = try empty.run(["serve", "--check", "--config", good.path])
+            #expect(none.status == 66 && none.stdout.contains("PROBLEM account: no database"), "\(none.stdout)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: empty.dataDir.path).isEmpty)
         }
     }
 

@@ -95,6 +95,11 @@ extension ServeCommand {
         } else {
             findings.append(.ok("daemon", "not running"))
         }
+        // Opening would create an empty database; a check changes nothing.
+        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(GatewayStore.databaseFileName).path) else {
+            findings.append(.problem("account", "no database in \(directory.path) yet; create the account with `smsgw init` (docs/OPERATIONS.md).", .notFound))
+            return findings
+        }
         var options = global
         options.dataDir = directory.path
         do {
