@@ -59,8 +59,8 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // glibc's mallopt, for the daemon's memory (ServeCommand).
-        .systemLibrary(name: "CMalloc"),
+        // glibc's mallopt and prctl, for the daemon's memory and process (ServeCommand).
+        .systemLibrary(name: "CDaemon"),
 
         // libargon2, reached only through the Store target.
         .systemLibrary(
@@ -107,7 +107,7 @@ let package = Package(
         .executableTarget(
             name: "smsgw",
             dependencies: [
-                "GSM7", "SMSCipher", "Store", "OTP", "Modem", "ModemSimulator", "Gateway", "CMalloc",
+                "GSM7", "SMSCipher", "Store", "OTP", "Modem", "ModemSimulator", "Gateway", "CDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

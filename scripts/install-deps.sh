@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs the system packages smsgw builds and tests with (Debian 12). Run as root.
+# systemd brings systemd-analyze (scripts/check-unit.sh) and adduser the service user of the
+# install steps (scripts/check-install.sh); neither starts anything.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
     pkg-config libgammu-dev libargon2-dev libsqlite3-dev \
-    gammu oathtool zbar-tools >/dev/null
-echo "system packages installed: libgammu-dev libargon2-dev libsqlite3-dev gammu oathtool zbar-tools"
+    gammu oathtool zbar-tools systemd adduser >/dev/null
+echo "system packages installed: libgammu-dev libargon2-dev libsqlite3-dev gammu oathtool zbar-tools systemd adduser"

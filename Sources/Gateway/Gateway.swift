@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 public import Logging
 import Modem
 public import ModemSimulator
@@ -34,9 +37,14 @@ public final class Gateway: Sendable {
     ///   - logger: Where the daemon logs; texts, keys and PINs never go there.
     ///   - handlesSignals: Whether SIGTERM and SIGINT shut the gateway down gracefully (the daemon);
     ///     tests that run several gateways in one process pass false and call ``shutdown()``.
+    ///   - statusSocket: Where to answer ``StatusSocket`` requests (the daemon passes
+    ///     ``StatusSocket/path(in:)`` while it holds the ``Store/DaemonLock``); nil for none.
     /// - Throws: ``GatewayError`` (69) when no modem is configured or a modem cannot be set up;
     ///   ``ConfigurationError`` (78) for an unreadable pin_file or gammurc; ``StoreError``.
-    public init(store: UnlockedStore, configuration: GatewayConfiguration, logger: Logger, handlesSignals: Bool = true) throws {
+    public init(
+        store: UnlockedStore, configuration: GatewayConfiguration, logger: Logger, handlesSignals: Bool = true,
+        statusSocket: String? = nil
+    ) throws {
         var configuration = configuration
         var network: SimulatedNetwork?
         if let simulator = configuration.simulator {
@@ -74,6 +82,13 @@ public final class Gateway: Sendable {
         services.append(InboxReceiver(context: context))
         services.append(OutboxSender(context: context))
         services.append(ResyncCoordinator(context: context))
+        if let statusSocket {
+            let driven = links
+            let daemon = DaemonState(running: true, pid: getpid(), startedAt: Date(), modems: driven.map(\.name))
+            services.append(try StatusServer(path: statusSocket, logger: logger) { request in
+                Self.answer(request, store: store, links: driven, daemon: daemon)
+            })
+        }
 
         self.configuration = configuration
         self.simulatedNetwork = network
@@ -97,6 +112,22 @@ public final class Gateway: Sendable {
     /// Starts a graceful shutdown, as SIGTERM does.
     public func shutdown() async {
         await group.triggerGracefulShutdown()
+    }
+
+    /// The reply to one status socket request: the store's status with the modems' live state.
+    static func answer(_ request: String, store: UnlockedStore, links: [ModemLink], daemon: DaemonState) -> DaemonReply {
+        guard StatusSocket.Request(rawValue: request) == .status else {
+            let known = StatusSocket.Request.allCases.map(\.rawValue).joined(separator: ", ")
+            return DaemonReply(error: "The daemon does not know the request \"\(request.prefix(40))\"; it answers: \(known).")
+        }
+        do {
+            var status = try GatewayActions.status(store: store)
+            status.modems = links.map(\.record)
+            status.daemon = daemon
+            return DaemonReply(status: status)
+        } catch {
+            return DaemonReply(error: "The daemon could not read its store (\(error)); see its log.")
+        }
     }
 
     private static func startSimulator(

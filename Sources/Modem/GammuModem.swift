@@ -87,7 +87,8 @@ public final class GammuModem: Sendable {
             if error.code == .wrongPIN || outcome == .rejected || outcome == .offered {
                 state.withLock { $0.pinRejected = true }
             }
-            logger.error("Modem connection failed", metadata: [ModemLog.error: "\(error)"])
+            // The caller decides what a failed open means (retry, wait, stop) and logs it once.
+            logger.debug("Modem connection failed", metadata: [ModemLog.error: "\(error)"])
             throw error
         }
         _ = attempt.seal()

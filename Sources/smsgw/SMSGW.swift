@@ -8,10 +8,11 @@ struct SMSGW: AsyncParsableCommand {
         abstract: "Encrypted SMS: one 160-character SMS per message, keys kept per contact.",
         discussion: """
             Data lives in --data-dir (env SMSGW_DATA_DIR; default $XDG_DATA_HOME/smsgw, else \
-            ~/.local/share/smsgw). The passphrase comes from SMSGW_PASSPHRASE, or the first line of \
-            the file named by SMSGW_PASSPHRASE_FILE, or a masked prompt on the terminal. Texts, \
-            codes and secrets are read from stdin or a prompt when left out of the command line \
-            (where every local user can read them). Global options go before or after the command.
+            ~/.local/share/smsgw). The passphrase comes from SMSGW_PASSPHRASE, or else the first line \
+            of the file named by SMSGW_PASSPHRASE_FILE (/dev/stdin reads stdin), or a masked prompt \
+            on the terminal. Texts, codes and secrets are read from stdin or a prompt when left out \
+            of the command line (where every local user can read them). Global options go before or \
+            after the command.
 
             Exit status (sysexits.h):
               0   success
@@ -19,7 +20,8 @@ struct SMSGW: AsyncParsableCommand {
               65  data: a message that fails verification, a duplicate, a malformed code or text
               66  not found: no such contact, no account yet, a missing passphrase file
               69  unavailable: the command needs a modem or the daemon (`smsgw serve`)
-              74  I/O error in the database; 75 the database stayed busy (try again)
+              74  I/O error in the database; 75 the database stayed busy (try again),
+                  or another `smsgw serve` runs on the data directory
               77  authentication: wrong passphrase, account locked, no passphrase available
               78  configuration: the data directory or database cannot be used
             """,

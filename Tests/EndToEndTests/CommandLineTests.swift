@@ -69,7 +69,7 @@ struct CommandLineTests {
             let status = try #require(try object(alice.expect(["status", "--json"]).stdout) as? [String: Any])
             let inStatus = try #require(status["contacts"] as? [[String: Any]])
             let keys: Set = [
-                "name", "number", "numbers", "modem", "pairing", "rePairing", "epoch", "sendPosition", "receivePosition",
+                "name", "number", "numbers", "modem", "modemMissing", "pairing", "rePairing", "epoch", "sendPosition", "receivePosition",
                 "sync", "lastResync", "quarantined", "lastSentAt", "lastReceivedAt",
             ]
             for contact in listed + inStatus + [shown] {

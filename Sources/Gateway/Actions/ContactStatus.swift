@@ -15,6 +15,8 @@ public struct ContactStatus: Sendable, Equatable, Codable {
     public var numbers: [String]
     /// The modem pinned to send to this contact while it is ready; nil for any modem.
     public var modem: String?
+    /// Whether ``modem`` names no modem the daemon drives (or last drove), so any modem sends.
+    public var modemMissing: Bool
     /// `pending` until the peer's code is entered (again, during a manual re-pairing), then `paired`.
     public var pairing: String
     /// True while a manual re-pairing is pending and the current session still works.
@@ -36,12 +38,13 @@ public struct ContactStatus: Sendable, Equatable, Codable {
     /// The contact with its session (nil before pairing or when it cannot be read) and sync state.
     public init(
         _ contact: Contact, session: Session?, sync: GatewayStatus.SyncState, lastResync: GatewayStatus.LastResync? = nil,
-        quarantined: Int
+        quarantined: Int, modemMissing: Bool = false
     ) {
         name = contact.name
         number = contact.number?.e164
         numbers = contact.numbers.map(\.e164)
         modem = contact.modem
+        self.modemMissing = modemMissing
         pairing = contact.pairingState.rawValue
         rePairing = contact.pairingState == .pending && session != nil
         epoch = session?.epoch
@@ -55,7 +58,7 @@ public struct ContactStatus: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, number, numbers, modem, pairing, rePairing, epoch, sendPosition, receivePosition, sync,
+        case name, number, numbers, modem, modemMissing, pairing, rePairing, epoch, sendPosition, receivePosition, sync,
             lastResync, quarantined, lastSentAt, lastReceivedAt
     }
 
@@ -66,6 +69,7 @@ public struct ContactStatus: Sendable, Equatable, Codable {
         try container.encode(number, forKey: .number)
         try container.encode(numbers, forKey: .numbers)
         try container.encode(modem, forKey: .modem)
+        try container.encode(modemMissing, forKey: .modemMissing)
         try container.encode(pairing, forKey: .pairing)
         try container.encode(rePairing, forKey: .rePairing)
         try container.encode(epoch, forKey: .epoch)

@@ -89,10 +89,14 @@ public enum GatewayActions {
     /// A key state that cannot be read shows as not paired here; the commands that use it say why.
     static func contactStatus(_ contact: Contact, in reader: StoreReader) throws -> ContactStatus {
         let session = try? reader.loadSession(for: contact)
+        // The daemon writes a row for each modem it drives when it starts, and only those.
+        let modemNames = Set(try reader.modemStatuses().map(\.name))
+        let modemMissing = contact.modem.map { !modemNames.isEmpty && !modemNames.contains($0) } ?? false
         let attempts = try session?.pendingResyncMessage.map { try reader.outboxAttempts(of: $0, to: contact).count } ?? 0
         return ContactStatus(
             contact, session: session, sync: syncState(contact, session: session, handshakeAttempts: attempts),
-            lastResync: lastResync(session), quarantined: try reader.quarantineCount(for: contact))
+            lastResync: lastResync(session), quarantined: try reader.quarantineCount(for: contact),
+            modemMissing: modemMissing)
     }
 
     /// Consecutive verification failures after which a contact shows as failing.

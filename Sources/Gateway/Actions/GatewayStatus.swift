@@ -13,12 +13,19 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
     public var queue: [OutboxEntry]
     /// Every contact, by name.
     public var contacts: [ContactStatus]
+    /// Whether a daemon runs (nil until the front end asked its lock): `smsgw status` reads the
+    /// modems, queue and contacts from the running daemon, else from the store.
+    public var daemon: DaemonState?
 
-    public init(modems: [ModemStatusRecord], outbox: [String: Int], queue: [OutboxEntry] = [], contacts: [ContactStatus]) {
+    public init(
+        modems: [ModemStatusRecord], outbox: [String: Int], queue: [OutboxEntry] = [], contacts: [ContactStatus],
+        daemon: DaemonState? = nil
+    ) {
         self.modems = modems
         self.outbox = outbox
         self.queue = queue
         self.contacts = contacts
+        self.daemon = daemon
     }
 
     /// Whether any modem is ready (the daemon runs and can send).

@@ -109,9 +109,18 @@ public struct ModemSupervisor: Service {
     /// Connects, retrying with a growing delay; false when the modem must stay stopped.
     private func connect(initial: Bool) async -> Bool {
         var delay = 1.0
+        // A failure is logged when it starts or changes, not at every retry.
+        var reported: String?
         while !Task.isCancelled {
-            if let path = link.settings.devicePath, !FileManager.default.fileExists(atPath: path) {
-                await setPhase(.waitingForDevice, error: "The device \(path) does not exist; plug the modem in or fix `device` in the configuration.")
+            // The device as configured or as the gammurc names it; gammu also takes non-path devices.
+            let path = link.modem.configuration.device
+            if path.hasPrefix("/"), !FileManager.default.fileExists(atPath: path) {
+                let problem = "The device \(path) does not exist; plug the modem in or fix `device` in the configuration."
+                if reported != problem {
+                    logger.warning("Waiting for the modem's device.", metadata: [GatewayLog.error: "\(problem)"])
+                    reported = problem
+                }
+                await setPhase(.waitingForDevice, error: problem)
                 await GatewayContext.pause(1)
                 continue
             }
@@ -139,7 +148,12 @@ public struct ModemSupervisor: Service {
                     return false
                 }
                 let phase: ModemPhase = modemError.code == .deviceNotFound ? .waitingForDevice : .connecting
-                logger.warning("Modem connection failed; retrying.", metadata: [GatewayLog.error: "\(modemError)"])
+                if reported != modemError.description {
+                    logger.warning("Modem connection failed; retrying.", metadata: [GatewayLog.error: "\(modemError)"])
+                    reported = modemError.description
+                } else {
+                    logger.debug("Modem connection failed again; retrying.", metadata: [GatewayLog.error: "\(modemError)"])
+                }
                 await setPhase(phase, error: modemError.description)
                 await GatewayContext.pause(delay)
                 delay = min(delay * 2, Self.maximumReconnectDelay)

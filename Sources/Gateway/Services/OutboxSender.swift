@@ -86,7 +86,12 @@ public struct OutboxSender: Service {
     /// Sends one claimed row and records the outcome; false when the modem failed.
     private func submit(_ item: OutboxItem, through link: ModemLink, logger: Logger) async -> Bool {
         var logger = logger
-        logger[metadataKey: GatewayLog.outbox] = "\(item.id)"
+        // One id per message everywhere: the log id `smsgw send` printed, else (a handshake) the row's.
+        if let message = item.messageID {
+            logger[metadataKey: GatewayLog.message] = "\(message)"
+        } else {
+            logger[metadataKey: GatewayLog.outbox] = "\(item.id)"
+        }
         logger[metadataKey: GatewayLog.attempt] = "\(item.attempts)"
         let statusReport = link.settings.statusReports
         let number = item.number.e164

@@ -3,6 +3,9 @@ public enum GatewayLog {
     public static let modem = "smsgw.modem"
     public static let error = "smsgw.error"
     public static let contact = "smsgw.contact"
+    /// A message's log id: what `smsgw send` printed, `smsgw log` and `status` show.
+    public static let message = "smsgw.message"
+    /// An outbox row that carries no logged message (a resync handshake).
     public static let outbox = "smsgw.outbox.id"
     public static let attempt = "smsgw.outbox.attempt"
     public static let reference = "smsgw.modem.reference"

@@ -127,6 +127,7 @@ extension ContactCommand {
             }
             let numbers = contact.numbers.isEmpty ? "no number" : contact.numbers.map(\.e164).joined(separator: " ")
             Output.line("Saved \(contact.name) (\(numbers); \(contact.modem.map { "via \($0)" } ?? "any modem")).")
+            try ContactCommand.warnIfUnknown(modem: modem, contact: contact.name, store: store)
         }
     }
 

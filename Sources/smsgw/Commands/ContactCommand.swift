@@ -49,6 +49,7 @@ extension ContactCommand {
                 return contact
             }
             global.makeLogger().info("Added a contact.", metadata: [LogKey.contact: "\(contact.name)"])
+            try ContactCommand.warnIfUnknown(modem: modem, contact: contact.name, store: store)
             if json {
                 Output.line(try Output.json(AddResult(name: contact.name, number: contact.number?.e164, pairingCode: code.grouped)))
             } else {

@@ -37,7 +37,7 @@ struct ResyncCommand: ParsableCommand {
     @Argument(help: "The contact's name.", completion: .contactNames)
     var name: String
 
-    @Flag(help: "Re-pair with new codes exchanged in person or by phone.")
+    @Flag(help: "Re-pair with new codes exchanged in person (not over a phone call, which the SMS network carries too).")
     var manual = false
 
     @Flag(help: "Accept the contact's resync request (after confirming its code) and answer it.")
@@ -97,7 +97,6 @@ struct ResyncCommand: ParsableCommand {
                 status: .unavailable)
         }
         let started = try GatewayActions.startResync(contactName: name, restart: restart, store: store)
-        let status = try GatewayActions.status(store: store)
         let contact = started.contact
         global.makeLogger().info("Started a resync over SMS.", metadata: [LogKey.contact: "\(contact)"])
         if json {
@@ -107,8 +106,8 @@ struct ResyncCommand: ParsableCommand {
             Output.line(
                 "Resync with \(contact) started (code \(started.code)): read the code to \(contact), whose operator accepts the request once the codes match. The daemon sends the handshake and repeats it until \(contact)'s gateway answers; `smsgw status` shows \"resync pending\" until then, and messages flow again on fresh keys after.")
         }
-        if !SendCommand.daemonSeemsRunning(status) {
-            Output.warning("no gateway daemon seems to be running; the handshake stays queued until `smsgw serve` runs.")
+        if !SendCommand.daemonRuns(global) {
+            Output.warning("no gateway daemon is running on this data directory; the handshake stays queued until `smsgw serve` runs.")
         }
     }
 
@@ -132,7 +131,7 @@ struct ResyncCommand: ParsableCommand {
         if accepted.openedFromQuarantine > 0 {
             Output.line("\(accepted.openedFromQuarantine) kept messages from \(contact) opened with the new keys; see `smsgw log`.")
         }
-        if !SendCommand.daemonSeemsRunning(try GatewayActions.status(store: store)) {
+        if !SendCommand.daemonRuns(global) {
             Output.warning("no gateway daemon seems to be running; the answer stays queued until `smsgw serve` runs.")
         }
     }

@@ -10,6 +10,7 @@ extension SMSGW {
         DecryptCommand.self,
         SendCommand.self,
         ServeCommand.self,
+        BackupCommand.self,
         StatusCommand.self,
         LogCommand.self,
         ResyncCommand.self,

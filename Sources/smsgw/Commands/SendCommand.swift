@@ -19,8 +19,8 @@ struct SendCommand: ParsableCommand {
             it move to sent and delivered. With --lines, each stdin line is one message, queued \
             in its own transaction, and each output line its id; a failed line (a blank one too) \
             prints an empty line and its error on stderr ("smsgw: line N: …"), and the exit status \
-            is 65 at the end. When no daemon seems to run (no modem status updated in the last 5 \
-            minutes) a warning goes to stderr; the message stays queued until one does.
+            is 65 at the end. When no daemon runs on the data directory (none holds its lock) a \
+            warning goes to stderr; the message stays queued until one does.
             """
     )
 
@@ -47,21 +47,18 @@ struct SendCommand: ParsableCommand {
         }
     }
 
-    /// A modem status older than this means no daemon is looking after the queue.
-    static let daemonSilence: TimeInterval = 300
-
     func run() throws {
         let store = try StoreAccess.unlock(global)
         var contact = name
         if lines {
             let batch = LineBatch.overStdin { number, line in try queue(line, store: store, line: number, contact: &contact) }
-            try adviseAboutDaemon(store: store, contact: contact)
+            adviseAboutDaemon(contact: contact)
             try batch.finish()
             return
         }
         let input = TextInput.read(text, prompt: "Text for \(name): ", warnIfGiven: true)
         Output.line(try queue(input, store: store, line: nil, contact: &contact))
-        try adviseAboutDaemon(store: store, contact: contact)
+        adviseAboutDaemon(contact: contact)
     }
 
     /// Queues one text in one transaction; returns the line to print (the id, or the JSON object).
@@ -74,22 +71,21 @@ struct SendCommand: ParsableCommand {
         return json ? try Output.json(SendResult(id: queued.logID, contact: contact, position: queued.position)) : "\(queued.logID)"
     }
 
-    /// Says where to follow the message, or warns when no daemon seems to run.
-    private func adviseAboutDaemon(store: UnlockedStore, contact: String) throws {
-        let status = try GatewayActions.status(store: store)
-        if Self.daemonSeemsRunning(status) {
+    /// Says where to follow the message, or warns when no daemon runs.
+    private func adviseAboutDaemon(contact: String) {
+        if Self.daemonRuns(global) {
             if !json {
                 Output.diagnostic("Queued for \(contact); the daemon sends it shortly. Follow it with `smsgw log --follow --contact \(Shell.quote(contact))`.")
             }
         } else {
-            Output.warning(
-                "no gateway daemon seems to be running (no modem reported in the last \(Int(Self.daemonSilence / 60)) minutes); the message stays queued until `smsgw serve` runs.")
+            Output.warning("no gateway daemon is running on this data directory; the message stays queued until `smsgw serve` runs.")
         }
     }
 
-    /// Whether a daemon recently recorded a modem that is not stopped.
-    static func daemonSeemsRunning(_ status: GatewayStatus, now: Date = Date()) -> Bool {
-        status.modems.contains { $0.state != "stopped" && now.timeIntervalSince($0.updatedAt) < daemonSilence }
+    /// Whether a daemon holds the data directory's lock: the kernel drops it when the daemon
+    /// exits or is killed, so this is never fooled by old modem statuses.
+    static func daemonRuns(_ options: GlobalOptions) -> Bool {
+        DaemonLock.probe(directory: options.dataDirectory) != nil
     }
 
     struct SendResult: Encodable {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CMalloc
+import CDaemon
 import Foundation
 import Gateway
 import Logging
@@ -22,9 +22,20 @@ struct ServeCommand: AsyncParsableCommand {
             prints the simulated numbers; the gateway drives the first one, the others are peers \
             to reach with `smsgw sim ctl --dir DIR`.
 
+            --check reads and validates the configuration, the data directory and account, the \
+            passphrase (it unlocks the account once, as serve would) and each modem's device and \
+            PIN file, then says what serve would run; it opens no modem and leaves the queue alone.
+
+            One daemon per data directory: it holds DATA_DIR/smsgw.serve.lock while it runs, and a \
+            second serve on the same directory exits 75 naming the first one's PID. While it runs \
+            it answers `smsgw status` on DATA_DIR/smsgw.serve.sock (0600), so status needs no \
+            passphrase. It removes SMSGW_PASSPHRASE from its environment once read and makes \
+            itself non-dumpable (no core file, no ptrace or /proc reading by the same user).
+
             --data-dir (or SMSGW_DATA_DIR) overrides the configuration's data_dir. Exit status: 69 \
             when no modem is configured or one cannot be set up, 78 for a bad configuration (the \
-            message names the key), 77 when the passphrase is missing or wrong.
+            message names the key), 77 when the passphrase is missing or wrong, 75 when another \
+            daemon serves the data directory.
             """
     )
 
@@ -41,6 +52,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "With --sim: the directory for the network's device links, gammurc files and control socket.")
     var simDir: String?
 
+    @Flag(help: "Check the configuration, passphrase and devices, say what would run, and exit.")
+    var check = false
+
     func validate() throws {
         if !sim, simDir != nil || simNumbers != "+15550001,+15550002" {
             throw ValidationError("--sim-numbers and --sim-dir only apply with --sim.")
@@ -53,6 +67,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // First of all: nothing read from here on (the passphrase, the data key) may end in a
+        // core file or be read through /proc or ptrace by another process of the same user.
+        _ = smsgw_set_non_dumpable()
         var configuration = try loadConfiguration()
         if sim {
             let resync = configuration.resync
@@ -61,7 +78,9 @@ struct ServeCommand: AsyncParsableCommand {
                 directory: simDir.map { URL(fileURLWithPath: $0) })
             configuration.resync = resync
             configuration.logLevel = logLevel(configured: configuration.logLevel)
-        } else if configuration.modems.isEmpty {
+        }
+        if check { return try runCheck(configuration) }
+        if !sim && configuration.modems.isEmpty {
             let source = configFile.configurationFile.map { "\($0.path) configures" } ?? "No --config file (or SMSGW_CONFIG) and no SMSGW_MODEM_1_* variables were given, so there is"
             throw CLIError(
                 "\(source) no modem; add a [[modem]] table (see config/smsgw.toml.example) and pass it with --config, or try the gateway on the simulator with `smsgw serve --sim`.",
@@ -69,15 +88,22 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var options = global
         options.dataDir = configuration.dataDirectory.path
+        let lock = try Self.lockDataDirectory(options)
+        defer { lock.release() }
         Self.keepFreedMemoryReturnable()
         let store = try StoreAccess.unlock(options)
+        PassphraseSource.account.removeFromEnvironment()
 
-        var logger = Logger(label: "smsgw", factory: StreamLogHandler.standardError(label:))
+        var logger = Logger(label: "smsgw", factory: StandardErrorLogHandler.standardError(label:))
         logger.logLevel = configuration.logLevel
-        let gateway = try Gateway(store: store, configuration: configuration, logger: logger)
+        let gateway = try Gateway(
+            store: store, configuration: configuration, logger: logger,
+            statusSocket: StatusSocket.path(in: options.dataDirectory))
         if let network = gateway.simulatedNetwork {
             announce(network: network, driven: gateway.modemNames)
         }
+        // The store is unlocked and the status socket listens: `systemctl start` may return.
+        ServiceNotification.send("READY=1")
         try await gateway.run()
         // Everything into the database file, so a copy of it alone after a stop is complete.
         do {
@@ -86,6 +112,22 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("Could not fold the write-ahead log into the database; copy smsgw.sqlite with its -wal file.",
                            metadata: ["smsgw.error": "\(error)"])
         }
+    }
+
+    /// Takes the data directory's ``DaemonLock`` for this process, creating the directory first
+    /// if needed; a second daemon on the same store is refused before it unlocks anything.
+    ///
+    /// - Throws: ``CLIError`` 75 naming the running daemon's PID.
+    static func lockDataDirectory(_ options: GlobalOptions) throws -> DaemonLock {
+        let directory = options.dataDirectory
+        if !FileManager.default.fileExists(atPath: directory.path) {
+            _ = try StoreAccess.open(options)  // creates it 0700, with the checks every command makes
+        }
+        if let lock = try DaemonLock.acquire(directory: directory) { return lock }
+        let pid = DaemonLock.probe(directory: directory).flatMap { $0 > 0 ? "PID \($0)" : nil } ?? "its PID is not known yet"
+        throw CLIError(
+            "Another smsgw serve (\(pid)) already serves \(directory.path); stop it first (`systemctl stop smsgw`, or kill that PID) or give this one its own --data-dir.",
+            status: .temporaryFailure)
     }
 
     /// Fixes glibc's thresholds before the unlock. Left dynamic, freeing Argon2id's buffer (19 to

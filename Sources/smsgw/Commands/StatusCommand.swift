@@ -9,18 +9,21 @@ struct StatusCommand: ParsableCommand {
         commandName: "status",
         abstract: "Show the modems, the outbox queue and each contact's sync state.",
         discussion: """
-            Modems are shown as the running daemon last recorded them (state, connected, signal, \
-            operator, SMS sent and received since it started, last error, when it was updated); \
-            none are listed when the daemon never ran. The outbox shows how many SMS are in each \
-            state, then the messages still waiting (oldest first) and those that failed in the \
-            last day, each by its message id (the id `smsgw send` printed and `smsgw log` shows). \
-            Contacts show their sync state (ok, not paired, resync requested, resync pending, \
-            resync unanswered, failing) and when the last resync completed, consecutive \
-            verification failures with the advice to resync, and their last sent and received \
-            times. Names, operators and errors are escaped as in `smsgw log`. --json prints one \
-            object: {"modems":[…],"outbox":{state: count},"queue":[…],"contacts":[…]}, each \
-            contact the object of `contact show --json`. Always exits 0 once the store is \
-            unlocked: a problem shown here is not an error of this command.
+            While a daemon runs, everything comes from it over DATA_DIR/smsgw.serve.sock: no \
+            passphrase is needed, so the service user can check its health. When none runs, the \
+            store is unlocked as for any command, the first line says the daemon is not running, \
+            and modems are shown as it last recorded them (state, connected, signal, operator, SMS \
+            sent and received since it started, last error, when it was updated); none are listed \
+            when the daemon never ran. The outbox shows how many SMS are in each state, then the \
+            messages still waiting (oldest first) and those that failed in the last day, each by \
+            its message id (the id `smsgw send` printed and `smsgw log` shows). Contacts show \
+            their sync state (ok, not paired, resync requested, resync pending, resync unanswered, \
+            failing) and when the last resync completed, consecutive verification failures with \
+            the advice to resync, and their last sent and received times. Names, operators and \
+            errors are escaped as in `smsgw log`. --json prints one object: \
+            {"daemon":{"running",…},"modems":[…],"outbox":{state: count},"queue":[…],"contacts":[…]}, \
+            each contact the object of `contact show --json`. Always exits 0 once it has the \
+            status: a problem shown here is not an error of this command.
             """
     )
 
@@ -30,8 +33,7 @@ struct StatusCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let store = try StoreAccess.unlock(global)
-        let status = try GatewayActions.status(store: store)
+        let status = try Self.current(global)
         if json {
             Output.line(try Output.json(status))
             return
@@ -40,9 +42,49 @@ struct StatusCommand: ParsableCommand {
         for line in Self.render(status, now: Date()) { Output.line(TerminalText.escaped(line)) }
     }
 
-    /// The plain report: one section each for modems, the outbox and contacts.
+    /// The running daemon's status over its socket (no passphrase), else the store's after an unlock.
+    static func current(_ options: GlobalOptions) throws -> GatewayStatus {
+        let directory = options.dataDirectory
+        if let pid = DaemonLock.probe(directory: directory) {
+            do {
+                return try StatusClient.status(in: directory)
+            } catch {
+                throw CLIError(daemonSilence(error, pid: pid, socket: StatusSocket.path(in: directory)), status: .unavailable)
+            }
+        }
+        let store = try StoreAccess.unlock(options)
+        var status = try GatewayActions.status(store: store)
+        status.daemon = .notRunning
+        return status
+    }
+
+    /// Why the running daemon gave no status, and what to do.
+    static func daemonSilence(_ failure: StatusClient.Failure, pid: Int32, socket: String) -> String {
+        let daemon = pid > 0 ? "The daemon (PID \(pid))" : "The daemon"
+        switch failure {
+        case .notPermitted:
+            return "\(daemon) runs, but this user may not connect to \(socket); run `smsgw status` as the service's user (e.g. `runuser -u smsgw -- smsgw status`)."
+        case .notListening, .noAnswer:
+            return "\(daemon) runs but did not answer on \(socket); it may still be unlocking the store, so try again in a moment, else read its log (`journalctl -u smsgw`)."
+        case .unreadable:
+            return "\(daemon) answered in a form this smsgw cannot read, so it runs another version; restart it (`systemctl restart smsgw`) after an upgrade."
+        case .refused(let reason):
+            return reason
+        }
+    }
+
+    /// The plain report: the daemon, then one section each for modems, the outbox and contacts.
     static func render(_ status: GatewayStatus, now: Date) -> [String] {
-        var lines = ["Modems:"]
+        var lines: [String] = []
+        if let daemon = status.daemon {
+            if daemon.running {
+                let since = daemon.startedAt.map { ", started \(age(of: $0, now: now))" } ?? ""
+                lines.append("Daemon: running" + (daemon.pid.map { " (PID \($0)\(since))" } ?? ""))
+            } else {
+                lines.append("Daemon: not running; modems are shown as it last recorded them. Start it with `systemctl start smsgw` or `smsgw serve`.")
+            }
+        }
+        lines.append("Modems:")
         if status.modems.isEmpty {
             lines.append("  none recorded; start the daemon with `smsgw serve --config FILE` (or `smsgw serve --sim`).")
         }
@@ -56,9 +98,6 @@ struct StatusCommand: ParsableCommand {
             lines.append("  \(modem.name): " + facts.joined(separator: ", "))
             if let error = modem.lastError { lines.append("    last error: \(error)") }
         }
-        if !SendCommand.daemonSeemsRunning(status, now: now), !status.modems.isEmpty {
-            lines.append("  (no modem reported recently: the daemon does not seem to be running)")
-        }
 
         let order = ["queued", "submitting", "sent", "delivered", "failed"]
         let states = order.filter { status.outbox[$0] != nil } + status.outbox.keys.filter { !order.contains($0) }.sorted()
@@ -70,7 +109,9 @@ struct StatusCommand: ParsableCommand {
         for contact in status.contacts {
             var facts = [contact.sync.state]
             if !contact.numbers.isEmpty { facts.insert(contact.numbers.joined(separator: " "), at: 0) }
-            if let modem = contact.modem { facts.append("via \(modem)") }
+            if let modem = contact.modem {
+                facts.append("via \(modem)" + (contact.modemMissing ? " (no such modem is configured: any modem sends)" : ""))
+            }
             if let epoch = contact.epoch { facts.append("epoch \(epoch)") }
             if let last = contact.lastResync { facts.append("last resync \(last.completedAt.map { age(of: $0, now: now) } ?? "at an unknown time")") }
             if contact.sync.consecutiveFailures > 0 { facts.append("\(contact.sync.consecutiveFailures) failures in a row") }

@@ -35,7 +35,8 @@ enum ErrorReport {
     /// Reports `error` and ends the process.
     static func exit(with error: any Error) -> Never {
         if let status = exitStatus(for: error) {
-            Output.diagnostic(message(for: error))
+            // Under systemd the line that ends the daemon is an error to journald too (`-p err`).
+            Output.error((StandardErrorLogHandler.isJournal ? "<3>" : "") + "smsgw: " + TerminalText.escaped(message(for: error)))
             Output.flush()
             Foundation.exit(status)
         }

@@ -36,7 +36,7 @@ struct GlobalOptions: ParsableArguments {
 
     /// A logger labelled "smsgw" writing to stderr, at warning level unless `--verbose`.
     func makeLogger() -> Logger {
-        var logger = Logger(label: "smsgw", factory: StreamLogHandler.standardError(label:))
+        var logger = Logger(label: "smsgw", factory: StandardErrorLogHandler.standardError(label:))
         logger.logLevel = verbose ? .info : .warning
         return logger
     }

@@ -1,2 +1,0 @@
-// glibc's malloc tuning (mallopt), which the Glibc module does not export; see ServeCommand.
-#include <malloc.h>

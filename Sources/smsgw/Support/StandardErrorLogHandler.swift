@@ -1,0 +1,128 @@
+import Foundation
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The swift-log handler of every smsgw command: one line per event on stderr, in the form
+/// journald understands when stderr is the journal, else with a timestamp for a terminal.
+///
+/// Under systemd (`JOURNAL_STREAM` names the device and inode of stderr) each line starts with
+/// its syslog priority, `<3>` for error to `<7>` for debug, and carries no timestamp of its own
+/// (journald adds one), so `journalctl -p err` filters:
+///
+///     <4>Modem connection failed; retrying. smsgw.error="…" smsgw.modem=north
+///
+/// Elsewhere the line reads like swift-log's `StreamLogHandler`:
+///
+///     2026-05-01T10:00:00+0200 warning smsgw: smsgw.error="…" smsgw.modem=north [Gateway] Modem connection failed; retrying.
+///
+/// The message and every metadata value go through ``TerminalText/escaped(_:)``: a value that came
+/// from a modem or an SMS (an operator name, a sender, an error text) can neither break the line
+/// in two nor forge another event. A value with a space, `"` or `=` is quoted.
+struct StandardErrorLogHandler: LogHandler {
+    /// How lines are written.
+    enum Format: Sendable {
+        /// Priority prefix, no timestamp: stderr is connected to journald.
+        case journal
+        /// Timestamp, level and label, as `StreamLogHandler` writes them.
+        case terminal
+    }
+
+    let label: String
+    let format: Format
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+    var metadataProvider: Logger.MetadataProvider?
+
+    init(label: String, format: Format) {
+        self.label = label
+        self.format = format
+    }
+
+    /// The factory for `Logger(label:factory:)`: journal lines when stderr is the journal.
+    static func standardError(label: String) -> StandardErrorLogHandler {
+        StandardErrorLogHandler(label: label, format: isJournal ? .journal : .terminal)
+    }
+
+    /// Whether stderr is the stream systemd connected to journald: `JOURNAL_STREAM` ("DEV:INODE")
+    /// matches stderr's device and inode. A child whose stderr was redirected elsewhere inherits
+    /// the variable, which is why the numbers are compared, as sd_journal_stream_fd(3) advises.
+    static let isJournal: Bool = {
+        guard let value = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] else { return false }
+        let parts = value.split(separator: ":")
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
+        var info = stat()
+        guard fstat(2, &info) == 0 else { return false }
+        return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
+    }()
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var merged = metadata
+        if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
+        if let explicit = event.metadata { merged.merge(explicit) { $1 } }
+        let fields = merged.sorted { $0.key < $1.key }.map { "\(Self.escaped($0.key))=\(Self.value($0.value))" }
+        let text = TerminalText.escaped(event.message.description)
+        let entry: String
+        switch format {
+        case .journal:
+            entry = "<\(Self.priority(event.level))>" + ([text] + fields).joined(separator: " ")
+        case .terminal:
+            let prefix = "\(Self.timestamp()) \(event.level) \(label):"
+            entry = ([prefix] + fields + ["[\(event.source)]", text]).joined(separator: " ")
+        }
+        Self.write(entry + "\n")
+    }
+
+    /// The syslog priority of a level (sd-daemon(3)): critical 2, error 3, warning 4, notice 5,
+    /// info 6, debug and trace 7.
+    static func priority(_ level: Logger.Level) -> Int {
+        switch level {
+        case .critical: 2
+        case .error: 3
+        case .warning: 4
+        case .notice: 5
+        case .info: 6
+        case .debug, .trace: 7
+        }
+    }
+
+    /// A metadata value, escaped, and quoted when it holds a space, `"` or `=`.
+    static func value(_ value: Logger.Metadata.Value) -> String {
+        let text = escaped(value.description)
+        guard text.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    private static func escaped(_ text: String) -> String { TerminalText.escaped(text) }
+
+    /// The local time as StreamLogHandler writes it, e.g. 2026-05-01T10:00:00+0200.
+    private static func timestamp() -> String {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        var buffer = [Int8](repeating: 0, count: 64)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S%z", &parts)
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// One write(2) per line, so lines of concurrent threads never interleave.
+    private static func write(_ line: String) {
+        var bytes = Array(line.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+}
