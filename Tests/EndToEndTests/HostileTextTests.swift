@@ -118,6 +118,11 @@ struct HostileTextTests {
             #expect(!Self.drivesTerminal(plain, allowingTab: true), "\(plain)")
             #expect(plain.contains("\tBANK\\r\\nbob\tplain\thi\\x1B[2K\\r"), "\(plain)")
             #expect(try await rig.stopDaemon(rig.alice) == 0)
+            // The daemon's own line for it calls it by the id `smsgw log` shows.
+            let id = try #require(logged["id"] as? Int)
+            let journal = try String(contentsOf: root.appendingPathComponent("alice-serve-1.log"), encoding: .utf8)
+            let received = journal.split(separator: "\n").filter { $0.contains("Plain SMS received.") }
+            #expect(received.count == 1 && received.first?.contains("smsgw.message=\(id)") == true, "\(received)")
         }
     }
 

@@ -28,7 +28,7 @@ struct ServiceTests {
             #expect(try FileManager.default.attributesOfItem(atPath: socket)[.posixPermissions] as? Int == 0o600)
 
             let secret = "nobody reads this on the status socket"
-            let sent = try alice.expect(["send", "bob", secret])
+            let sent = try alice.expect(["send", "bob"], input: secret)
             #expect(!sent.stderr.contains("warning"), "send warned while the daemon runs: \(sent.stderr)")
             let plain = try alice.run(["status"], removing: ["SMSGW_PASSPHRASE"])
             #expect(plain.status == 0 && plain.lines.first?.hasPrefix("Daemon: running (PID \(first.pid), started ") == true, "\(plain.stdout)")

@@ -145,21 +145,24 @@ public struct InboxReceiver: Service {
     }
 
     func record(_ outcome: IncomingOutcome, link: ModemLink, logger: Logger) async {
+        var logger = logger
+        // The log row's id: what `smsgw log`, `status` and the journal call this message.
+        if let message = outcome.message { logger[metadataKey: GatewayLog.message] = "\(message)" }
         switch outcome {
         case .alreadyProcessed, .deferred, .statusReport:
             return
-        case .decrypted(let contact):
+        case .decrypted(let contact, _):
             logger.info("Message received and verified.", metadata: [GatewayLog.contact: "\(contact)"])
-        case .duplicate(let contact):
+        case .duplicate(let contact, _):
             logger.notice("Duplicate message refused.", metadata: [GatewayLog.contact: "\(contact)"])
-        case .rejected(let contact, let failures):
+        case .rejected(let contact, let failures, _):
             let level: Logger.Level = failures >= GatewayContext.failureThreshold ? .error : .warning
             logger.log(level: level, "Message failed verification; kept to retry after a resync.", metadata: [
                 GatewayLog.contact: "\(contact)", GatewayLog.failures: "\(failures)",
             ])
         case .plain:
             logger.info("Plain SMS received.")
-        case .resync(let contact, let completed):
+        case .resync(let contact, let completed, _):
             logger.notice(completed ? "Resync completed." : "Resync handshake received.", metadata: [GatewayLog.contact: "\(contact)"])
             if completed {
                 let retried = try? await context.store.write { tx in try IncomingProcessor.retryQuarantine(for: contact, in: tx) }

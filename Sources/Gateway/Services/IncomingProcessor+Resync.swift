@@ -54,8 +54,10 @@ extension IncomingProcessor {
                 // Not marked as answered, so a later copy may still get its one answer.
                 withheld = first ? budgetNote(contact, settings) : nil
                 try tx.recordReceived(from: contact, at: now)
-                try log(note, status: .resync, contact: contact, ciphertext: ciphertext, fingerprint: fingerprint, error: withheld, in: tx, now: now)
-                return .resync(contact: contact.name, completed: false)
+                let id = try log(
+                    note, status: .resync, contact: contact, ciphertext: ciphertext, fingerprint: fingerprint, error: withheld,
+                    in: tx, now: now)
+                return .resync(contact: contact.name, completed: false, message: id)
             }
         } else if event.outcome == .completed, let reply = event.reply {
             try tx.enqueueOutbox(reply, to: contact, kind: .handshake, now: now)
@@ -63,10 +65,11 @@ extension IncomingProcessor {
         try tx.saveSession(session, for: contact)
         try tx.recordReceived(from: contact, at: now)
         let completed = event.outcome == .completed
-        try log(note, status: completed ? .resynced : .resync, contact: contact, ciphertext: ciphertext,
-                fingerprint: fingerprint, error: withheld, in: tx, now: now)
+        let id = try log(
+            note, status: completed ? .resynced : .resync, contact: contact, ciphertext: ciphertext,
+            fingerprint: fingerprint, error: withheld, in: tx, now: now)
         if completed { try tx.resetFailures(for: contact) }
-        return .resync(contact: contact.name, completed: completed)
+        return .resync(contact: contact.name, completed: completed, message: id)
     }
 
     private static func waiting(_ contact: Contact) -> String {
@@ -80,7 +83,7 @@ extension IncomingProcessor {
     private static func log(
         _ note: String, status: MessageStatus, contact: Contact, ciphertext: String, fingerprint: String?, error: String?,
         in tx: StoreTransaction, now: Date
-    ) throws {
+    ) throws -> Int64 {
         try tx.appendLog(NewLogEntry(
             time: now, direction: .incoming, contact: contact, status: status, text: note, ciphertext: ciphertext,
             error: error, fingerprint: fingerprint))

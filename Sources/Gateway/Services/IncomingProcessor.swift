@@ -12,15 +12,25 @@ enum IncomingOutcome: Sendable, Equatable {
     /// A status report whose SMS is still being recorded as sent: keep it and try again.
     case deferred
     /// A verified and decrypted text.
-    case decrypted(contact: String)
+    case decrypted(contact: String, message: Int64)
     /// A resync handshake; `completed` when new chains are in force.
-    case resync(contact: String, completed: Bool)
+    case resync(contact: String, completed: Bool, message: Int64)
     /// A replay or second copy of a message already accepted.
-    case duplicate(contact: String)
+    case duplicate(contact: String, message: Int64)
     /// Failed verification; `failures` consecutive ones so far.
-    case rejected(contact: String, failures: Int)
+    case rejected(contact: String, failures: Int, message: Int64)
     /// Not encrypted, or from a number that is no contact.
-    case plain
+    case plain(message: Int64)
+
+    /// The id of the log row the SMS became: the message id every front end and log line uses.
+    var message: Int64? {
+        switch self {
+        case .alreadyProcessed, .statusReport, .deferred: nil
+        case .decrypted(_, let message), .resync(_, _, let message), .duplicate(_, let message),
+            .rejected(_, _, let message), .plain(let message):
+            message
+        }
+    }
 }
 
 /// Turns one received SMS into store changes, inside the caller's transaction: verify, advance,
@@ -41,22 +51,22 @@ enum IncomingProcessor {
             let contact = try (try? PhoneNumber(sms.number)).flatMap { try tx.contact(withNumber: $0) }
             // No text at all: the copy may be a plain SMS, whose text must not land in a clear
             // column, and the first copy's row already holds whatever it carried.
-            try tx.appendLog(NewLogEntry(
+            let id = try tx.appendLog(NewLogEntry(
                 time: now, direction: .incoming, contact: contact, remoteNumber: sms.number, status: .duplicate,
                 error: "An identical SMS was already received and processed; this copy changed nothing.",
                 fingerprint: sms.fingerprint))
-            return .duplicate(contact: contact?.name ?? sms.number)
+            return .duplicate(contact: contact?.name ?? sms.number, message: id)
         }
         if sms.isStatusReport { return try statusReport(sms, modem: modem, in: tx, now: now) }
 
         let contact = try (try? PhoneNumber(sms.number)).flatMap { try tx.contact(withNumber: $0) }
         guard let contact else {
             // Unknown sender: logged, nothing else touched.
-            try tx.appendLog(NewLogEntry(
+            let id = try tx.appendLog(NewLogEntry(
                 time: now, direction: .incoming, contact: nil, remoteNumber: sms.number, status: .plain,
                 text: sms.text, fingerprint: sms.fingerprint))
             _ = try tx.recordReceivedFingerprint(sms.fingerprint, at: now)
-            return .plain
+            return .plain(message: id)
         }
         guard sms.coding == .gsm7, sms.concatenation == nil, let session = try tx.loadSession(for: contact) else {
             return try plain(sms.text, from: contact, fingerprint: sms.fingerprint, in: tx, now: now)
@@ -68,11 +78,11 @@ enum IncomingProcessor {
         } catch CipherError.malformed {
             return try plain(sms.text, from: contact, fingerprint: sms.fingerprint, in: tx, now: now)
         } catch CipherError.duplicate {
-            try tx.appendLog(NewLogEntry(
+            let id = try tx.appendLog(NewLogEntry(
                 time: now, direction: .incoming, contact: contact, status: .duplicate, ciphertext: sms.text,
                 error: CipherError.duplicate.description, fingerprint: sms.fingerprint))
             _ = try tx.recordReceivedFingerprint(sms.fingerprint, at: now)
-            return .duplicate(contact: contact.name)
+            return .duplicate(contact: contact.name, message: id)
         } catch {
             return try reject(sms.text, from: contact, error: error, fingerprint: sms.fingerprint, in: tx, now: now)
         }
@@ -90,11 +100,11 @@ enum IncomingProcessor {
         case .message(let message):
             try tx.saveSession(result.session, for: contact)
             try tx.recordReceived(from: contact, at: now)
-            try tx.appendLog(NewLogEntry(
+            let id = try tx.appendLog(NewLogEntry(
                 time: now, direction: .incoming, contact: contact, status: .decrypted, text: message.text,
                 ciphertext: ciphertext, fingerprint: fingerprint))
             try tx.resetFailures(for: contact)
-            return .decrypted(contact: contact.name)
+            return .decrypted(contact: contact.name, message: id)
         case .resync(let event):
             return try applyResync(
                 result.session, event: event, ciphertext: ciphertext, from: contact, fingerprint: fingerprint,
@@ -105,11 +115,11 @@ enum IncomingProcessor {
     private static func plain(
         _ text: String, from contact: Contact, fingerprint: String, in tx: StoreTransaction, now: Date
     ) throws -> IncomingOutcome {
-        try tx.appendLog(NewLogEntry(
+        let id = try tx.appendLog(NewLogEntry(
             time: now, direction: .incoming, contact: contact, status: .plain, text: text, fingerprint: fingerprint))
         try tx.recordReceived(from: contact, at: now)
         _ = try tx.recordReceivedFingerprint(fingerprint, at: now)
-        return .plain
+        return .plain(message: id)
     }
 
     private static func reject(
@@ -128,7 +138,7 @@ enum IncomingProcessor {
             try tx.quarantine(ciphertext, from: contact, messageID: id, reason: error.description, now: now)
         }
         _ = try tx.recordReceivedFingerprint(fingerprint, at: now)
-        return .rejected(contact: contact.name, failures: failures)
+        return .rejected(contact: contact.name, failures: failures, message: id)
     }
 
     private static func statusReport(_ sms: StoredMessage, modem: String, in tx: StoreTransaction, now: Date) throws -> IncomingOutcome {
@@ -169,12 +179,12 @@ enum IncomingProcessor {
         for part in parts { byPart[part.concatenation?.part ?? 0] = byPart[part.concatenation?.part ?? 0] ?? part.text }
         let text = byPart.keys.sorted().compactMap { byPart[$0] }.joined()
         let contact = try (try? PhoneNumber(first.number)).flatMap { try tx.contact(withNumber: $0) }
-        try tx.appendLog(NewLogEntry(
+        let id = try tx.appendLog(NewLogEntry(
             time: now, direction: .incoming, contact: contact, remoteNumber: first.number, status: .plain, text: text,
             error: note, fingerprint: first.fingerprint))
         if let contact { try tx.recordReceived(from: contact, at: now) }
         for part in parts { _ = try tx.recordReceivedFingerprint(part.fingerprint, at: now) }
-        return .plain
+        return .plain(message: id)
     }
 
     /// Logs a stored entry the modem could not read, with its raw form as the (encrypted) text,
