@@ -70,6 +70,11 @@ struct HostileTextTests {
             let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
             let modem = (object?["modems"] as? [[String: Any]])?.first
             #expect(modem?["networkOperator"] as? String == Self.operatorName && modem?["lastError"] as? String == Self.modemError)
+            // Every modem object has every key; what the modem does not know is null.
+            let modemKeys: Set = [
+                "name", "state", "connected", "signalPercent", "networkOperator", "lastError", "sentCount", "receivedCount", "updatedAt",
+            ]
+            #expect(Set(modem?.keys ?? [:].keys) == modemKeys, "\(modem ?? [:])")
 
             // An error sentence quoting a hostile value is escaped too.
             let missing = try alice.run(["contact", "show", "x\u{1B}[2Jy\u{202E}"])

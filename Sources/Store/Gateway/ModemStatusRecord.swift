@@ -36,6 +36,25 @@ public struct ModemStatusRecord: Sendable, Hashable, Codable {
         self.receivedCount = receivedCount
         self.updatedAt = updatedAt
     }
+
+    enum CodingKeys: String, CodingKey {
+        case name, state, connected, signalPercent, networkOperator, lastError, sentCount, receivedCount, updatedAt
+    }
+
+    // Written by hand so that absent values are null, not missing, as in every other JSON object
+    // smsgw prints: a consumer sees the same keys whatever the modem knows.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(state, forKey: .state)
+        try container.encode(connected, forKey: .connected)
+        try container.encode(signalPercent, forKey: .signalPercent)
+        try container.encode(networkOperator, forKey: .networkOperator)
+        try container.encode(lastError, forKey: .lastError)
+        try container.encode(sentCount, forKey: .sentCount)
+        try container.encode(receivedCount, forKey: .receivedCount)
+        try container.encode(updatedAt, forKey: .updatedAt)
+    }
 }
 
 extension StoreTransaction {
