@@ -55,7 +55,7 @@ extension ContactCommand {
             } else {
                 Output.line(code.grouped)
                 Output.line(
-                    "Read this code to \(contact.name), then enter theirs with `smsgw contact pair \(Shell.quote(contact.name)) THEIR-CODE`.")
+                    "Give this code to \(contact.name) in person (not by phone call or SMS, which the same network carries), then enter theirs with `smsgw contact pair \(Shell.quote(contact.name))`.")
             }
         }
 
