@@ -71,6 +71,7 @@ let package = Package(
         .target(
             name: "Store",
             dependencies: [
+                "Failures",
                 "CArgon2",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -92,11 +93,25 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // What kind of failure an error is (ErrorCategory), in words no front end owns. A leaf.
+        .target(name: "Failures", swiftSettings: strict),
+
+        // The application layer: the operations every front end (CLI, HTTP API, console) and the
+        // daemon call, one transaction each, returning values; docs/ARCHITECTURE.md.
+        .target(
+            name: "Operations",
+            dependencies: [
+                "Failures", "Store", "SMSCipher", "GSM7", "OTP",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
         // The daemon: modem supervisors, outbox sender, inbox receiver, resync; a ServiceGroup.
         .target(
             name: "Gateway",
             dependencies: [
-                "Store", "SMSCipher", "GSM7", "Modem", "ModemSimulator",
+                "Operations", "Failures", "Store", "SMSCipher", "GSM7", "Modem", "ModemSimulator",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -107,7 +122,7 @@ let package = Package(
         .executableTarget(
             name: "smsgw",
             dependencies: [
-                "GSM7", "SMSCipher", "Store", "OTP", "Modem", "ModemSimulator", "Gateway", "CDaemon",
+                "Operations", "Failures", "GSM7", "SMSCipher", "Store", "OTP", "Modem", "ModemSimulator", "Gateway", "CDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -128,6 +143,7 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .testTarget(name: "OperationsTests", dependencies: ["Operations", "Failures"], swiftSettings: strict),
         .testTarget(name: "GSM7Tests", dependencies: ["GSM7", "SplitMix"], swiftSettings: strict),
         .testTarget(
             name: "SMSCipherTests",

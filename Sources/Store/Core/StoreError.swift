@@ -1,3 +1,4 @@
+public import Failures
 public import Foundation
 
 /// An error from the gateway's store, with a plain sentence that says what to do.
@@ -85,5 +86,21 @@ extension StoreError: CustomStringConvertible, LocalizedError {
         if minutes < 60 { return unit(minutes, "minute") }
         let hours = minutes / 60, rest = minutes % 60
         return rest == 0 ? unit(hours, "hour") : "\(unit(hours, "hour")) \(unit(rest, "minute"))"
+    }
+}
+
+extension StoreError: CategorizedError {
+    /// What kind of failure this is, for every front end (the CLI's exit status, an HTTP status).
+    public var category: ErrorCategory {
+        switch self {
+        case .notFound: .notFound
+        case .alreadyExists, .invalidState: .conflict
+        case .invalidInput: .invalidInput
+        case .authenticationFailed, .secondFactorFailed: .authentication
+        case .lockedOut: .locked
+        case .configuration: .configuration
+        case .corrupted: .corrupted
+        case .database(_, let busy): busy ? .busy : .storage
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GSM7
+import Operations
 
 /// Writes results to stdout and diagnostics to stderr, unbuffered enough for pipes and `kill -9`.
 enum Output {
@@ -39,23 +40,14 @@ enum Output {
         fflush(nil)
     }
 
-    /// Encodes a value as one line of compact JSON with sorted keys and ISO 8601 dates.
+    /// Encodes a value as one line of compact JSON: ``OperationsJSON``, the encoding every front end shares.
     static func json(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(Output.timestamp(date))
-        }
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        try OperationsJSON.string(value)
     }
 
     /// ISO 8601 in the local time zone with its offset, e.g. 2026-11-22T07:25:02+01:00.
     static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = .current
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
+        OperationsJSON.timestamp(date)
     }
 
     /// Escapes a text for one-line output: `\` as `\\`, LF as `\n`, CR as `\r`.
