@@ -133,12 +133,12 @@ echo "ok: PID $pid, user smsgw, non-dumpable, passphrase not in /proc/$pid/envir
 
 step "the modem becomes ready (status over the socket, as smsgw, no passphrase)"
 for _ in $(seq 1 120); do
-    runuser -u smsgw -- smsgw status --data-dir /var/lib/smsgw --json | grep -q '"state":"ready"' && break
+    grep -q '"state":"ready"' <<<"$(runuser -u smsgw -- smsgw status --data-dir /var/lib/smsgw --json 2>/dev/null)" && break
     sleep 0.5
 done
 runuser -u smsgw -- smsgw status --data-dir /var/lib/smsgw
-runuser -u smsgw -- smsgw status --data-dir /var/lib/smsgw --json | grep -q '"state":"ready"' \
-    || fail "the modem did not become ready under the service"
+ready_status=$(runuser -u smsgw -- smsgw status --data-dir /var/lib/smsgw --json 2>&1) || true
+grep -q '"state":"ready"' <<<"$ready_status" || fail "the modem did not become ready under the service: $ready_status"
 
 step "a second daemon on the same data directory is refused with the first one's PID"
 set +e
@@ -191,8 +191,8 @@ backup="$(ls /var/backups/smsgw/smsgw-*.sqlite)"
 expect_ownership "$backup" "smsgw:smsgw 600"
 install -d -m 0700 "$work/restored"
 cp "$backup" "$work/restored/smsgw.sqlite"
-SMSGW_PASSPHRASE_FILE=/etc/smsgw/passphrase smsgw status --data-dir "$work/restored" | grep -q '^  bob: ' \
-    || fail "the backup does not open as a store with contact bob"
+restored_status=$(SMSGW_PASSPHRASE_FILE=/etc/smsgw/passphrase smsgw status --data-dir "$work/restored" 2>&1) || true
+grep -q '^  bob: ' <<<"$restored_status" || fail "the backup does not open as a store with contact bob: $restored_status"
 echo "ok: the backup opens as a complete store"
 
 step "systemctl stop: a graceful shutdown, exit status 0"
