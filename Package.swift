@@ -143,7 +143,13 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        .testTarget(name: "OperationsTests", dependencies: ["Operations", "Failures"], swiftSettings: strict),
+        .testTarget(
+            name: "OperationsTests",
+            dependencies: [
+                "Operations", "Failures", "Store", "OTP", "SplitMix", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(name: "GSM7Tests", dependencies: ["GSM7", "SplitMix"], swiftSettings: strict),
         .testTarget(
             name: "SMSCipherTests",

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import OTP
-import Store
+import Operations
 
 extension AccountCommand {
     /// `smsgw account 2fa`: turn two-factor login on or off.
@@ -39,25 +38,14 @@ extension AccountCommand.TwoFactor {
 
         func run() throws {
             let store = try StoreAccess.unlock(global)
-            guard try !store.twoFactorEnabled else {
-                throw CLIError("Two-factor login is already on; turn it off with `smsgw account 2fa disable` first.", status: .dataError)
-            }
-            let uri = try OTPFailure.mapping {
-                let given = try secret.map { try SecretInput.read($0, what: "secret", prompt: "Base32 secret: ") }
-                let key = try given.map { try OTPSecret(base32: $0) } ?? OTPSecret.random(byteCount: 20)
-                return try OTPAuthURI(totp: TOTP(secret: key), issuer: "smsgw", account: store.username)
-            }
-            let enrolment = OTPEnrolment(uri: uri)
+            try TwoFactorLogin.requireOff(store)
+            let given = try secret.map { try SecretInput.read($0, what: "secret", prompt: "Base32 secret: ") }
+            var rng = SystemRandomNumberGenerator()
+            let proposal = try TwoFactorLogin.propose(for: store, secret: given, using: &rng)
             Output.line("Add this to your authenticator app (it is shown once):")
-            Output.line(uri.string)
-            if let qr = try? QRCode(Array(uri.string.utf8)) { Output.line(qr.terminalString(invert: !lightBackground)) }
-            let code = try LoginSecondFactor.readCode()
-            let verification = try enrolment.verifier().verify(code, state: enrolment.initialState, now: Int64(Date().timeIntervalSince1970))
-            guard verification.result.isAccepted else {
-                throw CLIError("That code does not match the new secret; nothing changed. Run `smsgw account 2fa enable` again.", status: .dataError)
-            }
-            try store.enableTwoFactor(
-                SecondFactorEnrolment(secret: enrolment.encoded(), state: OTPEnrolment.encodeState(verification.state)))
+            Output.line(proposal.uri.string)
+            if let drawing = try? QRDrawing.draw(proposal.uri, invert: !lightBackground) { Output.line(drawing) }
+            try TwoFactorLogin.enable(proposal, code: try LoginCode.read(), in: store, now: Date())
             Output.line("Two-factor login is on: every unlock now asks for a code after the passphrase.")
         }
     }
@@ -69,7 +57,7 @@ extension AccountCommand.TwoFactor {
 
         func run() throws {
             let store = try StoreAccess.unlock(global)
-            Output.line(try store.disableTwoFactor() ? "Two-factor login is off." : "Two-factor login is already off.")
+            Output.line(try TwoFactorLogin.disable(store) ? "Two-factor login is off." : "Two-factor login is already off.")
         }
     }
 
@@ -80,7 +68,7 @@ extension AccountCommand.TwoFactor {
 
         func run() throws {
             let store = try StoreAccess.unlock(global)
-            Output.line(try store.twoFactorEnabled ? "Two-factor login is on." : "Two-factor login is off.")
+            Output.line(try TwoFactorLogin.isEnabled(store) ? "Two-factor login is on." : "Two-factor login is off.")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ArgumentParser
+import Operations
 import Store
 
 /// `smsgw account …`: the passphrase, the username, and deleting everything.
@@ -31,9 +32,9 @@ extension AccountCommand {
         func run() throws {
             let store = try StoreAccess.unlock(global)
             // Said before the prompt, not after the new passphrase was typed twice.
-            if rotateKey { try store.refuseWhileDaemonRuns() }
+            try Account.preparePassphraseChange(store, rotatingDataKey: rotateKey)
             let passphrase = try PassphraseSource.new.read(prompt: "New passphrase: ", confirm: true)
-            try store.changePassphrase(to: passphrase, rotatingDataKey: rotateKey)
+            try Account.changePassphrase(store, to: passphrase, rotatingDataKey: rotateKey)
             if rotateKey {
                 Output.line("Changed the passphrase of \"\(store.username)\" and re-encrypted every secret under a new data key.")
             } else {
@@ -51,9 +52,8 @@ extension AccountCommand {
         var name: String
 
         func run() throws {
-            let store = try StoreAccess.unlock(global)
-            try store.rename(to: name)
-            Output.line("The account is now named \"\(store.username)\".")
+            let username = try Account.rename(try StoreAccess.unlock(global), to: name)
+            Output.line("The account is now named \"\(username)\".")
         }
     }
 
@@ -75,7 +75,7 @@ extension AccountCommand {
                     typing: store.username,
                     prompt: "This deletes every key and message of \"\(store.username)\". Type the username to confirm: ")
             }
-            try store.deleteAccount()
+            try Account.delete(store)
             Output.line("Deleted the account and all its keys and messages; `smsgw init` starts over.")
         }
     }

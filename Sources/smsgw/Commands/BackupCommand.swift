@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Store
+import Operations
 
 /// `smsgw backup FILE`: a consistent copy of the database, mode 0600, safe while the daemon runs.
 struct BackupCommand: ParsableCommand {
@@ -27,14 +27,8 @@ struct BackupCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        // Opening would create an empty store; there is nothing to back up.
-        let database = global.dataDirectory.appendingPathComponent(GatewayStore.databaseFileName).path
-        guard FileManager.default.fileExists(atPath: database) else {
-            throw CLIError("There is no database at \(database); check --data-dir (or SMSGW_DATA_DIR).", status: .notFound)
-        }
-        let store = try StoreAccess.open(global)
-        let destination = URL(fileURLWithPath: file)
-        try store.backup(to: destination)
-        Output.line("Backed up \(store.databaseURL.path) to \(destination.path).")
+        let backup = try DatabaseBackup.write(
+            dataDirectory: global.dataDirectory, to: URL(fileURLWithPath: file), logger: global.makeLogger())
+        Output.line("Backed up \(backup.source.path) to \(backup.destination.path).")
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Operations
 import Store
 
 /// `smsgw init`: creates the account that protects every key and message.
@@ -38,12 +39,10 @@ struct InitCommand: ParsableCommand {
 
     func run() throws {
         let gateway = try StoreAccess.open(global)
-        if try gateway.accountExists {
-            throw StoreError.alreadyExists(
-                "An account already exists in \(gateway.directory.path); use it, or choose another --data-dir.")
-        }
+        // Said before the prompt, not after the passphrase was typed twice.
+        try Account.requireNoAccount(in: gateway)
         let passphrase = try PassphraseSource.account.read(prompt: "New passphrase for smsgw: ", confirm: true)
-        let store = try gateway.createAccount(username: username, passphrase: passphrase, parameters: parameters)
+        let store = try Account.create(in: gateway, username: username, passphrase: passphrase, parameters: parameters)
         Output.line("Created the account \"\(store.username)\" in \(gateway.directory.path) (Argon2id \(parameters)).")
         Output.line("Next: add a contact with `smsgw contact add NAME`.")
     }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Store
+import Operations
 
 /// `smsgw log prune`: deletes logged messages, texts included, older than a number of days.
 struct LogPruneCommand: ParsableCommand {
@@ -28,12 +28,10 @@ struct LogPruneCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try StoreAccess.unlock(global)
-        let cutoff = Date().addingTimeInterval(-Double(olderThan) * 86_400)
-        let result = try store.pruneLog(before: cutoff)
-        Output.line("\(result.deleted)")
-        Output.line("Deleted \(result.deleted) messages logged before \(Output.timestamp(cutoff)).")
-        if !result.walTruncated {
+        let outcome = try LogRetention.prune(try StoreAccess.unlock(global), olderThanDays: olderThan, now: Date())
+        Output.line("\(outcome.deleted)")
+        Output.line("Deleted \(outcome.deleted) messages logged before \(Output.timestamp(outcome.cutoff)).")
+        if !outcome.writeAheadLogEmptied {
             Output.error(
                 "smsgw: warning: the write-ahead log could not be emptied while another process (the daemon) reads the database; it is emptied when the daemon stops, or run this again.")
         }

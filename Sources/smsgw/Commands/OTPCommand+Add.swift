@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import OTP
-import Store
+import Operations
 
 extension OTPCommand {
     /// `smsgw otp add`: enrols a generator from a Base32 secret, an otpauth URI, or a new secret.
@@ -91,62 +91,42 @@ extension OTPCommand {
             algorithm != nil || digits != nil || period != nil || counter != nil || issuer != nil || account != nil || hotp
         }
 
-        private static let uriParameters =
+        /// Why a URI and parameters together are refused, in the options' words.
+        static let uriParameters =
             "An otpauth URI carries its own parameters; leave out --algorithm, --digits, --period, --counter, --issuer, --account and --hotp."
 
         func run() throws {
-            _ = try OTPFailure.userEntry(name)
+            try OTPEntries.requireUserName(name)
             let store = try StoreAccess.unlock(global)
-            let enrolment = try makeEnrolment(from: readSource())
-            let enrolmentURI = try enrolment.uri()
-            try store.addOTPEntry(
-                name: name, secret: enrolment.encoded(), state: OTPEnrolment.encodeState(enrolment.initialState))
+            var rng = SystemRandomNumberGenerator()
+            let added = try OTPEntries.add(try request(), named: name, to: store, using: &rng)
             if generate {
-                Output.line(enrolmentURI.string)
-                if qr {
-                    let code = try OTPFailure.mapping { try QRCode(Array(enrolmentURI.string.utf8)) }
-                    print(code.terminalString(invert: true), terminator: "")
-                    Output.flush()
-                }
+                Output.line(added.uri.string)
+                if qr { try QRDrawing.print(added.uri, invert: true) }
                 Output.diagnostic("Added \"\(name)\"; the URI above holds the secret and is not shown again unless you run `smsgw otp uri \(name)`.")
             } else {
-                Output.line("Added \"\(name)\" (\(enrolmentURI.kind.summary), \(enrolment.algorithm), \(enrolment.digits) digits).")
+                let timing = added.summary.period.map { "TOTP every \($0) s" } ?? "HOTP from counter \(added.summary.counter ?? 0)"
+                Output.line("Added \"\(name)\" (\(timing), \(added.uri.algorithm), \(added.uri.digits) digits).")
             }
         }
 
-        /// Where the secret comes from once read: Base32, a URI, or a new random one.
-        private enum Source {
-            case base32(String)
-            case uri(String)
-            case generated
-        }
-
-        /// The secret or URI from its option, a masked prompt or stdin (never echoed).
-        private func readSource() throws -> Source {
-            if generate { return .generated }
-            if let uri { return .uri(try SecretInput.read(uri, what: "otpauth URI", prompt: "otpauth:// URI for \(name): ")) }
-            if let secret { return .base32(try SecretInput.read(secret, what: "secret", prompt: "Base32 secret for \(name): ")) }
-            let typed = try SecretInput.read(nil, what: "secret", prompt: "Base32 secret or otpauth:// URI for \(name): ")
-            guard typed.lowercased().hasPrefix("otpauth:") else { return .base32(typed) }
-            guard !hasParameters else { throw CLIError(Self.uriParameters, status: .usage) }
-            return .uri(typed)
-        }
-
-        private func makeEnrolment(from source: Source) throws -> OTPEnrolment {
-            if case .uri(let uri) = source {
-                return OTPEnrolment(uri: try OTPFailure.mapping { try OTPAuthURI(parsing: uri) })
+        /// The enrolment the options ask for, the secret or URI read from its option, a masked
+        /// prompt or stdin (never echoed).
+        private func request() throws -> OTPEnrolmentRequest {
+            let source: OTPEnrolmentRequest.Source
+            if generate {
+                source = .generated
+            } else if let uri {
+                source = .uri(try SecretInput.read(uri, what: "otpauth URI", prompt: "otpauth:// URI for \(name): "))
+            } else if let secret {
+                source = .base32(try SecretInput.read(secret, what: "secret", prompt: "Base32 secret for \(name): "))
+            } else {
+                source = .typed(try SecretInput.read(nil, what: "secret", prompt: "Base32 secret or otpauth:// URI for \(name): "))
             }
-            let algorithm = algorithm.flatMap(OTPAlgorithm.init(name:)) ?? .sha1
-            let key: OTPSecret = try OTPFailure.mapping {
-                if case .base32(let secret) = source { return try OTPSecret(base32: secret) }
-                return OTPSecret.random(byteCount: algorithm.recommendedSecretByteCount)
-            }
-            let parsed = try OTPFailure.mapping {
-                try OTPAuthURI(
-                    kind: hotp ? .hotp(counter: counter ?? 0) : .totp(period: period ?? TOTP.defaultPeriod),
-                    secret: key, issuer: issuer, account: account ?? name, algorithm: algorithm, digits: digits ?? 6)
-            }
-            return OTPEnrolment(uri: parsed)
+            let kind: OTPEnrolmentRequest.Kind? = hotp ? .hotp(counter: counter) : period.map { .totp(period: $0) }
+            return OTPEnrolmentRequest(
+                source: source, kind: kind, algorithm: algorithm.flatMap(OTPAlgorithm.init(name:)), digits: digits,
+                issuer: issuer, account: account)
         }
     }
 }

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
-import OTP
-import Store
 
 /// `smsgw otp`: one-time passcode generators (HOTP and TOTP), kept encrypted in the store.
+///
+/// Every subcommand calls ``OTPEntries/requireUserName(_:)`` before unlocking, so the name
+/// reserved for two-factor login costs no passphrase prompt and no code (exit 64).
 struct OTPCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "otp",
@@ -18,48 +19,9 @@ struct OTPCommand: ParsableCommand {
             """,
         subcommands: [Add.self, List.self, Code.self, Verify.self, URI.self, Remove.self]
     )
-}
 
-/// Turns ``OTPError``, which ErrorReport does not know, into a ``CLIError`` with status 65.
-enum OTPFailure {
-    /// The name, unless it is (in any spelling the store takes for it) the reserved login name,
-    /// which only `smsgw account 2fa` manages; checked before unlocking, so a refused name costs
-    /// no passphrase prompt and no two-factor code.
-    static func userEntry(_ name: String) throws -> String {
-        guard !LoginSecondFactor.isReserved(name) else {
-            throw CLIError(
-                "\"\(name)\" is reserved for two-factor login; manage it with `smsgw account 2fa`.", status: .usage)
-        }
-        return name
-    }
-
-    static func mapping<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as OTPError {
-            throw CLIError(Self.sentence(error.message), status: .dataError)
-        } catch let error as QRCodeError {
-            throw CLIError(Self.sentence(error.message), status: .dataError)
-        }
-    }
-
-    /// The OTP module's messages start in lower case and end without a full stop.
-    static func sentence(_ message: String) -> String {
-        guard let first = message.first else { return message }
-        let capitalised = first.uppercased() + message.dropFirst()
-        return capitalised.hasSuffix(".") ? capitalised : capitalised + "."
-    }
-}
-
-/// The current Unix time.
-func unixNow() -> Int64 { TOTP.unixTime(Date()) }
-
-extension OTPAuthURI.Kind {
-    /// "TOTP every 30 s" or "HOTP from counter 0".
-    var summary: String {
-        switch self {
-        case .totp(let period): "TOTP every \(period) s"
-        case .hotp(let counter): "HOTP from counter \(counter)"
-        }
+    /// A `--at` Unix time as the operations take it.
+    static func date(_ unixTime: Int64) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(unixTime))
     }
 }

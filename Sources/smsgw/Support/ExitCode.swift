@@ -9,6 +9,8 @@ enum CLIStatus: Int32, Sendable {
     case notFound = 66
     /// EX_UNAVAILABLE: the command needs a modem or the daemon.
     case unavailable = 69
+    /// EX_IOERR: the database reported an I/O error.
+    case ioError = 74
     /// EX_TEMPFAIL: try again later (another daemon serves the data directory).
     case temporaryFailure = 75
     /// EX_NOPERM: wrong passphrase, locked account, or no passphrase available.

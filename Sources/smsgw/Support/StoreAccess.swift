@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Operations
 import Store
 
 /// Opening the gateway database and unlocking its account, shared by every command.
@@ -9,26 +10,18 @@ enum StoreAccess {
         try GatewayStore.open(directory: options.dataDirectory, logger: options.makeLogger())
     }
 
-    /// Opens the database and unlocks the account with the passphrase from ``PassphraseSource/account``
-    /// and, when two-factor login is on, a code (``LoginSecondFactor``).
+    /// Opens the database and unlocks the account (``Login``) with the passphrase from
+    /// ``PassphraseSource/account`` and, when two-factor login is on, a code (``LoginCode``),
+    /// asked for in the order ``Login`` sets.
     ///
-    /// - Throws: ``CLIError`` 66 when no account exists yet; ``StoreError`` 77 for a wrong
-    ///   passphrase, a missing, wrong or replayed code, or a locked account.
+    /// - Throws: ``AccountError`` 66 when no account exists yet; ``StoreError`` or ``CLIError``
+    ///   77 for a wrong passphrase, a missing, wrong or replayed code, or a locked account.
     static func unlock(_ options: GlobalOptions) throws -> UnlockedStore {
-        let gateway = try open(options)
-        guard try gateway.accountExists else {
-            throw CLIError(
-                "No account exists in \(gateway.directory.path); create one with `smsgw init --username NAME`.",
-                status: .notFound)
-        }
-        // Checked before prompting: a locked account should not ask for a passphrase it will refuse.
-        if let until = try gateway.lockedUntil() { throw StoreError.lockedOut(until: until) }
+        let login = try Login.begin(try open(options), now: Date())
         let passphrase = try PassphraseSource.account.readWithOrigin(prompt: "Passphrase for smsgw: ")
-        // Asked before the unlock lock is taken and whatever the passphrase: see LoginSecondFactor.
-        let secondFactor = try gateway.twoFactorEnabled ? LoginSecondFactor.check(code: LoginSecondFactor.readCode()) : nil
+        let code = login.requiresCode ? try LoginCode.read() : nil
         do {
-            // One unlock at a time across processes (the daemon too): see Store's UnlockLock.
-            return try gateway.unlockSerialized(passphrase: passphrase.value, secondFactor: secondFactor)
+            return try login.unlock(passphrase: passphrase.value, code: code, now: Date())
         } catch StoreError.authenticationFailed(let remaining) {
             // A wrong code has an error of its own (StoreError.secondFactorFailed), so this is the passphrase.
             throw CLIError(wrongPassphrase(from: passphrase.origin, remainingAttempts: remaining), status: .authentication)

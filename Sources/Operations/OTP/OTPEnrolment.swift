@@ -1,12 +1,13 @@
 import Foundation
 import OTP
-import Store
 
-/// What `otp` keeps in an entry's encrypted `secret` blob: the key and every parameter, as JSON.
+/// What an OTP entry's encrypted `secret` blob holds (and the login second factor's): the key
+/// and every parameter, as JSON with sorted keys. The store keeps the blob opaque; this is its
+/// one definition (docs/STORAGE.md).
 ///
-/// For HOTP, ``counter`` is the counter of the next code `otp code` prints; the verifier's own
-/// counter lives in the entry's state (``OTPVerificationState``), so that verifying a code does
-/// not move the generator and generating one does not make it a replay.
+/// For HOTP, ``counter`` is the counter of the next code ``OTPEntries/code(named:in:at:now:)``
+/// gives; the verifier's own counter lives in the entry's state (``OTPVerificationState``), so
+/// that verifying a code does not move the generator and generating one does not make it a replay.
 struct OTPEnrolment: Codable, Sendable, Equatable {
     enum Kind: String, Codable, Sendable {
         case totp, hotp
@@ -41,24 +42,11 @@ struct OTPEnrolment: Codable, Sendable, Equatable {
         }
     }
 
-    init(decoding data: Data, name: String) throws {
-        do {
-            self = try JSONDecoder().decode(OTPEnrolment.self, from: data)
-        } catch {
-            throw StoreError.corrupted(
-                "The OTP entry \"\(name)\" cannot be read; remove it with `smsgw otp remove \(name)` and add it again.")
-        }
-    }
-
-    func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return try encoder.encode(self)
-    }
-
     /// The enrolment URI, which validates every parameter on the way.
+    ///
+    /// - Throws: ``OTPEntryError/invalid(_:)`` for a parameter the OTP module refuses.
     func uri() throws -> OTPAuthURI {
-        try OTPFailure.mapping {
+        try OTPEntryError.mapping {
             let key = try OTPSecret(bytes: secret)
             let uriKind: OTPAuthURI.Kind = switch kind {
             case .totp: .totp(period: period ?? TOTP.defaultPeriod)
@@ -69,7 +57,8 @@ struct OTPEnrolment: Codable, Sendable, Equatable {
         }
     }
 
-    /// The verifier: ±1 TOTP step, or 10 HOTP counters of look-ahead (RFC 4226 §7.4).
+    /// The verifier of `otp verify`: ±1 TOTP step, or 10 HOTP counters of look-ahead (RFC 4226
+    /// §7.4), with the OTP module's throttling.
     func verifier() throws -> OTPVerifier {
         let uri = try uri()
         if let totp = uri.totp { return OTPVerifier(totp: totp, window: 1) }
@@ -84,19 +73,12 @@ struct OTPEnrolment: Codable, Sendable, Equatable {
         }
     }
 
-    static func decodeState(_ data: Data?, name: String, initial: OTPVerificationState) throws -> OTPVerificationState {
-        guard let data else { return initial }
-        do {
-            return try JSONDecoder().decode(OTPVerificationState.self, from: data)
-        } catch {
-            throw StoreError.corrupted(
-                "The verification state of \"\(name)\" cannot be read; remove the entry with `smsgw otp remove \(name)` and add it again.")
-        }
-    }
-
-    static func encodeState(_ state: OTPVerificationState) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return try encoder.encode(state)
+    /// A secret of `byteCount` bytes (at least 16, RFC 4226's minimum) from `rng`.
+    ///
+    /// - Parameter rng: Pass `SystemRandomNumberGenerator` outside tests: this is key material.
+    static func randomSecret(byteCount: Int, using rng: inout some RandomNumberGenerator) -> OTPSecret {
+        let bytes = (0..<max(byteCount, 16)).map { _ in UInt8.random(in: .min ... .max, using: &rng) }
+        // A non-empty array cannot fail the emptiness check.
+        return try! OTPSecret(bytes: bytes)
     }
 }

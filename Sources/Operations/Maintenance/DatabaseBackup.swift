@@ -1,0 +1,33 @@
+public import Foundation
+public import Logging
+import Store
+
+/// What ``DatabaseBackup/write(dataDirectory:to:logger:)`` copied.
+public struct BackupOutcome: Sendable, Hashable {
+    /// The database that was copied.
+    public var source: URL
+    /// The complete copy.
+    public var destination: URL
+}
+
+/// A consistent copy of the database, safe while the daemon runs, with no passphrase: every
+/// secret in it stays encrypted under the passphrase.
+public enum DatabaseBackup {
+    /// Copies the database of `dataDirectory` to `destination` (mode 0600, SQLite's online
+    /// backup: one snapshot, complete in one file), under a hidden name first and `destination`
+    /// only once complete. An existing file is never overwritten.
+    ///
+    /// - Throws: ``MaintenanceError/noDatabase(path:)`` when the data directory has no database
+    ///   (opening one would create an empty store, with nothing to back up); the store's
+    ///   ``StoreError/alreadyExists(_:)`` when `destination` exists and
+    ///   ``StoreError/configuration(_:)`` when it cannot be created.
+    public static func write(dataDirectory: URL, to destination: URL, logger: Logger) throws -> BackupOutcome {
+        let database = dataDirectory.appendingPathComponent(GatewayStore.databaseFileName)
+        guard FileManager.default.fileExists(atPath: database.path) else {
+            throw MaintenanceError.noDatabase(path: database.path)
+        }
+        let store = try GatewayStore.open(directory: dataDirectory, logger: logger)
+        try store.backup(to: destination)
+        return BackupOutcome(source: store.databaseURL, destination: destination)
+    }
+}

@@ -1,0 +1,29 @@
+public import Foundation
+public import Store
+
+/// What ``LogRetention/prune(_:olderThanDays:now:)`` did.
+public struct LogPruneOutcome: Sendable, Hashable {
+    /// Messages deleted from the log, with their texts.
+    public var deleted: Int
+    /// Messages logged before this time were deleted (unless still waiting to be sent).
+    public var cutoff: Date
+    /// Whether the write-ahead log was emptied too; false while another process (the daemon)
+    /// kept reading, in which case it is emptied when that process stops.
+    public var writeAheadLogEmptied: Bool
+}
+
+/// How long the message log keeps texts: until they are pruned. The protocol's forward secrecy
+/// covers the key state, not the log (docs/PROTOCOL.md §7.4).
+public enum LogRetention {
+    /// Deletes the messages logged more than `days` days before `now`, texts included, except
+    /// those still waiting in the outbox; freed pages are zeroed and the write-ahead log emptied.
+    ///
+    /// - Parameter days: 0 deletes every message not waiting to be sent.
+    /// - Throws: ``MaintenanceError/negativeAge(days:)``; the store's errors.
+    public static func prune(_ store: UnlockedStore, olderThanDays days: Int, now: Date) throws -> LogPruneOutcome {
+        guard days >= 0 else { throw MaintenanceError.negativeAge(days: days) }
+        let cutoff = now.addingTimeInterval(-Double(days) * 86_400)
+        let result = try store.pruneLog(before: cutoff)
+        return LogPruneOutcome(deleted: result.deleted, cutoff: cutoff, writeAheadLogEmptied: result.walTruncated)
+    }
+}

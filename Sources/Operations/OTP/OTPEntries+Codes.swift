@@ -1,0 +1,61 @@
+public import Foundation
+import OTP
+public import Store
+
+extension OTPEntries {
+    /// The entry's code: a TOTP entry's for `time` (default `now`), or an HOTP entry's next
+    /// code, whose counter moves on in the same transaction so no code is given twice.
+    ///
+    /// - Parameters:
+    ///   - time: The time to compute a TOTP code for; refused for an HOTP entry.
+    ///   - now: The current time.
+    /// - Throws: ``OTPEntryError/timeForCounterEntry(_:)``, ``OTPEntryError/counterExhausted(_:)``,
+    ///   ``OTPEntryError/invalid(_:)`` for a time TOTP cannot use; the store's
+    ///   ``StoreError/notFound(_:)``.
+    public static func code(named name: String, in store: UnlockedStore, at time: Date?, now: Date) throws -> String {
+        try requireUserName(name)
+        return try store.write { tx in
+            let entry = try tx.otpEntry(named: name)
+            var enrolment = try enrolment(of: entry)
+            let uri = try enrolment.uri()
+            if let totp = uri.totp {
+                return try OTPEntryError.mapping { try totp.code(at: TOTP.unixTime(time ?? now)) }
+            }
+            if time != nil { throw OTPEntryError.timeForCounterEntry(entry.name) }
+            let counter = enrolment.counter ?? 0
+            guard counter < .max else { throw OTPEntryError.counterExhausted(entry.name) }
+            enrolment.counter = counter + 1
+            try tx.updateOTPEntry(named: entry.name, secret: enrolment.encoded())
+            return uri.hotp.code(counter: counter)
+        }
+    }
+
+    /// Checks a code as typed (spaces ignored): a TOTP code one step either side of `now`, an
+    /// HOTP code up to 10 counters ahead. The verification state (last accepted step, failures,
+    /// refusal time) is committed whatever the outcome, before the outcome is thrown, so a code
+    /// is accepted at most once across processes and failures count.
+    ///
+    /// - Throws: ``OTPEntryError/codeRejected(_:)``, ``OTPEntryError/codeReplayed(_:)``,
+    ///   ``OTPEntryError/throttled(_:until:now:)``; the store's ``StoreError/notFound(_:)``.
+    public static func verify(_ code: String, named name: String, in store: UnlockedStore, now: Date) throws {
+        try requireUserName(name)
+        let (entryName, result) = try store.write { tx in
+            let entry = try tx.otpEntry(named: name)
+            let enrolment = try enrolment(of: entry)
+            let state = try OTPEnrolment.decodeState(
+                entry.state, initial: enrolment.initialState, unreadable: OTPEntryError.stateUnreadable(entry.name))
+            let outcome = try enrolment.verifier().verify(code, state: state, now: TOTP.unixTime(now))
+            if outcome.state != state {
+                try tx.updateOTPEntry(named: entry.name, state: OTPEnrolment.encodeState(outcome.state))
+            }
+            return (entry.name, outcome.result)
+        }
+        switch result {
+        case .accepted: return
+        case .rejected: throw OTPEntryError.codeRejected(entryName)
+        case .replayed: throw OTPEntryError.codeReplayed(entryName)
+        case .throttled(let until):
+            throw OTPEntryError.throttled(entryName, until: Date(timeIntervalSince1970: TimeInterval(until)), now: now)
+        }
+    }
+}

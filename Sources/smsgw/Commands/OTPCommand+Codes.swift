@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import Operations
+
+extension OTPCommand {
+    /// `smsgw otp code`: the current TOTP code, or the next HOTP code (advancing the counter).
+    struct Code: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "code",
+            abstract: "Print the current code (HOTP: the next one; the counter moves on).",
+            discussion: "An HOTP code is taken and its counter advanced in one transaction, so no code is printed twice."
+        )
+
+        @OptionGroup(title: "Global options") var global: GlobalOptions
+
+        @Argument(help: "The entry's name.")
+        var name: String
+
+        @Option(help: ArgumentHelp("TOTP: the Unix time to compute the code for (default now).", valueName: "unixtime"))
+        var at: Int64?
+
+        func run() throws {
+            try OTPEntries.requireUserName(name)
+            let store = try StoreAccess.unlock(global)
+            Output.line(try OTPEntries.code(named: name, in: store, at: at.map(OTPCommand.date), now: Date()))
+        }
+    }
+
+    /// `smsgw otp verify`: checks a code, with replay rejection and throttling saved in the same
+    /// transaction.
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "verify",
+            abstract: "Check a code: exit 0 accepted, 65 wrong or already used, 77 too many failures.",
+            discussion: """
+                TOTP accepts one step either side of the time; HOTP accepts up to 10 counters ahead and \
+                resynchronises. The state (last accepted step, failures, refusal time) is committed with \
+                the check, so a code is accepted at most once across processes.
+                """
+        )
+
+        @OptionGroup(title: "Global options") var global: GlobalOptions
+
+        @Argument(help: "The entry's name.")
+        var name: String
+
+        @Argument(help: "The code as typed (spaces are ignored).")
+        var code: String
+
+        @Option(help: ArgumentHelp("The Unix time of the attempt (default now).", valueName: "unixtime"))
+        var at: Int64?
+
+        func run() throws {
+            try OTPEntries.requireUserName(name)
+            let store = try StoreAccess.unlock(global)
+            try OTPEntries.verify(code, named: name, in: store, now: at.map(OTPCommand.date) ?? Date())
+            Output.line("Accepted.")
+        }
+    }
+}
