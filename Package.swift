@@ -143,7 +143,11 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        .testTarget(name: "OperationsTests", dependencies: ["Operations", "Failures"], swiftSettings: strict),
+        .testTarget(
+            name: "OperationsTests",
+            dependencies: ["Operations", "Failures", "Store", "SMSCipher", "GSM7", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "GSM7Tests", dependencies: ["GSM7", "SplitMix"], swiftSettings: strict),
         .testTarget(
             name: "SMSCipherTests",
@@ -170,7 +174,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "Store", "SMSCipher", "GSM7", "Modem", "ModemSimulator",
+                "Gateway", "Operations", "Store", "SMSCipher", "GSM7", "Modem", "ModemSimulator",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Failures
 import Foundation
 import Gateway
 import SMSCipher
@@ -16,6 +17,7 @@ enum ErrorReport {
         case let error as GatewayError: error.exitCode
         case let error as ConfigurationError: error.exitCode
         case is CipherError: CLIStatus.dataError.rawValue
+        case let error as any CategorizedError: ErrorHint.status(for: error.category)
         default: nil
         }
     }
@@ -28,6 +30,7 @@ enum ErrorReport {
         case let error as GatewayError: error.message
         case let error as ConfigurationError: error.message
         case let error as CipherError: error.description
+        case let error as any CategorizedError: [error.description, ErrorHint.hint(for: error)].compactMap { $0 }.joined(separator: " ")
         default: String(describing: error)
         }
     }
