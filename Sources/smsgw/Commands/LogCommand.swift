@@ -23,7 +23,7 @@ struct LogCommand: AsyncParsableCommand {
             --follow goes on following), so a consumer that stopped resumes without a gap or a \
             repeat.
             """,
-        subcommands: [LogPruneCommand.self]
+        subcommands: [LogShowCommand.self, LogPruneCommand.self]
     )
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
@@ -71,6 +71,12 @@ struct LogCommand: AsyncParsableCommand {
             Output.line(try change.map { try Output.json($0) } ?? Output.json(message))
             return
         }
+        Output.line(Self.plainLine(message, change: change))
+    }
+
+    /// The tab-separated line of a message, or of one change of it: id, time, direction, contact
+    /// (or number), status, and the text (a change shows its error instead), each field escaped.
+    static func plainLine(_ message: LoggedMessage, change: LogChange? = nil) -> String {
         let who = message.contact ?? message.number ?? "-"
         let status = change?.status ?? message.status
         let detail = (change?.isNew == false) ? message.error : (message.text ?? message.error)
@@ -78,6 +84,6 @@ struct LogCommand: AsyncParsableCommand {
             "\(message.id)", Output.timestamp(change?.time ?? message.time), message.direction.rawValue, who, status.rawValue,
             detail ?? "",
         ]
-        Output.line(fields.map(TerminalText.escaped).joined(separator: "\t"))
+        return fields.map(TerminalText.escaped).joined(separator: "\t")
     }
 }
