@@ -146,7 +146,8 @@ let package = Package(
         .testTarget(
             name: "OperationsTests",
             dependencies: [
-                "Operations", "Failures", "Store", "OTP", "SplitMix", .product(name: "Logging", package: "swift-log"),
+                "Operations", "Failures", "Store", "OTP", "SMSCipher", "GSM7", "SplitMix",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -176,7 +177,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "Store", "SMSCipher", "GSM7", "Modem", "ModemSimulator",
+                "Gateway", "Operations", "Store", "SMSCipher", "GSM7", "Modem", "ModemSimulator",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -4,6 +4,7 @@ import Glibc
 #endif
 public import Logging
 import Modem
+import Operations
 public import ModemSimulator
 public import ServiceLifecycle
 public import Store
@@ -121,7 +122,7 @@ public final class Gateway: Sendable {
             return DaemonReply(error: "The daemon does not know the request \"\(request.prefix(40))\"; it answers: \(known).")
         }
         do {
-            var status = try GatewayActions.status(store: store)
+            var status = try GatewayStatus.read(from: store, now: Date())
             status.modems = links.map(\.record)
             status.daemon = daemon
             return DaemonReply(status: status)

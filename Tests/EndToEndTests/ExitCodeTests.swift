@@ -97,4 +97,17 @@ struct ExitCodeTests {
             #expect(Set(queued.compactMap { $0["ciphertext"] as? String }).count == 2)
         }
     }
+
+    @Test("a contact without a number: send and resync refuse it alike, 69 (unavailable), each naming what helps")
+    func noNumber() throws {
+        try withTemporaryDirectory { root in
+            let (alice, _) = try Peer.pairedCouple(in: root)
+            let send = try alice.run(["send", "bob"], input: "over SMS\n")
+            let resync = try alice.run(["resync", "bob"])
+            #expect(send.status == 69 && resync.status == 69, "send \(send.status), resync \(resync.status)")
+            #expect(send.stderr.contains("no phone number") && send.stderr.contains("smsgw contact edit bob --number"), "\(send.stderr)")
+            #expect(resync.stderr.contains("no phone number") && resync.stderr.contains("smsgw resync bob --manual"), "\(resync.stderr)")
+            #expect(try alice.expect(["log", "--json"]).lines.isEmpty, "nothing was queued or logged")
+        }
+    }
 }

@@ -75,4 +75,22 @@ struct MessageIdTests {
             try await rig.stopBoth()
         }
     }
+
+    @Test("log show ID prints the message and each status it took; --json adds history; an unknown id exits 66")
+    func showOneMessage() throws {
+        try withTemporaryDirectory { root in
+            let (alice, _) = try Peer.pairedCouple(in: root)
+            try alice.expect(["contact", "edit", "bob", "--number", "+447700900123"])
+            let id = try #require(Int64(try alice.expect(["send", "bob"], input: "shown\n").lines.first ?? ""))
+            let shown = try alice.expect(["log", "show", "\(id)"])
+            #expect(shown.lines.first == (try alice.expect(["log"]).lines.last), "\(shown.stdout)")
+            #expect(shown.lines.count == 2 && shown.lines[1].hasSuffix("\tqueued"), "\(shown.stdout)")
+            let json = try #require(try objects(alice.expect(["log", "show", "\(id)", "--json"])).first)
+            let history = try #require(json["history"] as? [[String: Any]])
+            #expect(jsonInteger(json["id"]) == id && json["text"] as? String == "shown")
+            #expect(history.count == 1 && history[0]["status"] as? String == "queued" && jsonInteger(history[0]["seq"]) == jsonInteger(json["seq"]))
+            let missing = try alice.run(["log", "show", "\(id + 1000)"])
+            #expect(missing.status == 66 && missing.stderr.contains("No message has id"), "\(missing.stderr)")
+        }
+    }
 }

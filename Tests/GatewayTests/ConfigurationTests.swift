@@ -1,6 +1,7 @@
 import Foundation
 import Gateway
 import Logging
+import Operations
 import Testing
 
 @Suite("Gateway configuration (TOML, environment, validation)")

@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
+import Operations
 import ModemSimulator
 import SMSCipher
 import Store
@@ -25,7 +26,7 @@ extension GatewayIntegrationTests {
             let outgoing = try pair.a.store.log(limit: 100).filter { $0.direction == .outgoing }
             #expect(outgoing.allSatisfy { $0.status == .delivered })
 
-            let status = try GatewayActions.status(store: pair.a.store)
+            let status = try GatewayStatus.read(from: pair.a.store)
             #expect(status.modems.count == 1)
             #expect(status.modems.first?.state == "ready")
             #expect(status.modems.first?.sentCount == 20)
@@ -41,19 +42,19 @@ extension GatewayIntegrationTests {
 
             // A permanent CMS error fails one message, and the next one still goes out.
             pair.a.sim.faults = FaultPlan(sendError: SendErrorFault(cmsCode: 21))
-            let doomed = try GatewayActions.queueText("refused by the SMSC", to: "bob", store: pair.a.store, transliterate: false)
+            let doomed = try Messages.queue("refused by the SMSC", to: "bob", store: pair.a.store)
             #expect(await eventually { try pair.a.store.outbox([.failed]).count == 1 })
             pair.a.sim.faults = .none
             let failed = try pair.a.store.read { try $0.outboxItem(id: doomed.outboxID) }
             #expect(failed.state == .failed && failed.lastErrorIsPermanent && failed.attempts == 1)
             #expect(failed.lastError?.contains("21") == true)
             #expect(try pair.a.store.read { try $0.logEntry(id: doomed.logID) }.status == .failed)
-            try GatewayActions.queueText("after the refusal", to: "bob", store: pair.a.store, transliterate: false)
+            try Messages.queue("after the refusal", to: "bob", store: pair.a.store)
             #expect(await eventually { try pair.b.store.incoming(.decrypted).contains { $0.text == "after the refusal" } })
 
             // A temporary error is retried with the SAME stored ciphertext, never sealed again.
             pair.a.sim.faults = FaultPlan(sendError: SendErrorFault(cmsCode: 38))
-            let retried = try GatewayActions.queueText("retried as is", to: "bob", store: pair.a.store, transliterate: false)
+            let retried = try Messages.queue("retried as is", to: "bob", store: pair.a.store)
             let original = try pair.a.store.read { try $0.outboxItem(id: retried.outboxID) }.body
             #expect(await eventually { try pair.a.store.read { try $0.outboxItem(id: retried.outboxID) }.attempts >= 2 })
             pair.a.sim.faults = .none
@@ -72,8 +73,8 @@ extension GatewayIntegrationTests {
             defer { Task { await pair.stop() } }
             #expect(try await pair.waitUntilReady())
             for index in 0..<20 {
-                try GatewayActions.queueText("lossy a\(index)", to: "bob", store: pair.a.store, transliterate: false)
-                try GatewayActions.queueText("lossy b\(index)", to: "alice", store: pair.b.store, transliterate: false)
+                try Messages.queue("lossy a\(index)", to: "bob", store: pair.a.store)
+                try Messages.queue("lossy b\(index)", to: "alice", store: pair.b.store)
             }
             // Everything leaves the modems; then the network's delays (≤ 2 s) run out.
             #expect(await eventually(timeout: .seconds(90)) {

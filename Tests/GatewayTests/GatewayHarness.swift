@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
+import Operations
 import Logging
 import Modem
 import ModemSimulator
@@ -125,8 +126,8 @@ final class GatewayPair: @unchecked Sendable {
     /// Waits until both gateways' modems are ready.
     func waitUntilReady(timeout: Duration = .seconds(120)) async throws -> Bool {
         await eventually(timeout: timeout) {
-            let statusA = try? GatewayActions.status(store: self.a.store)
-            let statusB = try? GatewayActions.status(store: self.b.store)
+            let statusA = try? GatewayStatus.read(from: self.a.store)
+            let statusB = try? GatewayStatus.read(from: self.b.store)
             let modems = (statusA?.modems ?? []) + (statusB?.modems ?? [])
             return modems.count == self.a.sims.count + self.b.sims.count && modems.allSatisfy { $0.state == "ready" }
         }
@@ -141,8 +142,8 @@ final class GatewayPair: @unchecked Sendable {
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         for index in 0..<count {
-            try GatewayActions.queueText(toBob(index), to: "bob", store: a.store, transliterate: false)
-            try GatewayActions.queueText(toAlice(index), to: "alice", store: b.store, transliterate: false)
+            try Messages.queue(toBob(index), to: "bob", store: a.store)
+            try Messages.queue(toAlice(index), to: "alice", store: b.store)
         }
         let arrived = await eventually(timeout: timeout) {
             try self.b.store.incoming(.decrypted).count == count && self.a.store.incoming(.decrypted).count == count
@@ -160,7 +161,7 @@ final class GatewayPair: @unchecked Sendable {
             let incoming = Dictionary(
                 grouping: try side.store.log(limit: 10_000).filter { $0.direction == .incoming }, by: \.status.rawValue
             ).mapValues(\.count)
-            let modems = try GatewayActions.status(store: side.store).modems.map {
+            let modems = try GatewayStatus.read(from: side.store).modems.map {
                 "\($0.name): \($0.state), sent \($0.sentCount), received \($0.receivedCount), last error \($0.lastError ?? "none")"
             }
             let pending = try side.store.outbox([.queued, .submitting]).map { "#\($0.id) \($0.state.rawValue) attempts \($0.attempts) \($0.lastError ?? "")" }

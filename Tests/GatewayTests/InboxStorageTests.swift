@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
+import Operations
 import ModemSimulator
 import Store
 import Testing
@@ -34,7 +35,7 @@ final class SoloGateway: @unchecked Sendable {
     func start() async -> Bool {
         let gateway = self.gateway
         task = Task { try await gateway.run() }
-        return await eventually(timeout: .seconds(30)) { try GatewayActions.status(store: self.store).hasReadyModem }
+        return await eventually(timeout: .seconds(30)) { try GatewayStatus.read(from: self.store).hasReadyModem }
     }
 
     func stop() async {
@@ -131,10 +132,10 @@ extension GatewayIntegrationTests {
         @Test func statusShowsNoStaleSignalWhileWaitingForTheDevice() async throws {
             let solo = try SoloGateway()
             #expect(await solo.start())
-            #expect(await eventually { try GatewayActions.status(store: solo.store).modems.first?.signalPercent != nil })
+            #expect(await eventually { try GatewayStatus.read(from: solo.store).modems.first?.signalPercent != nil })
             solo.sim.unplug()
-            #expect(await eventually { try GatewayActions.status(store: solo.store).modems.first?.state == "waiting for device" })
-            let modem = try #require(try GatewayActions.status(store: solo.store).modems.first)
+            #expect(await eventually { try GatewayStatus.read(from: solo.store).modems.first?.state == "waiting for device" })
+            let modem = try #require(try GatewayStatus.read(from: solo.store).modems.first)
             #expect(modem.signalPercent == nil && modem.networkOperator == nil)
             await solo.stop()
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
+import Operations
 import ModemSimulator
 import Store
 import Testing
@@ -30,7 +31,7 @@ extension GatewayIntegrationTests {
             // Each modem of the receiving side took its share, and delivery reports came back to
             // the modem that sent each SMS.
             let received = await eventually {
-                try GatewayActions.status(store: pair.b.store).modems.allSatisfy { $0.receivedCount > 0 }
+                try GatewayStatus.read(from: pair.b.store).modems.allSatisfy { $0.receivedCount > 0 }
             }
             #expect(received)
             let delivered = await eventually(timeout: .seconds(30)) {
@@ -48,7 +49,7 @@ extension GatewayIntegrationTests {
             #expect(try await pair.waitUntilReady())
 
             for index in 0..<4 {
-                try GatewayActions.queueText("pinned #\(index)", to: "bob", store: pair.a.store, transliterate: false)
+                try Messages.queue("pinned #\(index)", to: "bob", store: pair.a.store)
             }
             #expect(await eventually(timeout: .seconds(60)) { try pair.b.store.incoming(.decrypted).count == 4 })
             #expect(try pair.a.store.outbox([.sent, .delivered]).allSatisfy { $0.modem == first })
@@ -56,10 +57,10 @@ extension GatewayIntegrationTests {
             // The pinned modem goes away: its contact's SMS leave through the other modem.
             pair.a.sims[0].unplug()
             #expect(await eventually(timeout: .seconds(60)) {
-                try GatewayActions.status(store: pair.a.store).modems.first { $0.name == first }?.state != "ready"
+                try GatewayStatus.read(from: pair.a.store).modems.first { $0.name == first }?.state != "ready"
             })
             let ids = try Set((0..<4).map { index in
-                try GatewayActions.queueText("failover #\(index)", to: "bob", store: pair.a.store, transliterate: false).outboxID
+                try Messages.queue("failover #\(index)", to: "bob", store: pair.a.store).outboxID
             })
             #expect(await eventually(timeout: .seconds(60)) { try pair.b.store.incoming(.decrypted).count == 8 })
             // The sender records each SMS as sent just after the network took it, so a moment after bob may have it.
@@ -70,9 +71,9 @@ extension GatewayIntegrationTests {
             // Back again: the pinned modem takes its contact's SMS once more.
             try pair.a.sims[0].replug()
             #expect(await eventually(timeout: .seconds(90)) {
-                try GatewayActions.status(store: pair.a.store).modems.allSatisfy { $0.state == "ready" }
+                try GatewayStatus.read(from: pair.a.store).modems.allSatisfy { $0.state == "ready" }
             })
-            let last = try GatewayActions.queueText("back on the pinned modem", to: "bob", store: pair.a.store, transliterate: false)
+            let last = try Messages.queue("back on the pinned modem", to: "bob", store: pair.a.store)
             #expect(await eventually(timeout: .seconds(60)) {
                 try pair.b.store.incoming(.decrypted).contains { $0.text == "back on the pinned modem" }
                     && pair.a.store.outbox([.sent, .delivered]).contains { $0.id == last.outboxID }

@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
+import Operations
 import Logging
 import ModemSimulator
 import SMSCipher
@@ -18,11 +19,11 @@ extension GatewayIntegrationTests {
             pair.a.sim.setHung(true)
             var queued: [QueuedMessage] = []
             for index in 0..<3 {
-                queued.append(try GatewayActions.queueText("while hung \(index)", to: "bob", store: pair.a.store, transliterate: false))
+                queued.append(try Messages.queue("while hung \(index)", to: "bob", store: pair.a.store))
             }
             let bodies = try queued.map { item in try pair.a.store.read { try $0.outboxItem(id: item.outboxID) }.body }
             let noticed = await eventually(timeout: .seconds(20)) {
-                try GatewayActions.status(store: pair.a.store).modems.first?.state != "ready"
+                try GatewayStatus.read(from: pair.a.store).modems.first?.state != "ready"
             }
             #expect(noticed)
             try await Task.sleep(for: .seconds(2))
@@ -30,7 +31,7 @@ extension GatewayIntegrationTests {
             #expect(await eventually(timeout: .seconds(60)) {
                 try pair.b.store.incoming(.decrypted).filter { $0.text?.hasPrefix("while hung") == true }.count == 3
             })
-            #expect(try GatewayActions.status(store: pair.a.store).modems.first?.state == "ready")
+            #expect(try GatewayStatus.read(from: pair.a.store).modems.first?.state == "ready")
             // The send that timed out on the hung modem was retried with the same stored ciphertext.
             let items = try queued.map { item in try pair.a.store.read { try $0.outboxItem(id: item.outboxID) } }
             #expect(items.map(\.body) == bodies)
@@ -41,19 +42,19 @@ extension GatewayIntegrationTests {
             // Unplugged: waits for the device, reopens when it is back; SMS for it waited at the SMSC.
             pair.a.sim.unplug()
             let waiting = await eventually(timeout: .seconds(20)) {
-                let modem = try GatewayActions.status(store: pair.a.store).modems.first
+                let modem = try GatewayStatus.read(from: pair.a.store).modems.first
                 return modem?.state == "waiting for device" || modem?.state == "recovering" || modem?.state == "connecting"
             }
             #expect(waiting)
-            try GatewayActions.queueText("while unplugged", to: "bob", store: pair.a.store, transliterate: false)
-            try GatewayActions.queueText("to the unplugged side", to: "alice", store: pair.b.store, transliterate: false)
+            try Messages.queue("while unplugged", to: "bob", store: pair.a.store)
+            try Messages.queue("to the unplugged side", to: "alice", store: pair.b.store)
             try await Task.sleep(for: .seconds(2))
             try pair.a.sim.replug()
             #expect(await eventually(timeout: .seconds(60)) {
                 try pair.b.store.incoming(.decrypted).contains { $0.text == "while unplugged" }
                     && pair.a.store.incoming(.decrypted).contains { $0.text == "to the unplugged side" }
             })
-            let modem = try #require(try GatewayActions.status(store: pair.a.store).modems.first)
+            let modem = try #require(try GatewayStatus.read(from: pair.a.store).modems.first)
             #expect(modem.state == "ready")
             #expect(modem.lastError == nil)
             await pair.stop()
@@ -77,15 +78,15 @@ extension GatewayIntegrationTests {
             let gateway = try Gateway(store: store, configuration: configuration, logger: GatewayPair.quietLogger, handlesSignals: false)
             let task = Task { try await gateway.run() }
             #expect(await eventually(timeout: .seconds(30)) {
-                try GatewayActions.status(store: store).modems.first?.state == "wrong PIN"
+                try GatewayStatus.read(from: store).modems.first?.state == "wrong PIN"
             })
-            let modem = try #require(try GatewayActions.status(store: store).modems.first)
+            let modem = try #require(try GatewayStatus.read(from: store).modems.first)
             #expect(modem.lastError?.contains("PIN") == true)
             #expect(modem.lastError?.contains("restart") == true)
             #expect(modem.lastError?.contains("9999") == false)
             // It is never offered again: the gateway keeps running, the modem stays stopped.
             try await Task.sleep(for: .seconds(2))
-            #expect(try GatewayActions.status(store: store).modems.first?.state == "wrong PIN")
+            #expect(try GatewayStatus.read(from: store).modems.first?.state == "wrong PIN")
             await gateway.shutdown()
             try await task.value
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
+import Operations
 import Store
 import Testing
 
@@ -22,7 +23,7 @@ extension GatewayIntegrationTests {
             let network = try #require(gateway.simulatedNetwork)
             #expect(gateway.modemNames == ["+15550001"])
             let task = Task { try await gateway.run() }
-            #expect(await eventually(timeout: .seconds(30)) { try GatewayActions.status(store: store).hasReadyModem })
+            #expect(await eventually(timeout: .seconds(30)) { try GatewayStatus.read(from: store).hasReadyModem })
 
             let long = String(repeating: "A long plain text that needs several parts. ", count: 6)
             try network.inject(text: "hello from a stranger", from: "+15559999", to: "+15550001")
@@ -41,7 +42,7 @@ extension GatewayIntegrationTests {
 
             await gateway.shutdown()
             try await task.value
-            #expect(try GatewayActions.status(store: store).modems.first?.state == "stopped")
+            #expect(try GatewayStatus.read(from: store).modems.first?.state == "stopped")
         }
     }
 }

@@ -1,6 +1,7 @@
 public import Foundation
 public import Logging
 public import ModemSimulator
+public import Operations
 
 /// Everything `smsgw serve` reads from its TOML file (config/smsgw.toml.example) and environment.
 ///

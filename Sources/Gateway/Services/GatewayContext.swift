@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Operations
 
 /// What every service of one gateway shares: the store, the timing, the modems and the logger.
 struct GatewayContext: Sendable {
@@ -11,7 +12,7 @@ struct GatewayContext: Sendable {
     let logger: Logger
 
     /// Consecutive verification failures after which a contact is flagged for `smsgw resync`.
-    static let failureThreshold = 3
+    static let failureThreshold = SyncPolicy.failureThreshold
 
     /// Sleeps for `seconds`, returning early (without throwing) when the task is cancelled.
     static func pause(_ seconds: Double) async {

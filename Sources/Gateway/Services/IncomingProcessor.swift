@@ -1,5 +1,6 @@
 import Foundation
 import Modem
+import Operations
 import SMSCipher
 import Store
 
@@ -35,6 +36,11 @@ enum IncomingOutcome: Sendable, Equatable {
 
 /// Turns one received SMS into store changes, inside the caller's transaction: verify, advance,
 /// log and record the fingerprint together, so the SIM copy may be deleted only after the commit.
+///
+/// A ciphertext that opens is applied by ``Operations/IncomingMessage``, the function copy-and-paste
+/// decryption shares; what is the daemon's own is everything around it: fingerprints, status
+/// reports, plain SMS, and a ciphertext that does not open (logged as rejected, counted against
+/// the contact and kept in quarantine for after a resync, where by hand nothing changes).
 enum IncomingProcessor {
     /// Processes a single SMS (not part of a concatenated one) received by `modem`.
     ///
@@ -87,29 +93,10 @@ enum IncomingProcessor {
             return try reject(sms.text, from: contact, error: error, fingerprint: sms.fingerprint, in: tx, now: now)
         }
         _ = try tx.recordReceivedFingerprint(sms.fingerprint, at: now)
-        return try apply(result, ciphertext: sms.text, from: contact, fingerprint: sms.fingerprint, resync: resync, in: tx, now: now)
-    }
-
-    /// Saves the new state and logs what an opened message was; a resync message goes to
-    /// ``applyResync(_:event:ciphertext:from:fingerprint:settings:in:now:)``.
-    static func apply(
-        _ result: OpenResult, ciphertext: String, from contact: Contact, fingerprint: String?,
-        resync: ResyncSettings = ResyncSettings(), in tx: StoreTransaction, now: Date
-    ) throws -> IncomingOutcome {
-        switch result.opened {
-        case .message(let message):
-            try tx.saveSession(result.session, for: contact)
-            try tx.recordReceived(from: contact, at: now)
-            let id = try tx.appendLog(NewLogEntry(
-                time: now, direction: .incoming, contact: contact, status: .decrypted, text: message.text,
-                ciphertext: ciphertext, fingerprint: fingerprint))
-            try tx.resetFailures(for: contact)
-            return .decrypted(contact: contact.name, message: id)
-        case .resync(let event):
-            return try applyResync(
-                result.session, event: event, ciphertext: ciphertext, from: contact, fingerprint: fingerprint,
-                settings: resync, in: tx, now: now)
-        }
+        let applied = try IncomingMessage.apply(
+            result, ciphertext: sms.text, from: contact, fingerprint: sms.fingerprint, path: .gateway(resync), in: tx, now: now,
+            using: &rng)
+        return IncomingOutcome(applied)
     }
 
     private static func plain(
@@ -128,8 +115,8 @@ enum IncomingProcessor {
     ) throws -> IncomingOutcome {
         let failures = try tx.incrementFailures(for: contact)
         var reason = error.description
-        if failures >= GatewayContext.failureThreshold {
-            reason += " \(failures) messages in a row failed; run `smsgw resync \(contact.name)`."
+        if failures >= SyncPolicy.failureThreshold {
+            reason += " \(failures) messages in a row failed; resynchronise with \(contact.name)."
         }
         let id = try tx.appendLog(NewLogEntry(
             time: now, direction: .incoming, contact: contact, status: .rejected, ciphertext: ciphertext,
@@ -200,41 +187,25 @@ enum IncomingProcessor {
         return true
     }
 
-    /// After a completed resync, tries the contact's quarantined ciphertexts again.
-    ///
-    /// One that opens is applied like a new arrival. One that still fails verification never will
-    /// (neither the new keys nor the retired chain take it): it leaves the quarantine and its log
-    /// row says to ask for it again. One authentic but beyond the window stays, as the window may
-    /// still reach it.
+    /// After a completed resync, tries the contact's quarantined ciphertexts again
+    /// (``Operations/Quarantine/retry(for:path:in:now:using:)``).
     /// - Returns: How many opened and how many were given up.
     static func retryQuarantine(
         for contactName: String, in tx: StoreTransaction, now: Date = Date()
     ) throws -> (opened: Int, givenUp: Int) {
-        let contact = try tx.contact(named: contactName)
-        var opened = 0
-        var givenUp = 0
-        for item in try tx.quarantined(for: contact) {
-            guard let session = try tx.loadSession(for: contact) else { break }
-            var rng = SystemRandomNumberGenerator()
-            do {
-                let result = try session.opening(item.ciphertext, now: now, using: &rng)
-                _ = try apply(result, ciphertext: item.ciphertext, from: contact, fingerprint: nil, in: tx, now: now)
-                try tx.removeQuarantined(item.id)
-                opened += 1
-            } catch CipherError.duplicate {
-                try tx.removeQuarantined(item.id)
-            } catch CipherError.notAuthentic {
-                try tx.removeQuarantined(item.id)
-                if let messageID = item.messageID {
-                    try tx.setLogStatus(
-                        messageID, status: .rejected,
-                        error: "It did not open even after the resync: it was sealed with keys neither side has any more. Ask \(contact.name) to send it again.")
-                }
-                givenUp += 1
-            } catch {
-                continue
-            }
+        var rng = SystemRandomNumberGenerator()
+        let retried = try Quarantine.retry(
+            for: try tx.contact(named: contactName), path: .gateway(ResyncSettings()), in: tx, now: now, using: &rng)
+        return (retried.opened, retried.givenUp)
+    }
+}
+
+extension IncomingOutcome {
+    /// The outcome of a message that opened, as ``Operations/IncomingMessage`` applied it.
+    init(_ applied: AppliedMessage) {
+        switch applied.content {
+        case .text: self = .decrypted(contact: applied.contact, message: applied.logID)
+        case .resync(let resync): self = .resync(contact: applied.contact, completed: resync.completed, message: applied.logID)
         }
-        return (opened, givenUp)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Operations
 public import ServiceLifecycle
 import SMSCipher
 import Store
@@ -18,7 +19,7 @@ public struct ResyncCoordinator: Service {
 
     /// Sends of one handshake in all, the first included (with the default 300 s: retries after
     /// 5, 10, 20, 40 and 80 minutes).
-    public static let maxAttempts = 6
+    public static let maxAttempts = SyncPolicy.handshakeAttempts
 
     init(context: GatewayContext) {
         self.context = context

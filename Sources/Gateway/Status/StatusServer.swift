@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 public import Logging
+public import Operations
 public import ServiceLifecycle
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Gateway
+import Operations
 import Store
 
 extension ContactCommand {
@@ -17,7 +17,7 @@ extension ContactCommand {
 
         func run() throws {
             let store = try StoreAccess.unlock(global)
-            let contacts = try GatewayActions.contacts(store: store)
+            let contacts = try Contacts.list(store: store)
             if json {
                 Output.line(try Output.json(contacts))
                 return
@@ -50,7 +50,7 @@ extension ContactCommand {
 
         func run() throws {
             let store = try StoreAccess.unlock(global)
-            let contact = try GatewayActions.contact(named: name, store: store)
+            let contact = try Contacts.contact(named: name, store: store)
             if json {
                 Output.line(try Output.json(contact))
                 return
@@ -118,14 +118,11 @@ extension ContactCommand {
         func run() throws {
             let phones = try number.map { try PhoneNumber($0) }
             let store = try StoreAccess.unlock(global)
-            let contact = try store.write { tx in
-                var contact = try tx.contact(named: name)
-                if !phones.isEmpty || clearNumber { contact = try tx.setNumbers(phones, forContactNamed: contact.name) }
-                if modem != nil || anyModem { contact = try tx.setModem(modem, forContactNamed: contact.name) }
-                if let newName { contact = try tx.renameContact(named: contact.name, to: newName) }
-                return contact
-            }
-            let numbers = contact.numbers.isEmpty ? "no number" : contact.numbers.map(\.e164).joined(separator: " ")
+            let changes = Contacts.Changes(
+                name: newName, numbers: !phones.isEmpty || clearNumber ? phones : nil,
+                modem: modem != nil || anyModem ? .some(modem) : nil)
+            let contact = try Contacts.edit(name, changes: changes, store: store)
+            let numbers = contact.numbers.isEmpty ? "no number" : contact.numbers.joined(separator: " ")
             Output.line("Saved \(contact.name) (\(numbers); \(contact.modem.map { "via \($0)" } ?? "any modem")).")
             try ContactCommand.warnIfUnknown(modem: modem, contact: contact.name, store: store)
         }
@@ -147,13 +144,13 @@ extension ContactCommand {
 
         func run() throws {
             let store = try StoreAccess.unlock(global)
-            let contact = try store.contact(named: name)
+            let contact = try Contacts.contact(named: name, store: store)
             if !yes {
                 try Confirmation.require(
                     typing: contact.name,
                     prompt: "This deletes \(contact.name)'s keys and messages. Type the name to confirm: ")
             }
-            try store.removeContact(named: contact.name)
+            try Contacts.remove(contact.name, store: store)
             Output.line("Removed \(contact.name) with their keys and messages.")
         }
     }

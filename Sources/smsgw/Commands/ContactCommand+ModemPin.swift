@@ -1,3 +1,4 @@
+import Operations
 import Store
 
 extension ContactCommand {
@@ -9,7 +10,7 @@ extension ContactCommand {
     /// daemon ever ran: there is nothing to compare with.
     static func warnIfUnknown(modem: String?, contact: String, store: UnlockedStore) throws {
         guard let modem else { return }
-        let configured = try store.read { try $0.modemStatuses() }.map(\.name)
+        let configured = try Contacts.drivenModems(store: store)
         guard !configured.isEmpty, !configured.contains(modem) else { return }
         Output.error(
             "smsgw: warning: no modem named \"\(modem)\" is configured (the daemon drives \(configured.joined(separator: ", "))); until one is, any modem sends to \(contact). Check the name with `smsgw status`.")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Operations
 import SMSCipher
 import Store
 
@@ -41,37 +42,16 @@ extension ContactCommand {
             let phones = try number.map { try PhoneNumber($0) }
             let store = try StoreAccess.unlock(global)
             var rng = SystemRandomNumberGenerator()
-            let code = PairingCode.generate(using: &rng)
-            let contact = try store.write { tx in
-                var contact = try tx.addContact(name: name, number: phones.first, pairingCode: code.storedData)
-                if phones.count > 1 { contact = try tx.setNumbers(phones, forContactNamed: contact.name) }
-                if let modem { contact = try tx.setModem(modem, forContactNamed: contact.name) }
-                return contact
-            }
-            global.makeLogger().info("Added a contact.", metadata: [LogKey.contact: "\(contact.name)"])
-            try ContactCommand.warnIfUnknown(modem: modem, contact: contact.name, store: store)
+            let added = try Contacts.add(name: name, numbers: phones, modem: modem, store: store, using: &rng)
+            global.makeLogger().info("Added a contact.", metadata: [LogKey.contact: "\(added.name)"])
+            try ContactCommand.warnIfUnknown(modem: modem, contact: added.name, store: store)
             if json {
-                Output.line(try Output.json(AddResult(name: contact.name, number: contact.number?.e164, pairingCode: code.grouped)))
+                Output.line(try Output.json(added))
             } else {
-                Output.line(code.grouped)
+                Output.line(added.pairingCode)
                 Output.line(
-                    "Give this code to \(contact.name) in person (not by phone call or SMS, which the same network carries), then enter theirs with `smsgw contact pair \(Shell.quote(contact.name))`.")
+                    "Give this code to \(added.name) in person (not by phone call or SMS, which the same network carries), then enter theirs with `smsgw contact pair \(Shell.quote(added.name))`.")
             }
-        }
-
-        struct AddResult: Encodable {
-            var name: String
-            var number: String?
-            var pairingCode: String
-
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(name, forKey: .name)
-                try container.encode(number, forKey: .number)  // null, not absent, for a phone-only peer
-                try container.encode(pairingCode, forKey: .pairingCode)
-            }
-
-            enum CodingKeys: String, CodingKey { case name, number, pairingCode }
         }
     }
 
@@ -117,30 +97,14 @@ extension ContactCommand {
             let store = try StoreAccess.unlock(global)
             let typed = try SecretInput.read(givenCode, what: "pairing code", prompt: "\(name)'s pairing code: ")
             let peer = try PairingCode(parsing: PairingCodeInput.normalised([typed]))
-            let (contact, session, repaired) = try store.write { tx in
-                let contact = try tx.contact(named: name)
-                guard let mine = try tx.decodedPairingCode(for: contact) else {
-                    throw CLIError(
-                        "\"\(contact.name)\" is already paired; for new codes run `smsgw resync \(Shell.quote(contact.name)) --manual` first.",
-                        status: .dataError)
-                }
-                let session: Session
-                let current = try tx.decodedSession(for: contact)
-                if let current {
-                    session = try current.repaired(mine: mine, peer: peer, now: Date())
-                } else {
-                    session = try Session.paired(mine: mine, peer: peer)
-                }
-                try tx.setPaired(contact, session: StoreTransaction.encode(session))
-                return (contact, session, current != nil)
-            }
+            let paired = try Contacts.pair(name, code: peer, store: store, now: Date())
             global.makeLogger().info(
-                repaired ? "Re-paired a contact." : "Paired a contact.", metadata: [LogKey.contact: "\(contact.name)"])
+                paired.rePaired ? "Re-paired a contact." : "Paired a contact.", metadata: [LogKey.contact: "\(paired.name)"])
             if json {
-                Output.line(try Output.json(["name": contact.name, "safetyCode": session.safetyCode]))
+                Output.line(try Output.json(paired))
             } else {
-                Output.line(session.safetyCode)
-                Output.line("Read this safety code to \(contact.name); it must match theirs. If it differs, a code was mistyped: run `smsgw resync \(Shell.quote(contact.name)) --manual` and pair again.")
+                Output.line(paired.safetyCode)
+                Output.line("Read this safety code to \(paired.name); it must match theirs. If it differs, a code was mistyped: run `smsgw resync \(Shell.quote(paired.name)) --manual` and pair again.")
             }
         }
     }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import SMSCipher
+import Operations
 import Store
 
 /// `smsgw decrypt`: verifies an SMS, then commits the new state and the log entry together.
@@ -59,63 +59,33 @@ struct DecryptCommand: ParsableCommand {
         }.finish()
     }
 
-    /// Opens one SMS in one write transaction; returns the text, or a resync reply to send back.
+    /// Opens one SMS in one write transaction; returns the text, or a resync answer to send back.
     private func open(
         _ input: String, store: UnlockedStore, logger: Logger, line: Int?, escape: (String) -> String
     ) throws -> String {
-        let text = input.trimmingCharacters(in: .whitespacesAndNewlines)
-        let (opened, requestCode) = try store.write { tx -> (Opened, String?) in
-            let contact = try tx.contact(named: name)
-            let session = try tx.requireSession(for: contact)
-            var rng = SystemRandomNumberGenerator()
-            let result = try session.opening(text, now: Date(), using: &rng)
-            try tx.save(result.session, for: contact)
-            switch result.opened {
-            case .message(let message):
-                try tx.appendLog(NewLogEntry(
-                    direction: .incoming, contact: contact, status: .decrypted, text: message.text, ciphertext: text))
-            case .resync(let event):
-                try tx.appendLog(NewLogEntry(
-                    direction: .incoming, contact: contact, status: event.outcome == .completed ? .resynced : .resync,
-                    text: Self.note(event, request: result.session.resyncRequest, contact: contact.name), ciphertext: text))
-            }
-            try tx.recordReceived(from: contact)
-            let code = result.session.resyncRequest?.code
-            if case .resync(let event) = result.opened, event.outcome != .completed { return (result.opened, code) }
-            try tx.resetFailures(for: contact)
-            return (result.opened, code)
-        }
+        var rng = SystemRandomNumberGenerator()
+        let applied = try Messages.decrypt(input, from: name, store: store, now: Date(), using: &rng)
         let prefix = line.map { "line \($0): " } ?? ""
-        switch opened {
-        case .message(let message):
+        let contact = applied.contact
+        switch applied.content {
+        case .text(let message):
             logger.info(
                 "Decrypted a message.",
-                metadata: [LogKey.contact: "\(name)", LogKey.position: "\(message.position)", LogKey.epoch: "\(message.epoch)"])
-            if message.wasLate { logger.info("The message arrived late.", metadata: [LogKey.contact: "\(name)"]) }
+                metadata: [LogKey.contact: "\(contact)", LogKey.position: "\(message.position)", LogKey.epoch: "\(message.epoch)"])
+            if message.wasLate { logger.info("The message arrived late.", metadata: [LogKey.contact: "\(contact)"]) }
             return escape(message.text)
-        case .resync(let event):
-            logger.info("Applied a resync message.", metadata: [LogKey.contact: "\(name)", LogKey.epoch: "\(event.epoch)"])
-            if event.outcome == .requested {
-                Output.diagnostic(prefix + "this was a resync request (code \(requestCode ?? "?")); " + Self.requestAdvice(name: name))
+        case .resync(let resync):
+            logger.info("Applied a resync message.", metadata: [LogKey.contact: "\(contact)", LogKey.epoch: "\(resync.epoch)"])
+            if resync.outcome == .requested {
+                Output.diagnostic(prefix + "this was a resync request (code \(resync.requestCode ?? "?")); " + Self.requestAdvice(name: contact))
                 return ""
             }
-            guard let reply = event.reply else {
-                Output.diagnostic(prefix + "this was a resynchronisation message (epoch \(event.epoch), \(event.outcome)); nothing to send back.")
+            guard case .byHand(let answer) = resync.answer else {
+                Output.diagnostic(prefix + "this was a resynchronisation message (epoch \(resync.epoch), \(resync.outcome)); nothing to send back.")
                 return ""
             }
-            Output.diagnostic(prefix + "this was a resynchronisation message (epoch \(event.epoch)); send the printed reply back to \(name).")
-            return reply
-        }
-    }
-
-    /// The log text of a resync message, with the code of a request.
-    static func note(_ event: ResyncEvent, request: ResyncRequest?, contact: String) -> String {
-        switch event.outcome {
-        case .requested:
-            return "Resync requested by \(contact) (epoch \(event.epoch), code \(request?.code ?? "?")), waiting for the operator."
-        case .completed: return "Resync completed: new keys in force (epoch \(event.epoch))."
-        case .repeated: return "Resync handshake repeated (epoch \(event.epoch)); answer printed once more."
-        case .superseded: return "Resync handshake superseded by this side's own (epoch \(event.epoch)); nothing changed."
+            Output.diagnostic(prefix + "this was a resynchronisation message (epoch \(resync.epoch)); send the printed reply back to \(contact).")
+            return answer
         }
     }
 

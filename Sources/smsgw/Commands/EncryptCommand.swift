@@ -1,9 +1,7 @@
 import ArgumentParser
 import Foundation
-import GSM7
-import Gateway
 import Logging
-import SMSCipher
+import Operations
 import Store
 
 /// `smsgw encrypt`: one text in, one 160-character SMS out, the state saved before it is printed.
@@ -56,25 +54,12 @@ struct EncryptCommand: ParsableCommand {
 
     /// Seals one text in one write transaction and returns the ciphertext once committed.
     private func seal(_ input: String, store: UnlockedStore, logger: Logger, line: Int?) throws -> String {
-        var text = input
-        if transliterate {
-            let result = GSM7.transliterate(input)
-            text = result.text
-            Output.report(result.replacements, line: line)
+        var rng = SystemRandomNumberGenerator()
+        let sealed = try Transliterated.explaining(transliterate) {
+            try Messages.encrypt(input, for: name, transliterate: transliterate, store: store, now: Date(), using: &rng)
         }
-        try GatewayActions.requireText(text)
-        let sealed = try store.write { tx in
-            let contact = try tx.contact(named: name)
-            let session = try tx.requireSession(for: contact)
-            var rng = SystemRandomNumberGenerator()
-            let sealed = try Transliterated.explaining(transliterate) { try session.sealing(text, using: &rng) }
-            try tx.save(sealed.session, for: contact)
-            try tx.appendLog(NewLogEntry(
-                direction: .outgoing, contact: contact, status: .encrypted, text: text, ciphertext: sealed.ciphertext))
-            try tx.recordSent(to: contact)
-            return sealed
-        }
-        logger.info("Encrypted a message.", metadata: [LogKey.contact: "\(name)", LogKey.position: "\(sealed.position)"])
+        Output.report(sealed.replacements, line: line)
+        logger.info("Encrypted a message.", metadata: [LogKey.contact: "\(sealed.contact)", LogKey.position: "\(sealed.position)"])
         return sealed.ciphertext
     }
 }

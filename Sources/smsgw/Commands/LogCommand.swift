@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Store
+import Operations
 
 /// `smsgw log`: the message log, oldest first, and its changes as they happen.
 struct LogCommand: AsyncParsableCommand {
@@ -23,7 +23,7 @@ struct LogCommand: AsyncParsableCommand {
             --follow goes on following), so a consumer that stopped resumes without a gap or a \
             repeat.
             """,
-        subcommands: [LogPruneCommand.self]
+        subcommands: [LogShowCommand.self, LogPruneCommand.self]
     )
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
@@ -43,11 +43,6 @@ struct LogCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Print the changes after this cursor (the `seq` of a JSON line) instead of the newest messages.", valueName: "seq"))
     var since: Int64?
 
-    /// How long `--follow` waits before looking for changes again when it found none.
-    static let followInterval: Duration = .milliseconds(200)
-    /// Changes read at once; a full batch is followed by another read at once.
-    static let batchSize = 500
-
     func validate() throws {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
         if let since, since < 0 { throw ValidationError("--since takes a `seq` from `smsgw log --json`, 0 or more.") }
@@ -55,74 +50,40 @@ struct LogCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try StoreAccess.unlock(global)
-        let filter = try contact.map { name in try store.read { try $0.contact(named: name) } }
         var cursor: Int64
         if let since {
             cursor = since
         } else {
             // The listing and the cursor come from one snapshot: nothing between them is lost or repeated.
-            let (entries, latest) = try store.read { reader in
-                (try reader.log(contact: filter, limit: limit), try reader.latestLogSequence())
-            }
-            try entries.forEach { try show($0, event: nil) }
-            cursor = latest
+            let listing = try MessageLog.recent(contact: contact, limit: limit, store: store)
+            try listing.messages.forEach { try show($0, change: nil) }
+            cursor = listing.cursor
             guard follow else { return }
         }
-        while true {
-            let events = try store.read { try $0.logEvents(after: cursor, contact: filter, limit: Self.batchSize) }
-            for event in events {
-                try show(event.entry, event: event)
-                cursor = event.sequence
-            }
-            if events.count == Self.batchSize { continue }
-            guard follow else { return }
-            try await Task.sleep(for: Self.followInterval)
+        for try await change in try MessageLog.changes(after: cursor, contact: contact, following: follow, store: store) {
+            try show(change.message, change: change)
         }
     }
 
-    /// Prints a message (as it is now), or one event of it, as a JSON line or a tab-separated line.
-    private func show(_ entry: LogEntry, event: LogEvent?) throws {
+    /// Prints a message (as it is now), or one change of it, as a JSON line or a tab-separated line.
+    private func show(_ message: LoggedMessage, change: LogChange?) throws {
         if json {
-            Output.line(try Output.json(LogLine(entry, event: event)))
+            Output.line(try change.map { try Output.json($0) } ?? Output.json(message))
             return
         }
-        let who = entry.contactName ?? entry.remoteNumber ?? "-"
-        let status = event?.status ?? entry.status
-        let detail = (event?.isNew == false) ? entry.error : (entry.text ?? entry.error)
-        let fields = [
-            "\(entry.id)", Output.timestamp(event?.time ?? entry.time), entry.direction.rawValue, who, status.rawValue,
-            detail ?? "",
-        ]
-        Output.line(fields.map(TerminalText.escaped).joined(separator: "\t"))
+        Output.line(Self.plainLine(message, change: change))
     }
 
-    /// One message as JSON, at an event when following; absent values are null so every line has
-    /// the same keys.
-    struct LogLine: Encodable {
-        var entry: LogEntry
-        var event: LogEvent?
-
-        init(_ entry: LogEntry, event: LogEvent?) {
-            self.entry = entry
-            self.event = event
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case id, seq, time, direction, contact, number, status, text, ciphertext, error
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(entry.id, forKey: .id)
-            try container.encode(event?.sequence ?? entry.sequence, forKey: .seq)
-            try container.encode(entry.time, forKey: .time)
-            try container.encode(entry.direction.rawValue, forKey: .direction)
-            try container.encode(entry.contactName, forKey: .contact)
-            try container.encode(entry.remoteNumber, forKey: .number)
-            try container.encode((event?.status ?? entry.status).rawValue, forKey: .status)
-            try container.encode(entry.text, forKey: .text)
-            try container.encode(entry.ciphertext, forKey: .ciphertext)
-            try container.encode(entry.error, forKey: .error)
-        }
+    /// The tab-separated line of a message, or of one change of it: id, time, direction, contact
+    /// (or number), status, and the text (a change shows its error instead), each field escaped.
+    static func plainLine(_ message: LoggedMessage, change: LogChange? = nil) -> String {
+        let who = message.contact ?? message.number ?? "-"
+        let status = change?.status ?? message.status
+        let detail = (change?.isNew == false) ? message.error : (message.text ?? message.error)
+        let fields = [
+            "\(message.id)", Output.timestamp(change?.time ?? message.time), message.direction.rawValue, who, status.rawValue,
+            detail ?? "",
+        ]
+        return fields.map(TerminalText.escaped).joined(separator: "\t")
     }
 }

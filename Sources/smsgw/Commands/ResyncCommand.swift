@@ -1,8 +1,7 @@
 import ArgumentParser
 import Foundation
-import Gateway
 import Logging
-import SMSCipher
+import Operations
 import Store
 
 /// `smsgw resync`: a resynchronisation handshake over SMS through the daemon, or a manual re-pairing.
@@ -67,40 +66,26 @@ struct ResyncCommand: ParsableCommand {
         if reject { return try rejectRequest(store: store) }
         guard manual else { return try startOverSMS(store: store) }
         var rng = SystemRandomNumberGenerator()
-        let code = PairingCode.generate(using: &rng)
-        let contact = try store.write { tx in
-            let contact = try tx.contact(named: name)
-            let current = try tx.session(for: contact)
-            try tx.resetPairing(contact, pairingCode: code.storedData)
-            // resetPairing forgets the session; put it back so messages keep flowing until the
-            // re-pairing completes (and so `contact pair` can keep its receive chain for late ones).
-            if let current { try tx.setSession(current, for: contact) }
-            return contact
-        }
-        global.makeLogger().info("Started a manual re-pairing.", metadata: [LogKey.contact: "\(contact.name)"])
+        let rePairing = try Contacts.startRePairing(name, store: store, using: &rng)
+        let contact = rePairing.name
+        global.makeLogger().info("Started a manual re-pairing.", metadata: [LogKey.contact: "\(contact)"])
         if json {
-            Output.line(try Output.json(["name": contact.name, "pairingCode": code.grouped]))
+            Output.line(try Output.json(rePairing))
         } else {
-            Output.line(code.grouped)
+            Output.line(rePairing.pairingCode)
             Output.line(
-                "Read this new code to \(contact.name), then enter theirs with `smsgw contact pair \(Shell.quote(contact.name)) THEIR-NEW-CODE`; until then the current session keeps working.")
+                "Read this new code to \(contact), then enter theirs with `smsgw contact pair \(Shell.quote(contact)) THEIR-NEW-CODE`; until then the current session keeps working.")
         }
     }
 
     /// Queues the handshake for the daemon and says what happens next.
     private func startOverSMS(store: UnlockedStore) throws {
-        // A copy-and-paste peer has no number: the SMS path is unavailable (69), not bad data.
-        let known = try store.read { try $0.contact(named: name) }
-        guard known.number != nil else {
-            throw CLIError(
-                "\(known.name) has no phone number, so a resync cannot go over SMS; re-pair with `smsgw resync \(Shell.quote(known.name)) --manual`, or add the number with `smsgw contact edit \(Shell.quote(known.name)) --number +E164`.",
-                status: .unavailable)
-        }
-        let started = try GatewayActions.startResync(contactName: name, restart: restart, store: store)
+        var rng = SystemRandomNumberGenerator()
+        let started = try Resync.start(with: name, restart: restart, store: store, now: Date(), using: &rng)
         let contact = started.contact
         global.makeLogger().info("Started a resync over SMS.", metadata: [LogKey.contact: "\(contact)"])
         if json {
-            Output.line(try Output.json(ResyncStarted(id: started.logID, contact: contact, code: started.code)))
+            Output.line(try Output.json(started))
         } else {
             Output.line("\(started.logID)")
             Output.line(
@@ -113,11 +98,12 @@ struct ResyncCommand: ParsableCommand {
 
     /// Completes the contact's request and queues (or prints) the answer.
     private func acceptRequest(store: UnlockedStore) throws {
-        let accepted = try GatewayActions.acceptResync(contactName: name, store: store)
-        let contact = try store.read { try $0.contact(named: name) }.name
+        var rng = SystemRandomNumberGenerator()
+        let accepted = try Resync.accept(from: name, store: store, now: Date(), using: &rng)
+        let contact = accepted.contact
         global.makeLogger().notice("Accepted a resync request.", metadata: [LogKey.contact: "\(contact)", LogKey.epoch: "\(accepted.epoch)"])
         if json {
-            Output.line(try Output.json(ResyncAccepted(id: accepted.logID, contact: contact, epoch: accepted.epoch, answer: accepted.answer)))
+            Output.line(try Output.json(accepted))
             return
         }
         guard accepted.outboxID != nil else {
@@ -137,32 +123,13 @@ struct ResyncCommand: ParsableCommand {
     }
 
     private func rejectRequest(store: UnlockedStore) throws {
-        try GatewayActions.rejectResync(contactName: name, store: store)
-        let contact = try store.read { try $0.contact(named: name) }.name
+        let rejected = try Resync.reject(from: name, store: store, now: Date())
+        let contact = rejected.contact
         global.makeLogger().notice("Rejected a resync request.", metadata: [LogKey.contact: "\(contact)"])
         if json {
-            Output.line(try Output.json(ResyncRejected(contact: contact, rejected: true)))
+            Output.line(try Output.json(rejected))
         } else {
             Output.line("Resync request from \(contact) rejected; the keys are unchanged. If \(contact) did not ask, someone may hold a copy of its key state: pair again with `smsgw resync \(Shell.quote(contact)) --manual`.")
         }
-    }
-
-    /// The handshake's message id (its log id, as `send` prints one), the contact and the code.
-    struct ResyncStarted: Encodable {
-        var id: Int64
-        var contact: String
-        var code: String
-    }
-
-    struct ResyncAccepted: Encodable {
-        var id: Int64
-        var contact: String
-        var epoch: UInt32
-        var answer: String
-    }
-
-    struct ResyncRejected: Encodable {
-        var contact: String
-        var rejected: Bool
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Gateway
+import Operations
 import Store
 
 /// `smsgw send`: seals a text for a contact and queues it for the daemon.
@@ -63,12 +63,13 @@ struct SendCommand: ParsableCommand {
 
     /// Queues one text in one transaction; returns the line to print (the id, or the JSON object).
     private func queue(_ input: String, store: UnlockedStore, line: Int?, contact: inout String) throws -> String {
+        var rng = SystemRandomNumberGenerator()
         let queued = try Transliterated.explaining(transliterate) {
-            try GatewayActions.queueText(input, to: name, store: store, transliterate: transliterate)
+            try Messages.queue(input, to: name, transliterate: transliterate, store: store, now: Date(), using: &rng)
         }
         Output.report(queued.replacements, line: line)
         contact = queued.contact
-        return json ? try Output.json(SendResult(id: queued.logID, contact: contact, position: queued.position)) : "\(queued.logID)"
+        return json ? try Output.json(queued) : "\(queued.logID)"
     }
 
     /// Says where to follow the message, or warns when no daemon runs.
@@ -82,15 +83,8 @@ struct SendCommand: ParsableCommand {
         }
     }
 
-    /// Whether a daemon holds the data directory's lock: the kernel drops it when the daemon
-    /// exits or is killed, so this is never fooled by old modem statuses.
+    /// Whether a daemon runs on the data directory (``Operations/Daemon/state(in:)``).
     static func daemonRuns(_ options: GlobalOptions) -> Bool {
-        DaemonLock.probe(directory: options.dataDirectory) != nil
-    }
-
-    struct SendResult: Encodable {
-        var id: Int64
-        var contact: String
-        var position: UInt32
+        Daemon.state(in: options.dataDirectory).running
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Gateway
 import Modem
+import Operations
 import Store
 
 #if canImport(Glibc)

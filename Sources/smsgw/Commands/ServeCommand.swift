@@ -4,6 +4,7 @@ import Foundation
 import Gateway
 import Logging
 import ModemSimulator
+import Operations
 import Store
 
 /// `smsgw serve`: the gateway daemon, in the foreground until SIGTERM or SIGINT.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import Gateway
-import Store
+import Operations
 
 /// `smsgw status`: the modems, the queue and each contact's sync state, as the daemon left them.
 struct StatusCommand: ParsableCommand {
@@ -44,33 +43,7 @@ struct StatusCommand: ParsableCommand {
 
     /// The running daemon's status over its socket (no passphrase), else the store's after an unlock.
     static func current(_ options: GlobalOptions) throws -> GatewayStatus {
-        let directory = options.dataDirectory
-        if let pid = DaemonLock.probe(directory: directory) {
-            do {
-                return try StatusClient.status(in: directory)
-            } catch {
-                throw CLIError(daemonSilence(error, pid: pid, socket: StatusSocket.path(in: directory)), status: .unavailable)
-            }
-        }
-        let store = try StoreAccess.unlock(options)
-        var status = try GatewayActions.status(store: store)
-        status.daemon = .notRunning
-        return status
-    }
-
-    /// Why the running daemon gave no status, and what to do.
-    static func daemonSilence(_ failure: StatusClient.Failure, pid: Int32, socket: String) -> String {
-        let daemon = pid > 0 ? "The daemon (PID \(pid))" : "The daemon"
-        switch failure {
-        case .notPermitted:
-            return "\(daemon) runs, but this user may not connect to \(socket); run `smsgw status` as the service's user (e.g. `runuser -u smsgw -- smsgw status`)."
-        case .notListening, .noAnswer:
-            return "\(daemon) runs but did not answer on \(socket); it may still be unlocking the store, so try again in a moment, else read its log (`journalctl -u smsgw`)."
-        case .unreadable:
-            return "\(daemon) answered in a form this smsgw cannot read, so it runs another version; restart it (`systemctl restart smsgw`) after an upgrade."
-        case .refused(let reason):
-            return reason
-        }
+        try GatewayStatus.current(in: options.dataDirectory, now: Date()) { try StoreAccess.unlock(options) }
     }
 
     /// The plain report: the daemon, then one section each for modems, the outbox and contacts.

@@ -30,7 +30,7 @@ enum ErrorReport {
         case let error as GatewayError: error.message
         case let error as ConfigurationError: error.message
         case let error as CipherError: error.description
-        case let error as any CategorizedError: sentence(for: error)
+        case let error as any CategorizedError: [sentence(for: error), ErrorHint.hint(for: error)].compactMap { $0 }.joined(separator: " ")
         default: String(describing: error)
         }
     }

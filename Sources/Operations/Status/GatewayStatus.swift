@@ -28,9 +28,6 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
         self.daemon = daemon
     }
 
-    /// Whether any modem is ready (the daemon runs and can send).
-    public var hasReadyModem: Bool { modems.contains { $0.state == ModemPhase.ready.rawValue } }
-
     /// The last completed resync of a contact.
     public struct LastResync: Sendable, Equatable, Codable {
         /// The epoch it put in force.

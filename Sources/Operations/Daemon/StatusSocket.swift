@@ -28,7 +28,7 @@ public enum StatusSocket {
     /// The version of the reply's shape.
     public static let version = 1
     /// The longest request line read.
-    static let maximumRequestLength = 256
+    package static let maximumRequestLength = 256
     /// The longest reply a client reads.
     static let maximumReplyLength = 16 << 20
 
@@ -44,7 +44,7 @@ public enum StatusSocket {
     }
 
     /// The JSON coding of replies on the wire: sorted keys, dates as seconds since 1970.
-    static func encoder() -> JSONEncoder {
+    package static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .secondsSince1970
@@ -59,7 +59,7 @@ public enum StatusSocket {
 
     /// Runs `body` with a `sockaddr` for `path`, or returns nil when the path does not fit
     /// `sun_path` (108 bytes with its NUL on Linux).
-    static func withAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T? {
+    package static func withAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T? {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -74,7 +74,7 @@ public enum StatusSocket {
     }
 
     /// Sets the send and receive timeouts of a connected socket, so a stuck peer cannot hold it.
-    static func setTimeouts(_ fd: Int32, seconds: Double) {
+    package static func setTimeouts(_ fd: Int32, seconds: Double) {
         var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1_000_000))
         let size = socklen_t(MemoryLayout<timeval>.size)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, size)
@@ -82,7 +82,7 @@ public enum StatusSocket {
     }
 
     /// Writes all of `bytes`; false when the peer went away or the send timeout passed.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
@@ -94,7 +94,7 @@ public enum StatusSocket {
     }
 
     /// Reads until `stop` says the bytes are complete, EOF, `limit` bytes or the receive timeout.
-    static func read(_ fd: Int32, limit: Int, until stop: ([UInt8]) -> Bool) -> [UInt8] {
+    package static func read(_ fd: Int32, limit: Int, until stop: ([UInt8]) -> Bool) -> [UInt8] {
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while received.count < limit, !stop(received) {

@@ -1,0 +1,42 @@
+public import Failures
+
+/// Why an operation on a contact cannot go ahead in the contact's present state. The sentences
+/// say what happened and what to do in words of no front end; each front end adds its own hint
+/// (the CLI names its commands).
+public enum ContactError: CategorizedError, Sendable, Equatable {
+    /// What a contact without a number was asked to do over SMS.
+    public enum Purpose: Sendable, Equatable {
+        /// Send a text message.
+        case message
+        /// Run a resynchronisation handshake.
+        case resync
+    }
+
+    /// The contact has no session yet: its code was never entered.
+    case notPaired(contact: String)
+    /// Entering a code was asked for, but no pairing (or re-pairing) waits for one.
+    case alreadyPaired(contact: String)
+    /// The contact has no number (a copy-and-paste peer), so nothing reaches it over SMS. The
+    /// same rule for a text and a resync, so they fail alike.
+    case noNumber(contact: String, purpose: Purpose)
+
+    public var category: ErrorCategory {
+        switch self {
+        case .notPaired, .alreadyPaired: .conflict
+        case .noNumber: .unavailable
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .notPaired(let contact):
+            "\"\(contact)\" is not paired yet; enter the pairing code \(contact) gives you first."
+        case .alreadyPaired(let contact):
+            "\"\(contact)\" is already paired; start a manual re-pairing first to exchange new codes."
+        case .noNumber(let contact, .message):
+            "The contact \"\(contact)\" has no phone number, so no SMS can go to them; add their number, or exchange messages by copy and paste."
+        case .noNumber(let contact, .resync):
+            "The contact \"\(contact)\" has no phone number, so a resync cannot go over SMS; re-pair by hand with new codes, or add their number."
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import SMSCipher
+public import Store
+
+/// The rules that turn a contact's counters and session into the sync state every front end
+/// shows (`ok`, `not paired`, `resync requested`, `resync pending`, `resync unanswered`, `failing`).
+public enum SyncPolicy {
+    /// Consecutive verification failures after which a contact shows as failing.
+    public static let failureThreshold = 3
+    /// Sends of one resync handshake in all, the first included; after that it shows as unanswered
+    /// and the daemon stops repeating it.
+    public static let handshakeAttempts = 6
+}
+
+extension ContactStatus {
+    /// The contact as every front end shows it, read inside the caller's snapshot.
+    ///
+    /// A key state that cannot be read shows as not paired here; the operations that use it say why.
+    public static func read(_ contact: Contact, in reader: StoreReader) throws -> ContactStatus {
+        let session = try? reader.loadSession(for: contact)
+        // The daemon writes a row for each modem it drives when it starts, and only those.
+        let modemNames = Set(try reader.modemStatuses().map(\.name))
+        let modemMissing = contact.modem.map { !modemNames.isEmpty && !modemNames.contains($0) } ?? false
+        let attempts = try session?.pendingResyncMessage.map { try reader.outboxAttempts(of: $0, to: contact).count } ?? 0
+        return ContactStatus(
+            contact, session: session, sync: syncState(contact, session: session, handshakeAttempts: attempts),
+            lastResync: session?.lastResync.map { GatewayStatus.LastResync(epoch: $0.epoch, completedAt: $0.completedAt) },
+            quarantined: try reader.quarantineCount(for: contact), modemMissing: modemMissing)
+    }
+
+    /// - Parameter handshakeAttempts: How many times the pending handshake was queued.
+    static func syncState(_ contact: Contact, session: Session?, handshakeAttempts: Int = 0) -> GatewayStatus.SyncState {
+        let failures = contact.verificationFailures
+        let name = contact.name
+        guard let session else {
+            return .init(state: "not paired", consecutiveFailures: failures, advice: "Pair with `smsgw contact pair \(name) CODE`.")
+        }
+        if let request = session.resyncRequest {
+            return .init(
+                state: "resync requested", consecutiveFailures: failures,
+                advice: "\(name)'s gateway asks for a resync (code \(request.code)): confirm the code with \(name) by phone, then run `smsgw resync \(name) --accept`, or `smsgw resync \(name) --reject` if \(name) did not ask.")
+        }
+        if let code = session.pendingResyncCode, handshakeAttempts >= SyncPolicy.handshakeAttempts {
+            return .init(
+                state: "resync unanswered", consecutiveFailures: failures,
+                advice: "The handshake (code \(code)) went unanswered \(handshakeAttempts) times: check with \(name) that their gateway runs and their operator accepted it, then run `smsgw resync \(name) --restart`.")
+        }
+        if let code = session.pendingResyncCode {
+            return .init(
+                state: "resync pending", consecutiveFailures: failures,
+                advice: "Waiting for \(name)'s gateway to answer the handshake (code \(code), which \(name)'s operator confirms before accepting); it is sent again with growing pauses.")
+        }
+        if failures >= SyncPolicy.failureThreshold {
+            return .init(
+                state: "failing", consecutiveFailures: failures,
+                advice: "\(failures) messages in a row failed verification; run `smsgw resync \(name)`.")
+        }
+        return .init(state: "ok", consecutiveFailures: failures, advice: nil)
+    }
+}

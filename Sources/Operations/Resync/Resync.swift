@@ -1,0 +1,106 @@
+public import Foundation
+public import Failures
+import SMSCipher
+public import Store
+
+/// Resynchronisation over SMS as the operator runs it: start (or repeat, or restart) a handshake,
+/// and accept or reject one the contact's gateway asked for. Each is one transaction; the daemon
+/// sends what they queue. A contact without a number is refused by the same rule as a text
+/// (``ContactError/noNumber(contact:purpose:)``); manual re-pairing is
+/// ``Contacts/startRePairing(_:store:using:)``.
+public enum Resync {
+    /// Starts a handshake with the contact (or repeats the pending one): saves the session that
+    /// remembers it, queues the handshake SMS and logs "resync started", in one transaction. The
+    /// peer's operator accepts it (or its daemon answers by itself when configured to); this
+    /// side's daemon sends the handshake again with growing pauses until the answer arrives.
+    ///
+    /// - Parameters:
+    ///   - restart: Abandon the pending handshake and start a new one (its answers were lost).
+    ///   - now: The clock, for the log and the outbox.
+    ///   - rng: The handshake's fresh nonce.
+    /// - Throws: ``Store/StoreError/notFound(_:)``; ``ContactError/noNumber(contact:purpose:)``
+    ///   (unavailable); ``ContactError/notPaired(contact:)``; ``ResyncError/requestWaiting(contact:code:)``
+    ///   when the contact's own request waits for a decision.
+    @discardableResult
+    public static func start(
+        with contactName: String, restart: Bool = false, store: UnlockedStore, now: Date,
+        using rng: inout some RandomNumberGenerator
+    ) throws -> StartedResync {
+        try store.write { tx in
+            let contact = try tx.contact(named: contactName).requiringNumber(for: .resync)
+            let session = try tx.requirePairedSession(for: contact)
+            if let request = session.resyncRequest {
+                throw ResyncError.requestWaiting(contact: contact.name, code: request.code)
+            }
+            let started = session.startingResync(restart: restart, using: &rng)
+            try tx.saveSession(started.session, for: contact)
+            let code = started.session.pendingResyncCode ?? ""
+            // Not linked to the outbox row, so the log keeps saying "resync" once it is sent.
+            let logID = try tx.appendLog(NewLogEntry(
+                time: now, direction: .outgoing, contact: contact, status: .resync,
+                text: "Resync started (code \(code)): handshake queued, waiting for the answer.", ciphertext: started.message))
+            let outboxID = try tx.enqueueOutbox(started.message, to: contact, kind: .handshake, now: now)
+            return StartedResync(logID: logID, outboxID: outboxID, contact: contact.name, code: code)
+        }
+    }
+
+    /// Accepts the contact's resync request: completes it, queues the answer (or returns it for a
+    /// contact without a number), logs the completed resync and retries the quarantined messages
+    /// with the new keys, in one transaction. The operator's own decision, so not counted against
+    /// the budget of automatic replies.
+    ///
+    /// - Throws: ``SMSCipher/CipherError/noResyncRequest`` when nothing waits;
+    ///   ``ContactError/notPaired(contact:)``.
+    public static func accept(
+        from contactName: String, store: UnlockedStore, now: Date, using rng: inout some RandomNumberGenerator
+    ) throws -> AcceptedResync {
+        try store.write { tx in
+            let contact = try tx.contact(named: contactName)
+            let accepted = try tx.requirePairedSession(for: contact).acceptingResync(now: now, using: &rng)
+            guard case .resync(let event) = accepted.opened, let answer = event.reply else { throw CipherError.noResyncRequest }
+            try tx.saveSession(accepted.session, for: contact)
+            let outboxID = contact.number == nil ? nil : try tx.enqueueOutbox(answer, to: contact, kind: .handshake, now: now)
+            let logID = try tx.appendLog(NewLogEntry(
+                time: now, direction: .outgoing, contact: contact, status: .resynced,
+                text: "Resync accepted by the operator: new keys in force (epoch \(event.epoch)); answer \(outboxID == nil ? "returned to send by hand" : "queued").",
+                ciphertext: answer))
+            try tx.resetFailures(for: contact)
+            let retried = try Quarantine.retry(for: contact, path: .gateway(ResyncSettings()), in: tx, now: now, using: &rng)
+            return AcceptedResync(
+                logID: logID, contact: contact.name, epoch: event.epoch, outboxID: outboxID, answer: answer,
+                openedFromQuarantine: retried.opened)
+        }
+    }
+
+    /// Drops the contact's resync request unanswered and logs it; the keys stay as they are.
+    ///
+    /// - Throws: ``SMSCipher/CipherError/noResyncRequest`` when nothing waits.
+    @discardableResult
+    public static func reject(from contactName: String, store: UnlockedStore, now: Date) throws -> RejectedResync {
+        try store.write { tx in
+            let contact = try tx.contact(named: contactName)
+            let session = try tx.requirePairedSession(for: contact)
+            let code = session.resyncRequest?.code ?? ""
+            try tx.saveSession(try session.rejectingResync(), for: contact)
+            try tx.appendLog(NewLogEntry(
+                time: now, direction: .incoming, contact: contact, status: .resync,
+                text: "Resync request (code \(code)) rejected by the operator; the keys are unchanged."))
+            return RejectedResync(contact: contact.name)
+        }
+    }
+}
+
+/// A resync cannot start in the contact's present state.
+public enum ResyncError: CategorizedError, Sendable, Equatable {
+    /// The contact's gateway asked for a resync first: accept or reject that request.
+    case requestWaiting(contact: String, code: String)
+
+    public var category: ErrorCategory { .conflict }
+
+    public var description: String {
+        switch self {
+        case .requestWaiting(let contact, let code):
+            "\(contact)'s gateway already asks for a resync (code \(code)); confirm the code with \(contact), then accept or reject that request first."
+        }
+    }
+}

@@ -1,0 +1,43 @@
+public import Foundation
+public import Store
+
+extension GatewayStatus {
+    /// Modems (as the daemon last recorded them), the queue and every contact's sync state, from
+    /// one read snapshot of the store.
+    ///
+    /// - Parameter now: The clock, for which failures are recent enough to list.
+    public static func read(from store: UnlockedStore, now: Date) throws -> GatewayStatus {
+        try store.read { reader in
+            let counts = try reader.outboxCounts()
+            var outbox: [String: Int] = [:]
+            for state in OutboxState.allCases { outbox[state.rawValue] = counts[state] ?? 0 }
+            return GatewayStatus(
+                modems: try reader.modemStatuses(), outbox: outbox,
+                queue: try queueEntries(in: reader, now: now),
+                contacts: try reader.contacts().map { try ContactStatus.read($0, in: reader) })
+        }
+    }
+
+    /// The status as a front end shows it: from the running daemon over its status socket (no
+    /// passphrase, no unlock) when one holds the data directory's lock, else from the store,
+    /// unlocked only then, with ``daemon`` saying that none runs.
+    ///
+    /// - Parameters:
+    ///   - directory: The data directory.
+    ///   - now: The clock.
+    ///   - wait: How long to wait for a daemon that holds its lock to listen (it makes its socket
+    ///     once its store is unlocked).
+    ///   - unlock: Unlocks the store (the front end asks for the passphrase); called only when no
+    ///     daemon runs.
+    /// - Throws: ``DaemonError`` (unavailable) when a daemon runs but gives no status; what
+    ///   `unlock` and the store throw.
+    public static func current(
+        in directory: URL, now: Date, wait: Double = 10, unlock: () throws -> UnlockedStore
+    ) throws -> GatewayStatus {
+        let daemon = Daemon.state(in: directory)
+        if daemon.running { return try Daemon.status(in: directory, pid: daemon.pid ?? 0, wait: wait) }
+        var status = try read(from: unlock(), now: now)
+        status.daemon = .notRunning
+        return status
+    }
+}

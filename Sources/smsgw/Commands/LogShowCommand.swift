@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import Operations
+
+/// `smsgw log show`: one message and every status it took.
+struct LogShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show one message and every status it took (queued, sent, delivered, …).",
+        discussion: """
+            The first line is the message as `smsgw log` prints it; then one line per status it \
+            took, oldest first: the change feed's seq, the local time and the status. --json (an \
+            option of `smsgw log`, given before or after ID) prints the message object of `smsgw log --json` with "history": \
+            [{"seq","status","time"}]. Exits 66 when no message has the id (or it was pruned).
+            """
+    )
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
+
+    @Argument(help: "The message id (what `smsgw send` printed; the first field of `smsgw log`).")
+    var id: Int64
+
+    // `--json` belongs to `log` too, which parses it first wherever it stands on the line.
+    @ParentCommand var log: LogCommand
+
+    func run() throws {
+        let store = try StoreAccess.unlock(global)
+        let history = try MessageLog.message(id: id, store: store)
+        if log.json {
+            Output.line(try Output.json(history))
+            return
+        }
+        Output.line(LogCommand.plainLine(history.message))
+        for change in history.history {
+            Output.line("  \(change.sequence)\t\(Output.timestamp(change.time))\t\(TerminalText.escaped(change.status.rawValue))")
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Failures
+import Operations
+
+/// The command-line side of errors from below it: the hint naming the `smsgw` command that helps,
+/// which the errors themselves never carry (other front ends read them too). The exit status for
+/// each ``Failures/ErrorCategory`` is `CLIStatus(_:)`.
+enum ErrorHint {
+    /// The command to run next, for the errors of the application layer that call for one.
+    static func hint(for error: any Error) -> String? {
+        switch error {
+        case ContactError.notPaired(let contact):
+            "Enter it with `smsgw contact pair \(Shell.quote(contact))`."
+        case ContactError.alreadyPaired(let contact):
+            "For new codes run `smsgw resync \(Shell.quote(contact)) --manual` first."
+        case ContactError.noNumber(let contact, .message):
+            "Add it with `smsgw contact edit \(Shell.quote(contact)) --number +E164`, or use `smsgw encrypt \(Shell.quote(contact))` to copy and paste."
+        case ContactError.noNumber(let contact, .resync):
+            "Re-pair with `smsgw resync \(Shell.quote(contact)) --manual`, or add the number with `smsgw contact edit \(Shell.quote(contact)) --number +E164`."
+        case ResyncError.requestWaiting(let contact, _):
+            "Run `smsgw resync \(Shell.quote(contact)) --accept`, or `--reject`."
+        case let error as DaemonError:
+            daemonHint(error.failure)
+        default:
+            nil
+        }
+    }
+
+    private static func daemonHint(_ failure: StatusClient.Failure) -> String? {
+        switch failure {
+        case .notPermitted: "Run smsgw as the service's user, e.g. `runuser -u smsgw -- smsgw status`."
+        case .notListening, .noAnswer: "Its log: `journalctl -u smsgw`."
+        case .unreadable: "Restart it with `systemctl restart smsgw`."
+        case .refused: nil
+        }
+    }
+}
