@@ -29,9 +29,9 @@ struct ExitCodeTests {
             let tampered = try bob.run(["decrypt", "alice", String(characters)])
             #expect(tampered.status == 65)
             #expect(tampered.stderr.contains("Nothing was changed") || tampered.stderr.contains("altered"))
-            let genuine = try bob.expect(["decrypt", "alice", ciphertext])
+            let genuine = try bob.expect(["decrypt", "alice", "--", ciphertext])
             #expect(genuine.stdout == "meet at the bridge\n", "the failed attempt changed nothing")
-            let duplicate = try bob.run(["decrypt", "alice", ciphertext])
+            let duplicate = try bob.run(["decrypt", "alice", "--", ciphertext])
             #expect(duplicate.status == 65)
             #expect(duplicate.stderr.contains("duplicate"))
 

@@ -95,7 +95,7 @@ struct HostileTextTests {
 
             guard TerminalSession.isAvailable else { return }
             let again = try alice.expect(["encrypt", "bob", "-"], input: hostile + "\n").lines[0]
-            let terminal = try TerminalSession(["decrypt", "alice", again], environment: bob.environment)
+            let terminal = try TerminalSession(["decrypt", "alice", "--", again], environment: bob.environment)
             let result = try await terminal.finish()
             #expect(result.status == 0, "\(result.screen)")
             #expect(result.screen.contains("ok\\rdecrypted from mallory\\x0C"), "\(result.screen)")
