@@ -62,6 +62,11 @@ final class MemoryRig: @unchecked Sendable {
             logger: GatewayPair.quietLogger)
     }
 
+    /// How long a test waits for a condition before it fails. Alone each condition holds in well
+    /// under a second; in the whole suite, other targets' tests block Swift's cooperative pool
+    /// (synchronous process waits, Argon2id) for long stretches, and the services wait their turn.
+    static let patience = Duration.seconds(60)
+
     static let fastIntervals = GatewayConfiguration.Intervals(
         pollSeconds: 60, healthSeconds: 0.2, retryBaseSeconds: 0.1, retryMaxSeconds: 0.2, resyncRetrySeconds: 60)
 

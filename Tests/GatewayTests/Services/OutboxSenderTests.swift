@@ -10,7 +10,7 @@ import Testing
 struct OutboxSenderTests {
     /// Queues `text` to bob and runs the sender until `condition` holds for its row; the row afterwards.
     static func send(
-        _ text: String, rig: MemoryRig, timeout: Duration = .seconds(15), until condition: @escaping @Sendable (OutboxItem) -> Bool
+        _ text: String, rig: MemoryRig, timeout: Duration = MemoryRig.patience, until condition: @escaping @Sendable (OutboxItem) -> Bool
     ) async throws -> (item: OutboxItem, met: Bool) {
         let queued = try GatewayActions.queueText(text, to: "bob", store: rig.store, transliterate: false)
         let met = await run(rig, timeout: timeout) { condition(try rig.store.read { try $0.outboxItem(id: queued.outboxID) }) }
@@ -18,7 +18,7 @@ struct OutboxSenderTests {
     }
 
     /// Runs the sender until `condition` holds or `timeout` passes; whether it held.
-    static func run(_ rig: MemoryRig, timeout: Duration = .seconds(15), until condition: () throws -> Bool) async -> Bool {
+    static func run(_ rig: MemoryRig, timeout: Duration = MemoryRig.patience, until condition: () throws -> Bool) async -> Bool {
         let sender = OutboxSender(context: rig.context)
         let task = Task { try await sender.run() }
         let met = await eventually(timeout: timeout) { try condition() }

@@ -18,13 +18,13 @@ struct GatewaySeamTests {
             store: rig.store, configuration: configuration, logger: GatewayPair.quietLogger, handlesSignals: false,
             makeModem: { _, _, _ in modem })
         let task = Task { try await gateway.run() }
-        #expect(await eventually(timeout: .seconds(15)) { try GatewayActions.status(store: rig.store).hasReadyModem })
+        #expect(await eventually(timeout: MemoryRig.patience) { try GatewayActions.status(store: rig.store).hasReadyModem })
 
         let queued = try GatewayActions.queueText("through the seam", to: "bob", store: rig.store, transliterate: false)
-        #expect(await eventually(timeout: .seconds(15)) { try rig.store.read { try $0.outboxItem(id: queued.outboxID) }.state == .sent })
+        #expect(await eventually(timeout: MemoryRig.patience) { try rig.store.read { try $0.outboxItem(id: queued.outboxID) }.state == .sent })
         #expect(modem.sent.count == 1)
         modem.deliver(rig.sms(try rig.sealedByBob("and back")))
-        #expect(await eventually(timeout: .seconds(15)) { try rig.incoming(.decrypted).map(\.text) == ["and back"] })
+        #expect(await eventually(timeout: MemoryRig.patience) { try rig.incoming(.decrypted).map(\.text) == ["and back"] })
 
         await gateway.shutdown()
         try await task.value

@@ -102,7 +102,7 @@ struct InboxReceiverTests {
         try await Task.sleep(for: .milliseconds(100))
         let supervisor = Task { try await ModemSupervisor(link: rig.link, context: rig.context).run() }
         rig.modem.deliver(rig.sms(try rig.sealedByBob("ring ring")))
-        #expect(await eventually(timeout: .seconds(15)) { try rig.incoming(.decrypted).count == 1 })
+        #expect(await eventually(timeout: MemoryRig.patience) { try rig.incoming(.decrypted).count == 1 })
         supervisor.cancel()
         task.cancel()
         _ = try? await supervisor.value
