@@ -108,10 +108,11 @@ let package = Package(
         ),
 
         // The daemon: modem supervisors, outbox sender, inbox receiver, resync; a ServiceGroup.
+        // It reaches modems through Modem's SMSModem protocol and knows nothing of the simulator.
         .target(
             name: "Gateway",
             dependencies: [
-                "Operations", "Failures", "Store", "SMSCipher", "GSM7", "Modem", "ModemSimulator",
+                "Operations", "Failures", "Store", "SMSCipher", "GSM7", "Modem",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -119,10 +120,18 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // `serve --sim`: a gateway on its own in-process simulated network.
+        .target(
+            name: "SimulatedGateway",
+            dependencies: ["Gateway", "ModemSimulator", "Store", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+
         .executableTarget(
             name: "smsgw",
             dependencies: [
-                "Operations", "Failures", "GSM7", "SMSCipher", "Store", "OTP", "Modem", "ModemSimulator", "Gateway", "CDaemon",
+                "Operations", "Failures", "GSM7", "SMSCipher", "Store", "OTP", "Modem", "ModemSimulator", "Gateway",
+                "SimulatedGateway", "CDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -177,7 +186,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "Operations", "Store", "SMSCipher", "GSM7", "Modem", "ModemSimulator",
+                "Gateway", "SimulatedGateway", "Operations", "Store", "SMSCipher", "GSM7", "Modem", "ModemSimulator",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -3,9 +3,8 @@ import Foundation
 import Glibc
 #endif
 public import Logging
-import Modem
+public import Modem
 import Operations
-public import ModemSimulator
 public import ServiceLifecycle
 public import Store
 
@@ -16,14 +15,16 @@ public import Store
 /// let gateway = try Gateway(store: store, configuration: configuration, logger: logger)
 /// try await gateway.run()          // until SIGTERM or SIGINT, then a graceful shutdown
 /// ```
-/// With ``GatewayConfiguration/simulator`` set (``GatewayConfiguration/simulated(dataDirectory:numbers:driven:directory:faults:seed:intervals:)``)
-/// the gateway first starts its own simulated network and drives its first modem(s); the
-/// network is stopped when the gateway shuts down.
+/// It reaches its modems only through ``Modem/SMSModem``: the libgammu modem by default, any
+/// other conforming modem through `makeModem` (tests use an in-memory one). It knows nothing of
+/// the simulator: `serve --sim` builds the simulated network, then a gateway over its modems.
 public final class Gateway: Sendable {
-    /// The configuration the gateway was built from (with the simulator's modems filled in).
+    /// Makes the modem for one `[[modem]]` table from its settings and the Modem module's
+    /// configuration (PIN read already), with a logger that names the modem.
+    public typealias ModemFactory = @Sendable (ModemSettings, ModemConfiguration, Logger) throws(ModemError) -> any SMSModem
+
+    /// The configuration the gateway was built from.
     public let configuration: GatewayConfiguration
-    /// The in-process simulated network in `--sim` mode, else nil.
-    public let simulatedNetwork: SimulatedNetwork?
     /// The services in start order: supervisors, inbox receiver, outbox sender, resync coordinator.
     public let services: [any Service]
 
@@ -40,19 +41,13 @@ public final class Gateway: Sendable {
     ///     tests that run several gateways in one process pass false and call ``shutdown()``.
     ///   - statusSocket: Where to answer ``StatusSocket`` requests (the daemon passes
     ///     ``StatusSocket/path(in:)`` while it holds the ``Store/DaemonLock``); nil for none.
+    ///   - makeModem: Makes each modem; ``gammuModem`` (libgammu) unless a test passes a double.
     /// - Throws: ``GatewayError`` (69) when no modem is configured or a modem cannot be set up;
     ///   ``ConfigurationError`` (78) for an unreadable pin_file or gammurc; ``StoreError``.
     public init(
         store: UnlockedStore, configuration: GatewayConfiguration, logger: Logger, handlesSignals: Bool = true,
-        statusSocket: String? = nil
+        statusSocket: String? = nil, makeModem: ModemFactory = Gateway.gammuModem
     ) throws {
-        var configuration = configuration
-        var network: SimulatedNetwork?
-        if let simulator = configuration.simulator {
-            let started = try Self.startSimulator(simulator, logger: logger)
-            network = started.network
-            configuration.modems = started.modems
-        }
         guard !configuration.modems.isEmpty else {
             throw GatewayError(
                 .unavailable,
@@ -64,7 +59,7 @@ public final class Gateway: Sendable {
             var modemLogger = logger
             modemLogger[metadataKey: GatewayLog.modem] = "\(settings.name)"
             do {
-                links.append(ModemLink(settings: settings, modem: try GammuModem(configuration: modemConfiguration, logger: modemLogger)))
+                links.append(ModemLink(settings: settings, modem: try makeModem(settings, modemConfiguration, modemLogger)))
             } catch {
                 throw GatewayError(.unavailable, "The modem \(settings.name) cannot be set up: \(error.message)")
             }
@@ -77,9 +72,7 @@ public final class Gateway: Sendable {
             for link in links { try tx.saveModemStatus(link.record) }
         }
 
-        var services: [any Service] = []
-        if let network { services.append(SimulatorService(network: network)) }
-        services += links.map { ModemSupervisor(link: $0, context: context) }
+        var services: [any Service] = links.map { ModemSupervisor(link: $0, context: context) }
         services.append(InboxReceiver(context: context))
         services.append(OutboxSender(context: context))
         services.append(ResyncCoordinator(context: context))
@@ -92,7 +85,6 @@ public final class Gateway: Sendable {
         }
 
         self.configuration = configuration
-        self.simulatedNetwork = network
         self.services = services
         self.logger = logger
         self.group = ServiceGroup(configuration: ServiceGroupConfiguration(
@@ -131,28 +123,8 @@ public final class Gateway: Sendable {
         }
     }
 
-    private static func startSimulator(
-        _ settings: GatewayConfiguration.SimulatorSettings, logger: Logger
-    ) throws -> (network: SimulatedNetwork, modems: [ModemSettings]) {
-        var simLogger = logger
-        simLogger.logLevel = max(logger.logLevel, .notice)
-        let network = SimulatedNetwork(directory: settings.directory, seed: settings.seed, faults: settings.faults, logger: simLogger)
-        for number in settings.numbers { try network.addModem(number: number) }
-        try network.start()
-        for modem in network.modems { try network.writeGammurc(for: modem) }
-        let modems = network.modems.prefix(settings.drivenCount).map { modem in
-            ModemSettings(name: modem.number, source: .device(path: modem.devicePath, connection: "at"), callTimeoutSeconds: 15)
-        }
-        return (network, Array(modems))
-    }
-}
-
-/// Keeps an in-process simulated network up while the gateway runs, and stops it afterwards.
-struct SimulatorService: Service {
-    let network: SimulatedNetwork
-
-    func run() async throws {
-        try? await gracefulShutdown()
-        network.stop()
+    /// The libgammu modem for one `[[modem]]` table.
+    public static let gammuModem: ModemFactory = { _, configuration, logger throws(ModemError) in
+        try GammuModem(configuration: configuration, logger: logger)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Gateway
 import Logging
 import Operations
+import SimulatedGateway
 import Testing
 
 @Suite("Gateway configuration (TOML, environment, validation)")
@@ -185,10 +186,11 @@ struct ConfigurationTests {
         }
     }
 
-    @Test func simulatedConfigurationNeedsNoModemTable() {
-        let configuration = GatewayConfiguration.simulated(dataDirectory: URL(fileURLWithPath: "/tmp/x"))
-        #expect(configuration.modems.isEmpty)
-        #expect(configuration.simulator?.numbers == ["+15550001", "+15550002"])
-        #expect(configuration.simulator?.drivenCount == 1)
+    @Test func simulatorSettingsDriveTheFirstNumberByDefault() {
+        let settings = SimulatorSettings()
+        #expect(settings.numbers == ["+15550001", "+15550002"])
+        #expect(settings.drivenCount == 1)
+        #expect(SimulatorSettings(numbers: ["+15550001"], driven: 5).drivenCount == 1)
+        #expect(GatewayConfiguration.Intervals.simulated.pollSeconds == 1)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Gateway
 import Operations
 import ModemSimulator
+import SimulatedGateway
 import Store
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 final class SoloGateway: @unchecked Sendable {
     let root: URL
     let store: UnlockedStore
-    let gateway: Gateway
+    let gateway: SimulatedGateway
     let network: SimulatedNetwork
     let sim: SimulatedModem
     private var task: Task<Void, any Error>?
@@ -22,11 +23,11 @@ final class SoloGateway: @unchecked Sendable {
         try GatewayPair.pair(store, named: "bob", number: "+15550002", with: peer, named: "alice", number: "+15550001")
         var intervals = GatewayPair.fastIntervals
         intervals.partTimeoutSeconds = partTimeout
-        let configuration = GatewayConfiguration.simulated(
-            dataDirectory: root.appendingPathComponent("data"), directory: root.appendingPathComponent("sim"), seed: 5,
-            intervals: intervals)
-        gateway = try Gateway(store: store, configuration: configuration, logger: GatewayPair.quietLogger, handlesSignals: false)
-        network = try #require(gateway.simulatedNetwork)
+        gateway = try SimulatedGateway(
+            store: store, configuration: GatewayConfiguration(dataDirectory: root.appendingPathComponent("data"), intervals: intervals),
+            simulator: SimulatorSettings(directory: root.appendingPathComponent("sim"), seed: 5),
+            logger: GatewayPair.quietLogger, handlesSignals: false)
+        network = gateway.network
         sim = try #require(network.modem(number: "+15550001"))
         if let capacity { sim.storageCapacity = capacity }
         sim.deliversDirectly = direct

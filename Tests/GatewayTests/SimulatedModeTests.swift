@@ -1,6 +1,7 @@
 import Foundation
 import Gateway
 import Operations
+import SimulatedGateway
 import Store
 import Testing
 
@@ -16,11 +17,11 @@ extension GatewayIntegrationTests {
             try GatewayPair.pair(store, named: "bob", number: "+15550002", with: peerStore, named: "alice", number: "+15550001")
             let before = try store.read { try $0.session(for: $0.contact(named: "bob")) }
 
-            let configuration = GatewayConfiguration.simulated(
-                dataDirectory: root.appendingPathComponent("data"), directory: root.appendingPathComponent("sim"), seed: 3,
-                intervals: GatewayPair.fastIntervals)
-            let gateway = try Gateway(store: store, configuration: configuration, logger: GatewayPair.quietLogger, handlesSignals: false)
-            let network = try #require(gateway.simulatedNetwork)
+            let configuration = GatewayConfiguration(dataDirectory: root.appendingPathComponent("data"), intervals: GatewayPair.fastIntervals)
+            let gateway = try SimulatedGateway(
+                store: store, configuration: configuration, simulator: SimulatorSettings(directory: root.appendingPathComponent("sim"), seed: 3),
+                logger: GatewayPair.quietLogger, handlesSignals: false)
+            let network = gateway.network
             #expect(gateway.modemNames == ["+15550001"])
             let task = Task { try await gateway.run() }
             #expect(await eventually(timeout: .seconds(30)) { try GatewayStatus.read(from: store).hasReadyModem })

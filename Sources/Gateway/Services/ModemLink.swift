@@ -4,8 +4,11 @@ import Modem
 import Store
 import Synchronization
 
-/// One modem as the gateway's services share it: the driver, its phase and counters, and the
-/// flags other services raise (recovery wanted, inbox to read).
+/// One modem as the gateway's services share it: the driver (any ``Modem/SMSModem``), its phase and
+/// counters, and the flags other services raise (recovery wanted, inbox to read).
+///
+/// Phase and last error are written by the modem's ``ModemSupervisor`` alone, from its
+/// ``RecoveryLadder``; other services ask for recovery with a reason, which the ladder takes over.
 ///
 /// `Sendable`: the mutable part sits behind a `Mutex`; modem calls go through ``call(_:)`` one at a time.
 final class ModemLink: Sendable {
@@ -16,7 +19,8 @@ final class ModemLink: Sendable {
         var lastError: String?
         var sent = 0
         var received = 0
-        var recoveryRequested = false
+        /// Why another service asked for recovery (the failed call's sentence), until the supervisor takes it.
+        var recoveryRequest: String?
         var inboxRequested = true
         var reportsDeferred = false
         /// Fingerprints of processed SMS whose deletion from the modem failed.
@@ -29,13 +33,13 @@ final class ModemLink: Sendable {
 
     let name: String
     let settings: ModemSettings
-    let modem: GammuModem
+    let modem: any SMSModem
     private let state = Mutex(State())
     private let gate = AsyncGate()
     /// Rung by ``requestInboxScan()`` so the inbox receiver wakes at once, not at its next poll.
     private let inboxBell = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
 
-    init(settings: ModemSettings, modem: GammuModem) {
+    init(settings: ModemSettings, modem: any SMSModem) {
         self.name = settings.name
         self.settings = settings
         self.modem = modem
@@ -43,16 +47,13 @@ final class ModemLink: Sendable {
 
     var snapshot: State { state.withLock { $0 } }
     var phase: ModemPhase { state.withLock { $0.phase } }
-    var isReady: Bool { state.withLock { $0.phase == .ready && !$0.recoveryRequested } }
+    var isReady: Bool { state.withLock { $0.phase == .ready && $0.recoveryRequest == nil } }
 
     func update(_ body: (inout State) -> Void) { state.withLock { body(&$0) } }
 
-    /// Asks the supervisor to run the recovery ladder.
+    /// Asks the supervisor to run the recovery ladder; `error` becomes the modem's last error.
     func requestRecovery(because error: ModemError) {
-        state.withLock {
-            $0.recoveryRequested = true
-            $0.lastError = error.description
-        }
+        state.withLock { $0.recoveryRequest = error.description }
     }
 
     /// Asks the inbox receiver to read the modem's storage now.
@@ -100,16 +101,16 @@ final class ModemLink: Sendable {
         }
     }
 
-    /// Takes the recovery request flag.
-    func takeRecoveryRequest() -> Bool {
+    /// Takes the recovery request: the reason given, or nil when none is pending.
+    func takeRecoveryRequest() -> String? {
         state.withLock { s in
-            defer { s.recoveryRequested = false }
-            return s.recoveryRequested
+            defer { s.recoveryRequest = nil }
+            return s.recoveryRequest
         }
     }
 
     /// Runs one modem call, never two at once on this modem.
-    func call<T: Sendable>(_ body: @Sendable (GammuModem) async throws -> T) async throws -> T {
+    func call<T: Sendable>(_ body: @Sendable (any SMSModem) async throws -> T) async throws -> T {
         await gate.acquire()
         do {
             let value = try await body(modem)

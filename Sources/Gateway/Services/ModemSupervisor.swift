@@ -4,21 +4,21 @@ import Modem
 public import ServiceLifecycle
 import Store
 
-/// Keeps one modem usable: connects it, checks its health every `health_seconds`, climbs the
-/// recovery ladder when a call fails (probe → radio off/on → reopen the port → wait for the
-/// device to come back and reopen), stops for good on a wrong PIN, and writes the modem's status
+/// Keeps one modem usable: performs the steps of its ``RecoveryLadder`` (connect, check the health
+/// every `health_seconds`, and when a call fails probe → radio off/on → reopen the port → wait for
+/// the device to come back and reopen; stop for good on a wrong PIN) and writes the modem's status
 /// to the store for `smsgw status`.
 ///
-/// It also consumes the modem's events: a new message or status report wakes the
-/// ``InboxReceiver``, a disconnection starts recovery.
+/// The ladder decides; this service only talks to the modem, sleeps, logs and publishes. It also
+/// consumes the modem's events: a new message or status report wakes the ``InboxReceiver``, a
+/// disconnection starts recovery.
 public struct ModemSupervisor: Service {
     let link: ModemLink
     let context: GatewayContext
     let logger: Logger
 
-    /// The longest pause between two connection attempts: short, because a modem that comes back
-    /// (replugged, or its port released by an abandoned call) should be used again soon.
-    static let maximumReconnectDelay = 5.0
+    /// How often a serving modem looks for a recovery request between two health checks.
+    static let servingTick = 0.1
 
     init(link: ModemLink, context: GatewayContext) {
         self.link = link
@@ -40,9 +40,6 @@ public struct ModemSupervisor: Service {
                 group.cancelAll()
             }
         }
-        await link.modem.disconnect()
-        if link.phase != .wrongPIN { link.update { $0.phase = .stopped } }
-        await publish()
     }
 
     private func consumeEvents() async {
@@ -63,22 +60,78 @@ public struct ModemSupervisor: Service {
         }
     }
 
+    /// Performs the ladder's steps until the task is cancelled (a modem stopped for good idles
+    /// until then), then closes the port and publishes the final phase.
     private func supervise() async {
-        guard await connect(initial: true) else { return await idle() }
-        var nextHealth = ContinuousClock.now + .seconds(context.intervals.healthSeconds)
+        var ladder = RecoveryLadder(device: link.modem.device, pinSource: link.settings.pinFile ?? "the configuration")
+        var step = ladder.start()
         while !Task.isCancelled {
-            if link.takeRecoveryRequest() || link.modem.needsRecovery {
-                guard await recover() else { return await idle() }
-                nextHealth = ContinuousClock.now + .seconds(context.intervals.healthSeconds)
-                continue
-            }
-            if ContinuousClock.now >= nextHealth {
-                await checkHealth()
-                nextHealth = ContinuousClock.now + .seconds(context.intervals.healthSeconds)
-                continue
-            }
-            await GatewayContext.pause(0.1)
+            await report(step, of: ladder)
+            step = await perform(step.action, on: &ladder)
         }
+        step = ladder.shutDown()
+        await link.modem.disconnect()
+        await report(step, of: ladder)
+    }
+
+    /// Performs one action and reports its result to the ladder; the ladder's next step.
+    private func perform(_ action: RecoveryLadder.Action, on ladder: inout RecoveryLadder) async -> RecoveryLadder.Step {
+        switch action {
+        case .checkDevice:
+            return ladder.deviceChecked(present: link.modem.deviceIsPresent)
+        case .connect, .reopen:
+            do {
+                try await link.call { modem in
+                    if action == .reopen { try await modem.reopen() } else { try await modem.connect() }
+                }
+                return ladder.opened()
+            } catch {
+                return ladder.openFailed(Self.modemError(error))
+            }
+        case .pause(let seconds):
+            await GatewayContext.pause(seconds)
+            return ladder.paused()
+        case .readHealth:
+            do {
+                let status = try await link.call { try await $0.status() }
+                link.update {
+                    $0.signalPercent = status.signalPercent
+                    $0.networkOperator = status.networkName ?? status.networkCode
+                }
+                return ladder.healthRead()
+            } catch {
+                return ladder.healthFailed(Self.modemError(error), connected: link.modem.isConnected)
+            }
+        case .serve:
+            return await serve(&ladder)
+        case .probe:
+            let answered = (try? await link.call { try await $0.probe(timeout: RecoveryLadder.probeTimeout) }) != nil
+            return ladder.probed(answered: answered, needsRecovery: link.modem.needsRecovery)
+        case .resetRadio:
+            _ = try? await link.call { try await $0.radioReset() }
+            return ladder.radioReset()
+        case .idle:
+            await idle()
+            return ladder.pending
+        case .close:
+            return ladder.pending
+        }
+    }
+
+    /// Serves until the health check is due or a call failed; the ladder's answer to what woke it.
+    private func serve(_ ladder: inout RecoveryLadder) async -> RecoveryLadder.Step {
+        let due = ContinuousClock.now + .milliseconds(Int64(context.intervals.healthSeconds * 1000))
+        while !Task.isCancelled {
+            if let reason = link.takeRecoveryRequest() {
+                return ladder.recoveryNeeded(connected: link.modem.isConnected, reason: reason)
+            }
+            if link.modem.needsRecovery {
+                return ladder.recoveryNeeded(connected: link.modem.isConnected, reason: nil)
+            }
+            if ContinuousClock.now >= due { return ladder.healthDue() }
+            await GatewayContext.pause(Self.servingTick)
+        }
+        return ladder.pending
     }
 
     /// A stopped modem waits for the shutdown (a returning service would end the whole group),
@@ -90,102 +143,39 @@ public struct ModemSupervisor: Service {
         }
     }
 
-    /// Reads signal and operator; a failure starts recovery.
-    private func checkHealth() async {
-        do {
-            let status = try await link.call { try await $0.status() }
-            link.update {
-                $0.signalPercent = status.signalPercent
-                $0.networkOperator = status.networkName ?? status.networkCode
-            }
-            await publish()
-        } catch {
-            let modemError = Self.modemError(error)
-            logger.warning("Health check failed; recovering.", metadata: [GatewayLog.error: "\(modemError)"])
-            link.requestRecovery(because: modemError)
+    /// Logs the step's notes, and writes the ladder's phase and error to the link and the store
+    /// when the step says so.
+    private func report(_ step: RecoveryLadder.Step, of ladder: RecoveryLadder) async {
+        for note in step.notes { log(note) }
+        if step.becameReady {
+            _ = link.takeRecoveryRequest()
+            link.requestInboxScan()
         }
-    }
-
-    /// Connects, retrying with a growing delay; false when the modem must stay stopped.
-    private func connect(initial: Bool) async -> Bool {
-        var delay = 1.0
-        // A failure is logged when it starts or changes, not at every retry.
-        var reported: String?
-        while !Task.isCancelled {
-            // The device as configured or as the gammurc names it; gammu also takes non-path devices.
-            let path = link.modem.configuration.device
-            if path.hasPrefix("/"), !FileManager.default.fileExists(atPath: path) {
-                let problem = "The device \(path) does not exist; plug the modem in or fix `device` in the configuration."
-                if reported != problem {
-                    logger.warning("Waiting for the modem's device.", metadata: [GatewayLog.error: "\(problem)"])
-                    reported = problem
-                }
-                await setPhase(.waitingForDevice, error: problem)
-                await GatewayContext.pause(1)
-                continue
-            }
-            do {
-                if initial && !link.modem.isConnected {
-                    try await link.call { try await $0.connect() }
-                } else {
-                    try await link.call { try await $0.reopen() }
-                }
-                _ = link.takeRecoveryRequest()
-                link.requestInboxScan()
-                link.update { $0.lastError = nil }
-                await setPhase(.ready, error: nil)
-                logger.info("Modem ready.")
-                await checkHealth()
-                return true
-            } catch {
-                let modemError = Self.modemError(error)
-                if let stop = Self.stopPhase(for: modemError) {
-                    let advice = stop == .wrongPIN
-                        ? "The SIM refused the PIN from \(link.settings.pinFile ?? "the configuration"); this modem is stopped so the SIM does not lock (no PUK). Put the right PIN in pin_file and restart smsgw."
-                        : "\(modemError.message) This modem is stopped until a person fixes it and restarts smsgw."
-                    logger.error("Modem stopped.", metadata: [GatewayLog.error: "\(advice)"])
-                    await setPhase(stop, error: advice)
-                    return false
-                }
-                let phase: ModemPhase = modemError.code == .deviceNotFound ? .waitingForDevice : .connecting
-                if reported != modemError.description {
-                    logger.warning("Modem connection failed; retrying.", metadata: [GatewayLog.error: "\(modemError)"])
-                    reported = modemError.description
-                } else {
-                    logger.debug("Modem connection failed again; retrying.", metadata: [GatewayLog.error: "\(modemError)"])
-                }
-                await setPhase(phase, error: modemError.description)
-                await GatewayContext.pause(delay)
-                delay = min(delay * 2, Self.maximumReconnectDelay)
-            }
-        }
-        return false
-    }
-
-    /// The recovery ladder; false when the modem must stay stopped.
-    private func recover() async -> Bool {
-        await setPhase(.recovering, error: link.snapshot.lastError)
-        logger.notice("Recovering the modem.")
-        if link.modem.isConnected {
-            let answers = (try? await link.call { try await $0.probe(timeout: .seconds(5)) }) != nil
-            if answers && !link.modem.needsRecovery {
-                await setPhase(.ready, error: nil)
-                link.requestInboxScan()
-                return true
-            }
-            if answers {
-                _ = try? await link.call { try await $0.radioReset() }
-            }
-        }
-        return await connect(initial: false)
-    }
-
-    private func setPhase(_ phase: ModemPhase, error: String?) async {
+        guard step.publishes else { return }
         link.update {
-            $0.phase = phase
-            if error != nil || phase == .ready { $0.lastError = error }
+            $0.phase = ladder.phase
+            $0.lastError = ladder.lastError
         }
         await publish()
+    }
+
+    private func log(_ note: RecoveryLadder.Note) {
+        switch note {
+        case .waitingForDevice(let problem):
+            logger.warning("Waiting for the modem's device.", metadata: [GatewayLog.error: "\(problem)"])
+        case .connectionFailed(let error, repeated: false):
+            logger.warning("Modem connection failed; retrying.", metadata: [GatewayLog.error: "\(error)"])
+        case .connectionFailed(let error, repeated: true):
+            logger.debug("Modem connection failed again; retrying.", metadata: [GatewayLog.error: "\(error)"])
+        case .ready:
+            logger.info("Modem ready.")
+        case .stopped(let advice):
+            logger.error("Modem stopped.", metadata: [GatewayLog.error: "\(advice)"])
+        case .healthFailed(let error):
+            logger.warning("Health check failed; recovering.", metadata: [GatewayLog.error: "\(error)"])
+        case .recovering:
+            logger.notice("Recovering the modem.")
+        }
     }
 
     /// Writes the modem's status row; a store failure is logged, never fatal.
@@ -200,14 +190,5 @@ public struct ModemSupervisor: Service {
 
     static func modemError(_ error: any Error) -> ModemError {
         (error as? ModemError) ?? ModemError(.modemFailure, "\(error)")
-    }
-
-    /// The phase a connection error leaves the modem in for good, or nil when retrying may help.
-    static func stopPhase(for error: ModemError) -> ModemPhase? {
-        switch error.code {
-        case .wrongPIN: .wrongPIN
-        case .pinRequired, .simLocked, .configuration: .stopped
-        default: nil
-        }
     }
 }

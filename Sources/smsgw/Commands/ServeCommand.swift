@@ -5,6 +5,7 @@ import Gateway
 import Logging
 import ModemSimulator
 import Operations
+import SimulatedGateway
 import Store
 
 /// `smsgw serve`: the gateway daemon, in the foreground until SIGTERM or SIGINT.
@@ -73,12 +74,10 @@ struct ServeCommand: AsyncParsableCommand {
         _ = smsgw_set_non_dumpable()
         var configuration = try loadConfiguration()
         if sim {
-            let resync = configuration.resync
-            configuration = .simulated(
-                dataDirectory: configuration.dataDirectory, numbers: numbers,
-                directory: simDir.map { URL(fileURLWithPath: $0) })
-            configuration.resync = resync
-            configuration.logLevel = logLevel(configured: configuration.logLevel)
+            // The simulator's modems and timing; of the file, only data_dir and [resync] count.
+            configuration = GatewayConfiguration(
+                dataDirectory: configuration.dataDirectory, logLevel: logLevel(configured: .info), intervals: .simulated,
+                resync: configuration.resync)
         }
         if check { return try runCheck(configuration) }
         if !sim && configuration.modems.isEmpty {
@@ -97,15 +96,20 @@ struct ServeCommand: AsyncParsableCommand {
 
         var logger = Logger(label: "smsgw", factory: StandardErrorLogHandler.standardError(label:))
         logger.logLevel = configuration.logLevel
-        let gateway = try Gateway(
-            store: store, configuration: configuration, logger: logger,
-            statusSocket: StatusSocket.path(in: options.dataDirectory))
-        if let network = gateway.simulatedNetwork {
-            announce(network: network, driven: gateway.modemNames)
+        let statusSocket = StatusSocket.path(in: options.dataDirectory)
+        let run: () async throws -> Void
+        if sim {
+            let simulator = SimulatorSettings(directory: simDir.map { URL(fileURLWithPath: $0) }, numbers: numbers)
+            let simulated = try SimulatedGateway(
+                store: store, configuration: configuration, simulator: simulator, logger: logger, statusSocket: statusSocket)
+            announce(network: simulated.network, driven: simulated.modemNames)
+            run = simulated.run
+        } else {
+            run = try Gateway(store: store, configuration: configuration, logger: logger, statusSocket: statusSocket).run
         }
         // The store is unlocked and the status socket listens: `systemctl start` may return.
         ServiceNotification.send("READY=1")
-        try await gateway.run()
+        try await run()
         // Everything into the database file, so a copy of it alone after a stop is complete.
         do {
             try store.close()

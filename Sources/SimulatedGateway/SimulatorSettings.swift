@@ -1,0 +1,44 @@
+public import Foundation
+public import Gateway
+public import ModemSimulator
+
+/// An in-process simulated network for `smsgw serve --sim`: one simulated modem per number, the
+/// first ``drivenCount`` driven by the gateway, the others peers to talk to.
+public struct SimulatorSettings: Sendable, Equatable {
+    /// Where the pseudo-terminal links, gammurc files, control socket and traffic log go.
+    public var directory: URL
+    /// The simulated modems' numbers (the first ones the gateway drives; see ``drivenCount``).
+    public var numbers: [String]
+    /// How many of `numbers` the gateway drives itself; the others are peers to talk to.
+    public var drivenCount: Int
+    /// Faults the network injects.
+    public var faults: FaultPlan
+    /// Seed for repeatable fault decisions; random when nil.
+    public var seed: UInt64?
+
+    /// Settings for a network of `numbers`.
+    ///
+    /// - Parameters:
+    ///   - directory: Where the network's files go (default: a new temporary directory).
+    ///   - numbers: The simulated modems' numbers; the first `driven` are the gateway's.
+    ///   - driven: How many modems the gateway drives (at least one, at most all).
+    ///   - faults: Faults to inject.
+    ///   - seed: Seed for repeatable faults.
+    public init(
+        directory: URL? = nil, numbers: [String] = ["+15550001", "+15550002"], driven: Int = 1,
+        faults: FaultPlan = .none, seed: UInt64? = nil
+    ) {
+        self.directory = directory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("smsgw-sim-\(UUID().uuidString.prefix(8))")
+        self.numbers = numbers
+        self.drivenCount = max(1, min(driven, numbers.count))
+        self.faults = faults
+        self.seed = seed
+    }
+}
+
+extension GatewayConfiguration.Intervals {
+    /// The timing of `serve --sim`: a poll every second, a health check every 10 s, short retries.
+    public static let simulated = GatewayConfiguration.Intervals(
+        pollSeconds: 1, healthSeconds: 10, retryBaseSeconds: 2, retryMaxSeconds: 60, resyncRetrySeconds: 30)
+}

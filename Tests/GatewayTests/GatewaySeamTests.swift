@@ -1,0 +1,35 @@
+import Foundation
+import Gateway
+import Operations
+import Modem
+import Store
+import Testing
+
+/// The whole daemon through its public face, with its modem made by the test: the gateway needs
+/// nothing of a modem but ``SMSModem``.
+@Suite("Gateway over an in-memory modem")
+struct GatewaySeamTests {
+    @Test func aGatewaySendsAndReceivesThroughAnyModem() async throws {
+        let rig = try await MemoryRig.make(ready: false)
+        let modem = rig.modem
+        let configuration = GatewayConfiguration(
+            dataDirectory: rig.root.appendingPathComponent("data"), intervals: MemoryRig.fastIntervals,
+            modems: [ModemSettings(name: "m1", source: .device(path: modem.device, connection: "at"))])
+        let gateway = try Gateway(
+            store: rig.store, configuration: configuration, logger: GatewayPair.quietLogger, handlesSignals: false,
+            makeModem: { _, _, _ in modem })
+        let task = Task { try await gateway.run() }
+        #expect(await eventually(timeout: MemoryRig.patience) { try GatewayStatus.read(from: rig.store).hasReadyModem })
+
+        let queued = try Messages.queue("through the seam", to: "bob", store: rig.store)
+        #expect(await eventually(timeout: MemoryRig.patience) { try rig.store.read { try $0.outboxItem(id: queued.outboxID) }.state == .sent })
+        #expect(modem.sent.count == 1)
+        modem.deliver(rig.sms(try rig.sealedByBob("and back")))
+        #expect(await eventually(timeout: MemoryRig.patience) { try rig.incoming(.decrypted).map(\.text) == ["and back"] })
+
+        await gateway.shutdown()
+        try await task.value
+        #expect(try GatewayStatus.read(from: rig.store).modems.first?.state == "stopped")
+        #expect(modem.calls.last == .disconnect)
+    }
+}

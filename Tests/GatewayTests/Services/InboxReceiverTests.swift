@@ -1,0 +1,145 @@
+import Foundation
+import Modem
+import Operations
+import Store
+import Testing
+
+@testable import Gateway
+
+/// The inbox receiver and incoming processor over an in-memory modem: what each SMS becomes in the
+/// store, and that it leaves the modem only after that was committed.
+@Suite("Inbox receiver over an in-memory modem")
+struct InboxReceiverTests {
+    static func scan(_ rig: MemoryRig) async {
+        await InboxReceiver(context: rig.context).scan(rig.link, logger: GatewayPair.quietLogger)
+    }
+
+    @Test func aVerifiedMessageIsCommittedThenDeletedFromTheModem() async throws {
+        let rig = try await MemoryRig.make()
+        rig.modem.deliver(rig.sms(try rig.sealedByBob("meet at noon")))
+        await Self.scan(rig)
+        #expect(try rig.incoming(.decrypted).map(\.text) == ["meet at noon"])
+        #expect(rig.modem.stored.isEmpty)
+        #expect(rig.modem.calls == [.storage, .delete])
+        #expect(rig.link.snapshot.received == 1)
+    }
+
+    @Test func aFailedDeletionIsRememberedAndOnlyTheDeletionIsTriedAgain() async throws {
+        let rig = try await MemoryRig.make()
+        rig.modem.deliver(rig.sms(try rig.sealedByBob("once only")))
+        rig.modem.fail(.delete, with: ModemError(.modemFailure, "The modem said ERROR."))
+        await Self.scan(rig)
+        #expect(rig.modem.stored.count == 1)
+        #expect(rig.link.snapshot.undeleted.count == 1)
+        await Self.scan(rig)
+        #expect(rig.modem.stored.isEmpty && rig.link.snapshot.undeleted.isEmpty)
+        #expect(try rig.store.log(limit: 100).filter { $0.direction == .incoming }.map(\.status) == [.decrypted])
+    }
+
+    @Test func aSecondCopyFromTheNetworkIsLoggedAsADuplicate() async throws {
+        let rig = try await MemoryRig.make()
+        let sealed = try rig.sealedByBob("said twice")
+        rig.modem.deliver(rig.sms(sealed, fingerprint: "same-pdu"))
+        await Self.scan(rig)
+        rig.modem.deliver(rig.sms(sealed, fingerprint: "same-pdu"))
+        await Self.scan(rig)
+        #expect(try rig.incoming(.decrypted).count == 1)
+        #expect(try rig.incoming(.duplicate).count == 1)
+        #expect(rig.modem.stored.isEmpty)
+    }
+
+    @Test func aTamperedMessageIsRejectedQuarantinedAndCounted() async throws {
+        let rig = try await MemoryRig.make()
+        var sealed = Array(try rig.sealedByBob("do not touch"))
+        sealed[80] = sealed[80] == "A" ? "B" : "A"
+        rig.modem.deliver(rig.sms(String(sealed)))
+        await Self.scan(rig)
+        #expect(try rig.incoming(.rejected).count == 1)
+        let bob = try rig.store.contact(named: "bob")
+        #expect(bob.verificationFailures == 1)
+        #expect(try rig.store.read { try $0.quarantined(for: bob) }.count == 1)
+        #expect(rig.modem.stored.isEmpty)
+    }
+
+    @Test func aPlainSMSFromAStrangerTouchesNoContact() async throws {
+        let rig = try await MemoryRig.make()
+        let before = try rig.store.read { try $0.session(for: $0.contact(named: "bob")) }
+        rig.modem.deliver(rig.sms("hello", from: "+15559999"))
+        await Self.scan(rig)
+        let row = try #require(try rig.incoming(.plain).first)
+        #expect(row.contactName == nil && row.remoteNumber == "+15559999" && row.text == "hello")
+        #expect(try rig.store.read { try $0.session(for: $0.contact(named: "bob")) } == before)
+    }
+
+    @Test func aStatusReportMarksItsRowDelivered() async throws {
+        let rig = try await MemoryRig.make()
+        let queued = try Messages.queue("report me", to: "bob", store: rig.store)
+        try rig.store.write { tx in
+            _ = try tx.claimNextOutbox(modem: "m1")
+            try tx.markOutboxSent(queued.outboxID, reference: 7, modem: "m1")
+        }
+        rig.modem.deliver(rig.statusReport(reference: 7))
+        await Self.scan(rig)
+        #expect(try rig.store.read { try $0.outboxItem(id: queued.outboxID) }.state == .delivered)
+        #expect(rig.modem.stored.isEmpty)
+    }
+
+    @Test func aReportForAnSMSStillBeingRecordedWaitsOnTheModem() async throws {
+        let rig = try await MemoryRig.make()
+        _ = try Messages.queue("in flight", to: "bob", store: rig.store)
+        _ = try rig.store.write { tx in try tx.claimNextOutbox(modem: "m1") }
+        rig.modem.deliver(rig.statusReport(reference: 9))
+        _ = rig.link.takeInboxRequest()
+        await Self.scan(rig)
+        #expect(rig.modem.stored.count == 1)
+        #expect(rig.link.snapshot.reportsDeferred)
+        #expect(rig.link.takeInboxRequest())
+    }
+
+    @Test func theReceiverWakesOnTheModemsAnnouncement() async throws {
+        let rig = try await MemoryRig.make()
+        let receiver = InboxReceiver(context: rig.context)
+        let task = Task { try await receiver.run() }
+        try await Task.sleep(for: .milliseconds(100))
+        let supervisor = Task { try await ModemSupervisor(link: rig.link, context: rig.context).run() }
+        rig.modem.deliver(rig.sms(try rig.sealedByBob("ring ring")))
+        #expect(await eventually(timeout: MemoryRig.patience) { try rig.incoming(.decrypted).count == 1 })
+        supervisor.cancel()
+        task.cancel()
+        _ = try? await supervisor.value
+        _ = try? await task.value
+    }
+
+    @Test func aDirectDeliveryIsProcessedAndConcatenatedPartsAreJoined() async throws {
+        let rig = try await MemoryRig.make()
+        var direct = rig.sms("handed over", from: "+15559999")
+        direct.location = .notStored
+        rig.link.receiveDirect(direct)
+        rig.modem.deliver(rig.sms("world", from: "+15559998", concatenation: .init(reference: 3, part: 2, total: 2)))
+        rig.modem.deliver(rig.sms("hello ", from: "+15559998", concatenation: .init(reference: 3, part: 1, total: 2)))
+        await Self.scan(rig)
+        #expect(Set(try rig.incoming(.plain).compactMap(\.text)) == ["handed over", "hello world"])
+        #expect(rig.modem.stored.isEmpty)
+    }
+
+    @Test func anUnreadableEntryIsLoggedOnceAndDeleted() async throws {
+        let rig = try await MemoryRig.make()
+        let entry = UnreadableEntry(location: rig.nextLocation(), evidence: ["+CMGR: 0,,20", "0791ZZZZ"], reason: "ERR_CORRUPTED", fingerprint: "junk")
+        rig.modem.update { $0.listing.unreadable = [entry] }
+        rig.modem.fail(.delete, with: ModemError(.modemFailure, "The modem said ERROR."))
+        await Self.scan(rig)
+        await Self.scan(rig)
+        let rows = try rig.incoming(.unreadable)
+        #expect(rows.count == 1 && rows.first?.text?.contains("0791ZZZZ") == true)
+        #expect(rig.modem.state.withLock { $0.listing.unreadable.isEmpty })
+    }
+
+    @Test func aStorageReadThatTimesOutAsksForRecovery() async throws {
+        let rig = try await MemoryRig.make()
+        let timeout = ModemError(.timeout, "Reading messages overran its deadline.")
+        rig.modem.fail(.storage, with: timeout)
+        await Self.scan(rig)
+        #expect(!rig.link.isReady)
+        #expect(rig.link.takeRecoveryRequest() == timeout.description)
+    }
+}
