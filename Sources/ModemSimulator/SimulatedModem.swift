@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Synchronization
+import SystemCalls
 
 /// One simulated AT modem: a SIM with a number, SMS memory, and a pseudo-terminal that a client
 /// such as libgammu's AT driver opens through the stable ``devicePath``.
@@ -78,7 +79,7 @@ public final class SimulatedModem: @unchecked Sendable {
         }
         guard wasPlugged else { return }
         terminal.withLock { $0?.close(); $0 = nil }
-        unlink(linkPath)
+        try? FileSystem.remove(linkPath)
         logger.info("modem unplugged")
     }
 
@@ -119,7 +120,7 @@ public final class SimulatedModem: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition() { return true }
-            usleep(20_000)
+            Thread.sleep(forTimeInterval: 0.02)
         }
         return condition()
     }
@@ -155,8 +156,8 @@ public final class SimulatedModem: @unchecked Sendable {
                 pollfd(fd: pty.master, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: pty.watch, events: Int16(POLLIN), revents: 0),
             ]
-            let ready = poll(&descriptors, 2, 100)
-            guard ready > 0 else { continue }
+            // poll fails only for a bad argument or no memory: the loop looks again.
+            guard let ready = try? SystemCall.poll(&descriptors, timeout: .milliseconds(100)), ready > 0 else { continue }
             if descriptors[1].revents != 0 {
                 terminal.withLock { current in
                     if current === pty { pty.releaseExclusivityIfIdle() }
@@ -168,7 +169,7 @@ public final class SimulatedModem: @unchecked Sendable {
                 return terminal.withLock { $0?.readAvailable() }
             }
             guard let chunk else {
-                usleep(50_000)
+                Thread.sleep(forTimeInterval: 0.05)
                 continue
             }
             if !chunk.isEmpty { receive(chunk) }

@@ -134,8 +134,8 @@ public final class SimulatedNetwork: @unchecked Sendable {
             return s.modems
         }
         for modem in modems { try modem.plug(reset: false) }
-        let server = ControlServer(path: controlSocketPath, network: self, logger: logger)
-        try server.start()
+        let server = try ControlServer(path: controlSocketPath, network: self, logger: logger)
+        server.start()
         control = server
         logger.info("simulated network started", metadata: [
             "smsgw.sim.directory": "\(directory.path)", "smsgw.sim.modems": "\(modems.count)",
