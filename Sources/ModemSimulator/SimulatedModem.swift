@@ -6,10 +6,10 @@ import SystemCalls
 /// One simulated AT modem: a SIM with a number, SMS memory, and a pseudo-terminal that a client
 /// such as libgammu's AT driver opens through the stable ``devicePath``.
 ///
-/// Safe to share (`@unchecked Sendable`): every mutable property lives in the `state` or
+/// Sendable, checked by the compiler: every mutable property lives in the `state` or
 /// `terminal` mutex; the rest is immutable after `init` (the network reference is `weak let`).
 /// Lock order is state, then terminal; no lock is held while calling into the network.
-public final class SimulatedModem: @unchecked Sendable {
+public final class SimulatedModem: Sendable {
     /// The SIM's number as given, e.g. `+15550001`.
     public let number: String
     /// 1-based position in the network; names the device symlink `modem-<index>`.

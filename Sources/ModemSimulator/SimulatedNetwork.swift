@@ -7,10 +7,10 @@ import Synchronization
 /// between them with store and forward, status reports and fault injection, a traffic log and a
 /// control socket.
 ///
-/// Safe to share (`@unchecked Sendable`): mutable state lives in the `state` mutex, routing runs
+/// Sendable, checked by the compiler: mutable state lives in the `state` mutex, routing runs
 /// on one serial dispatch queue, and everything else is immutable after `init`. No lock is held
 /// while calling into a modem, and modems call back without holding theirs.
-public final class SimulatedNetwork: @unchecked Sendable {
+public final class SimulatedNetwork: Sendable {
     /// The SMSC address every modem reports with AT+CSCA?.
     public static let serviceCentreNumber = "+15550000"
 
