@@ -53,7 +53,7 @@ let package = Package(
         .target(
             name: "Modem",
             dependencies: [
-                "CGammu", "GSM7", .product(name: "Logging", package: "swift-log"),
+                "CGammu", "GSM7", "SystemCalls", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
@@ -72,6 +72,7 @@ let package = Package(
             name: "Store",
             dependencies: [
                 "Failures",
+                "SystemCalls",
                 "CArgon2",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -89,19 +90,25 @@ let package = Package(
         // A virtual GSM network of AT modems on pseudo-terminals.
         .target(
             name: "ModemSimulator",
-            dependencies: ["GSM7", "SplitMix", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["GSM7", "SplitMix", "SystemCalls", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
 
         // What kind of failure an error is (ErrorCategory), in words no front end owns. A leaf.
         .target(name: "Failures", swiftSettings: strict),
 
+        // Every POSIX call of smsgw in one place: EINTR retried, errno turned into a sentence with
+        // a category, descriptors owned so they close on every path. Imports only Failures (a
+        // leaf) and its C half, which wraps the pseudo-terminal calls the Glibc module hides.
+        .target(name: "CSystemCalls"),
+        .target(name: "SystemCalls", dependencies: ["Failures", "CSystemCalls"], swiftSettings: strict),
+
         // The application layer: the operations every front end (CLI, HTTP API, console) and the
         // daemon call, one transaction each, returning values; docs/ARCHITECTURE.md.
         .target(
             name: "Operations",
             dependencies: [
-                "Failures", "Store", "SMSCipher", "GSM7", "OTP",
+                "Failures", "Store", "SMSCipher", "GSM7", "OTP", "SystemCalls",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -112,7 +119,7 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "Operations", "Failures", "Store", "SMSCipher", "GSM7", "Modem",
+                "Operations", "Failures", "Store", "SMSCipher", "GSM7", "Modem", "SystemCalls",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -131,7 +138,7 @@ let package = Package(
             name: "smsgw",
             dependencies: [
                 "Operations", "Failures", "GSM7", "SMSCipher", "Store", "OTP", "Modem", "ModemSimulator", "Gateway",
-                "SimulatedGateway", "CDaemon",
+                "SimulatedGateway", "CDaemon", "SystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -160,6 +167,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "Failures"], swiftSettings: strict),
         .testTarget(name: "GSM7Tests", dependencies: ["GSM7", "SplitMix"], swiftSettings: strict),
         .testTarget(
             name: "SMSCipherTests",

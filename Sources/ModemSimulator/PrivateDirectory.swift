@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,26 +15,40 @@ enum PrivateDirectory {
     /// - Throws: ``SimulatorError`` when it is not a directory or belongs to another user.
     static func prepare(_ url: URL) throws {
         let path = url.path
-        var info = stat()
-        if stat(path, &info) != 0 {
-            guard errno == ENOENT else { throw SimulatorError.posix("stat \(path)") }
+        var found = try status(of: path)
+        if found == nil {
             try FileManager.default.createDirectory(
                 at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            guard stat(path, &info) == 0 else { throw SimulatorError.posix("stat \(path)") }
+            found = try status(of: path)
         }
-        guard info.st_mode & S_IFMT == S_IFDIR else {
+        guard let info = found, info.st_mode & S_IFMT == S_IFDIR else {
             throw SimulatorError("The simulator directory \(path) is not a directory; give --dir a new or empty directory.")
         }
         guard info.st_uid == geteuid() else {
             throw SimulatorError("The simulator directory \(path) belongs to another user, who could swap its modems; give --dir a directory of your own.")
         }
-        if info.st_mode & 0o077 != 0, chmod(path, 0o700) != 0 {
-            throw SimulatorError.posix("chmod 0700 \(path)")
-        }
+        if info.st_mode & 0o077 != 0 { try restrict(path, to: 0o700) }
     }
 
     /// Makes `path` readable and writable by this user only.
     static func restrict(_ path: String) throws {
-        guard chmod(path, 0o600) == 0 else { throw SimulatorError.posix("chmod 0600 \(path)") }
+        try restrict(path, to: 0o600)
+    }
+
+    private static func restrict(_ path: String, to mode: mode_t) throws {
+        do throws(SystemCallError) {
+            try FileSystem.setMode(mode, of: path)
+        } catch {
+            throw SimulatorError(error.description)
+        }
+    }
+
+    /// The status of `path`; nil when nothing is there.
+    private static func status(of path: String) throws -> stat? {
+        do throws(SystemCallError) {
+            return try FileSystem.status(of: path)
+        } catch {
+            throw SimulatorError(error.description)
+        }
     }
 }

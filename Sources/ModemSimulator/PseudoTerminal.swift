@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,68 +8,87 @@ import Glibc
 /// One pseudo-terminal pair: the master side the simulated modem reads and writes, and the
 /// slave side (`/dev/pts/N`) a client such as libgammu opens as its serial port.
 ///
-/// Sendable: the descriptors are immutable and `closed` is behind a mutex; ``SimulatedModem``
-/// still serialises reads, writes and close under its terminal lock so a descriptor is never
-/// used after it is closed and reused.
+/// Sendable: the descriptors are owned behind a mutex and closed once; ``SimulatedModem`` still
+/// serialises reads, writes and close under its terminal lock, and stops polling the numbers
+/// once the terminal is closed.
 final class PseudoTerminal: Sendable {
+    /// The master's number, for `poll` only; reads, writes and the close go through ``files``.
     let master: Int32
-    /// Kept open by the simulator so that the master does not see a hang-up (and poll does not spin)
-    /// between one client closing the port and the next opening it.
-    let slave: Int32
     let slavePath: String
-    /// An inotify descriptor that reports clients opening and closing ``slavePath`` (-1 if none);
-    /// poll it and call ``releaseExclusivityIfIdle()`` when it is readable.
+    /// An inotify descriptor's number, for `poll` only (-1 if none): it reports clients opening
+    /// and closing ``slavePath``; call ``releaseExclusivityIfIdle()`` when it is readable.
     let watch: Int32
     /// Clients that have the slave open now, as counted from the inotify events.
     private let clients = Mutex(0)
-    private let isClosed = Mutex(false)
-    private var closed: Bool { isClosed.withLock { $0 } }
+    /// The open descriptors; nil once closed.
+    private let files: Mutex<Files?>
 
-    private init(master: Int32, slave: Int32, slavePath: String, watch: Int32) {
-        self.master = master
-        self.slave = slave
+    private struct Files: ~Copyable {
+        let master: FileDescriptor
+        /// Kept open by the simulator so that the master does not see a hang-up (and poll does not
+        /// spin) between one client closing the port and the next opening it.
+        let slave: FileDescriptor
+        let watch: FileDescriptor?
+
+        /// The inotify descriptor's number, -1 without one.
+        var watchNumber: Int32 {
+            switch watch {
+            case .some(let watch): watch.rawValue
+            case .none: -1
+            }
+        }
+    }
+
+    private init(files: consuming Files, slavePath: String) {
+        master = files.master.rawValue
+        watch = files.watchNumber
         self.slavePath = slavePath
-        self.watch = watch
+        self.files = Mutex(files)
     }
 
     /// Opens a new pair in raw mode (no echo, no line editing, no CR/LF translation).
+    /// - Throws: ``SimulatorError`` naming the call that failed; nothing is left open.
     static func open() throws -> PseudoTerminal {
-        let master = PTYCalls.openpt(O_RDWR | O_NOCTTY)
-        guard master >= 0 else { throw SimulatorError.posix("posix_openpt") }
-        guard PTYCalls.grantpt(master) == 0, PTYCalls.unlockpt(master) == 0 else {
-            let error = SimulatorError.posix("grantpt/unlockpt")
-            Glibc.close(master)
-            throw error
+        do throws(SystemCallError) {
+            let master = try FileDescriptor.openPseudoTerminal(O_RDWR | O_NOCTTY)
+            let path = try master.pseudoTerminalPath()
+            let slave = try FileDescriptor.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK)
+            if var attributes = try? slave.terminalAttributes() {
+                cfmakeraw(&attributes)
+                cfsetispeed(&attributes, speed_t(B115200))
+                cfsetospeed(&attributes, speed_t(B115200))
+                try? slave.setTerminalAttributes(attributes)
+            }
+            try master.setNonBlocking()
+            // Watched after our own open, so only clients are counted.
+            let watch = watchOpenings(of: path)
+            return PseudoTerminal(files: Files(master: master, slave: slave, watch: watch), slavePath: path)
+        } catch {
+            throw SimulatorError(error.description)
         }
-        var name = [CChar](repeating: 0, count: 128)
-        guard PTYCalls.ptsname(master, &name, name.count) == 0 else {
-            let error = SimulatorError.posix("ptsname_r")
-            Glibc.close(master)
-            throw error
+    }
+
+    /// An inotify descriptor reporting opens and closes of `path`, or nil when there is none.
+    private static func watchOpenings(of path: String) -> FileDescriptor? {
+        guard let raw = try? SystemCall.run("inotify_init1", path: path, { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }) else {
+            return nil
         }
-        let path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let slave = Glibc.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK)
-        guard slave >= 0 else {
-            let error = SimulatorError.posix("open \(path)")
-            Glibc.close(master)
-            throw error
+        let watch = FileDescriptor(owning: raw, path: path)
+        let events = UInt32(IN_OPEN | IN_CLOSE_WRITE | IN_CLOSE_NOWRITE)
+        guard (try? SystemCall.run("inotify_add_watch", path: path, { inotify_add_watch(raw, path, events) })) != nil else {
+            return nil
         }
-        var attributes = termios()
-        if tcgetattr(slave, &attributes) == 0 {
-            cfmakeraw(&attributes)
-            cfsetispeed(&attributes, speed_t(B115200))
-            cfsetospeed(&attributes, speed_t(B115200))
-            tcsetattr(slave, TCSANOW, &attributes)
+        return watch
+    }
+
+    /// Runs `body` with the open descriptors; nil once the terminal is closed.
+    private func withFiles<T>(_ body: (borrowing Files) -> T) -> T? {
+        files.withLock { files in
+            switch files {
+            case .some(let open): body(open)
+            case .none: nil
+            }
         }
-        let flags = fcntl(master, F_GETFL)
-        _ = fcntl(master, F_SETFL, flags | O_NONBLOCK)
-        // Watched after our own open, so only clients are counted.
-        var watch = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        if watch >= 0, inotify_add_watch(watch, path, UInt32(IN_OPEN | IN_CLOSE_WRITE | IN_CLOSE_NOWRITE)) < 0 {
-            Glibc.close(watch)
-            watch = -1
-        }
-        return PseudoTerminal(master: master, slave: slave, slavePath: path, watch: watch)
     }
 
     /// Reads the open and close events of the slave; once the last client closed it, clears the
@@ -78,15 +98,26 @@ final class PseudoTerminal: Sendable {
     /// simulator keeps one open, so without this only root (which TIOCEXCL does not stop) could
     /// open a simulated modem a second time: a restarted `serve`, or gammu after smsgw.
     func releaseExclusivityIfIdle() {
-        guard !closed, watch >= 0 else { return }
-        var buffer = [UInt8](repeating: 0, count: 4096)
+        _ = withFiles { files in
+            let sawClose: Bool
+            switch files.watch {
+            case .some(let watch): sawClose = countClients(from: watch)
+            case .none: return
+            }
+            if sawClose, clients.withLock({ $0 == 0 }) {
+                let slave = files.slave.rawValue
+                _ = try? SystemCall.run("ioctl", path: slavePath) { ioctl(slave, UInt(TIOCNXCL)) }
+            }
+        }
+    }
+
+    /// Reads the pending inotify events and counts the clients; returns whether one closed.
+    private func countClients(from watch: borrowing FileDescriptor) -> Bool {
+        let header = MemoryLayout<inotify_event>.size
         var sawClose = false
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(watch, $0.baseAddress, $0.count) }
-            guard n > 0 else { break }
+        while let buffer = try? watch.read(upTo: 4096), buffer.count >= header {
             var offset = 0
-            let header = MemoryLayout<inotify_event>.size
-            while offset + header <= n {
+            while offset + header <= buffer.count {
                 let (mask, nameLength) = buffer.withUnsafeBytes { raw in
                     let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
                     return (event.mask, Int(event.len))
@@ -101,85 +132,65 @@ final class PseudoTerminal: Sendable {
                 offset += header + nameLength
             }
         }
-        if sawClose, clients.withLock({ $0 == 0 }) {
-            _ = ioctl(slave, UInt(TIOCNXCL))
-        }
+        return sawClose
     }
 
     /// Writes all bytes it can; drops the rest when nobody drains the terminal (as a modem would),
     /// after a few milliseconds at most, so a port nobody reads never stalls the SMSC.
     func write(_ bytes: [UInt8]) {
-        guard !closed else { return }
-        var offset = 0
-        var spins = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.write(master, $0.baseAddress, $0.count) }
-            if n > 0 {
-                offset += n
-            } else if n < 0, errno == EAGAIN || errno == EINTR, spins < 5 {
-                spins += 1
-                usleep(1000)
-            } else {
-                return
+        _ = withFiles { files in
+            var offset = 0
+            var spins = 0
+            while offset < bytes.count {
+                let written: Int?
+                do {
+                    written = try files.master.write(bytes[offset...])
+                } catch {
+                    return
+                }
+                if let written, written > 0 {
+                    offset += written
+                } else if spins < 5 {
+                    spins += 1
+                    Thread.sleep(forTimeInterval: 0.001)
+                } else {
+                    return
+                }
             }
         }
     }
 
     /// Reads what is available without blocking; `nil` on end of file or error.
     func readAvailable() -> [UInt8]? {
-        guard !closed else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = buffer.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, $0.count) }
-        if n > 0 { return Array(buffer[0..<n]) }
-        if n < 0, errno == EAGAIN || errno == EINTR { return [] }
-        return nil
+        withFiles { files -> [UInt8]? in
+            do {
+                guard let bytes = try files.master.read(upTo: 4096) else { return [] }
+                return bytes.isEmpty ? nil : bytes
+            } catch {
+                return nil
+            }
+        } ?? nil
     }
 
     func close() {
-        let wasOpen = isClosed.withLock { c -> Bool in
-            defer { c = true }
-            return !c
-        }
-        guard wasOpen else { return }
-        if watch >= 0 { Glibc.close(watch) }
-        Glibc.close(slave)
-        Glibc.close(master)
+        _ = files.withLock { $0.take() }
     }
-
-    deinit {
-        close()
-    }
-}
-
-/// The POSIX pseudo-terminal calls, looked up at run time: Glibc's Swift module hides them behind
-/// `_XOPEN_SOURCE`, but every glibc exports them.
-private enum PTYCalls {
-    typealias IntCall = @convention(c) (Int32) -> Int32
-    typealias OpenCall = @convention(c) (Int32) -> Int32
-    typealias NameCall = @convention(c) (Int32, UnsafeMutablePointer<CChar>?, Int) -> Int32
-
-    private static func symbol<T>(_ name: String, as type: T.Type) -> T {
-        guard let pointer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else {
-            fatalError("glibc does not export \(name)")
-        }
-        return unsafeBitCast(pointer, to: type)
-    }
-
-    static let openpt = symbol("posix_openpt", as: OpenCall.self)
-    static let grantpt = symbol("grantpt", as: IntCall.self)
-    static let unlockpt = symbol("unlockpt", as: IntCall.self)
-    static let ptsname = symbol("ptsname_r", as: NameCall.self)
 }
 
 /// Points `link` at `target` atomically (a temporary link renamed over the old one), so a client
 /// never sees the path missing during a replug.
 func replaceSymlink(at link: String, pointingTo target: String) throws {
     let temporary = link + ".tmp-\(getpid())"
-    unlink(temporary)
-    guard symlink(target, temporary) == 0 else { throw SimulatorError.posix("symlink \(temporary)") }
-    guard rename(temporary, link) == 0 else {
-        let error = SimulatorError.posix("rename \(temporary)")
-        unlink(temporary)
-        throw error
+    do throws(SystemCallError) {
+        try FileSystem.remove(temporary)
+        try FileSystem.symbolicLink(at: temporary, to: target)
+        do {
+            try FileSystem.rename(temporary, to: link)
+        } catch {
+            try? FileSystem.remove(temporary)
+            throw error
+        }
+    } catch {
+        throw SimulatorError(error.description)
     }
 }

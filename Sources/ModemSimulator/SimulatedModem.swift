@@ -1,14 +1,15 @@
 import Foundation
 import Logging
 import Synchronization
+import SystemCalls
 
 /// One simulated AT modem: a SIM with a number, SMS memory, and a pseudo-terminal that a client
 /// such as libgammu's AT driver opens through the stable ``devicePath``.
 ///
-/// Safe to share (`@unchecked Sendable`): every mutable property lives in the `state` or
+/// Sendable, checked by the compiler: every mutable property lives in the `state` or
 /// `terminal` mutex; the rest is immutable after `init` (the network reference is `weak let`).
 /// Lock order is state, then terminal; no lock is held while calling into the network.
-public final class SimulatedModem: @unchecked Sendable {
+public final class SimulatedModem: Sendable {
     /// The SIM's number as given, e.g. `+15550001`.
     public let number: String
     /// 1-based position in the network; names the device symlink `modem-<index>`.
@@ -78,7 +79,7 @@ public final class SimulatedModem: @unchecked Sendable {
         }
         guard wasPlugged else { return }
         terminal.withLock { $0?.close(); $0 = nil }
-        unlink(linkPath)
+        try? FileSystem.remove(linkPath)
         logger.info("modem unplugged")
     }
 
@@ -119,7 +120,7 @@ public final class SimulatedModem: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition() { return true }
-            usleep(20_000)
+            Thread.sleep(forTimeInterval: 0.02)
         }
         return condition()
     }
@@ -155,8 +156,8 @@ public final class SimulatedModem: @unchecked Sendable {
                 pollfd(fd: pty.master, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: pty.watch, events: Int16(POLLIN), revents: 0),
             ]
-            let ready = poll(&descriptors, 2, 100)
-            guard ready > 0 else { continue }
+            // poll fails only for a bad argument or no memory: the loop looks again.
+            guard let ready = try? SystemCall.poll(&descriptors, timeout: .milliseconds(100)), ready > 0 else { continue }
             if descriptors[1].revents != 0 {
                 terminal.withLock { current in
                     if current === pty { pty.releaseExclusivityIfIdle() }
@@ -168,7 +169,7 @@ public final class SimulatedModem: @unchecked Sendable {
                 return terminal.withLock { $0?.readAvailable() }
             }
             guard let chunk else {
-                usleep(50_000)
+                Thread.sleep(forTimeInterval: 0.05)
                 continue
             }
             if !chunk.isEmpty { receive(chunk) }

@@ -7,10 +7,10 @@ import Synchronization
 /// between them with store and forward, status reports and fault injection, a traffic log and a
 /// control socket.
 ///
-/// Safe to share (`@unchecked Sendable`): mutable state lives in the `state` mutex, routing runs
+/// Sendable, checked by the compiler: mutable state lives in the `state` mutex, routing runs
 /// on one serial dispatch queue, and everything else is immutable after `init`. No lock is held
 /// while calling into a modem, and modems call back without holding theirs.
-public final class SimulatedNetwork: @unchecked Sendable {
+public final class SimulatedNetwork: Sendable {
     /// The SMSC address every modem reports with AT+CSCA?.
     public static let serviceCentreNumber = "+15550000"
 
@@ -134,8 +134,8 @@ public final class SimulatedNetwork: @unchecked Sendable {
             return s.modems
         }
         for modem in modems { try modem.plug(reset: false) }
-        let server = ControlServer(path: controlSocketPath, network: self, logger: logger)
-        try server.start()
+        let server = try ControlServer(path: controlSocketPath, network: self, logger: logger)
+        server.start()
         control = server
         logger.info("simulated network started", metadata: [
             "smsgw.sim.directory": "\(directory.path)", "smsgw.sim.modems": "\(modems.count)",

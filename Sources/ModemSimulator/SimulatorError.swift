@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Why the simulator could not do what was asked: a pseudo-terminal, symlink or socket that
 /// could not be set up, an unknown number, a control socket that does not answer.
@@ -10,10 +7,6 @@ public struct SimulatorError: Error, Sendable, CustomStringConvertible {
 
     public init(_ message: String) {
         self.message = message
-    }
-
-    static func posix(_ what: String) -> SimulatorError {
-        SimulatorError("\(what) failed: \(String(validatingCString: strerror(errno)) ?? "error") (errno \(errno))")
     }
 
     public var description: String { message }

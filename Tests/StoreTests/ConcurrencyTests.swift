@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import Store
 
@@ -16,7 +17,7 @@ struct ConcurrencyTests {
         let b = try directory.open().unlock(passphrase: Fixture.passphrase)
         let stores = [a, b]
         let threads = 8, incrementsPerThread = 25
-        let failures = LockedValue<[String]>([])
+        let failures = Mutex<[String]>([])
 
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             let store = stores[thread % 2]
@@ -28,12 +29,12 @@ struct ConcurrencyTests {
                         try tx.setSession(Data(String(current + 1).utf8), for: contact)
                     }
                 } catch {
-                    failures.value.append("\(error)")
+                    failures.withLock { $0.append("\(error)") }
                 }
             }
         }
 
-        #expect(failures.value.isEmpty)
+        #expect(failures.withLock { $0.isEmpty })
         let final = try b.read { try $0.session(for: $0.contact(named: "alice")) }
         #expect(final == Data(String(threads * incrementsPerThread).utf8))
     }

@@ -3,6 +3,7 @@ import Foundation
 public import Logging
 public import Operations
 public import ServiceLifecycle
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -17,16 +18,16 @@ import Musl
 /// ``clientTimeout`` seconds to send its line and take its answer, so a stuck client cannot
 /// hold the socket for long.
 ///
-/// `@unchecked Sendable`: the descriptors are set once in `init` and closed once in `deinit`; the
-/// stop pipe is written from any thread, which a pipe allows.
-public final class StatusServer: Service, @unchecked Sendable {
+/// Sendable: the listening socket is owned and closes with the server; the stop pipe may be
+/// woken from any thread.
+public final class StatusServer: Service, Sendable {
     /// Seconds a client has to send its request and to take the reply.
     static let clientTimeout = 2.0
 
     /// The socket's path.
     public let path: String
-    private let listener: Int32
-    private let stopPipe: (read: Int32, write: Int32)
+    private let listener: FileDescriptor
+    private let stopPipe: WakePipe
     private let answer: @Sendable (String) -> DaemonReply
     private let logger: Logger
 
@@ -44,36 +45,18 @@ public final class StatusServer: Service, @unchecked Sendable {
         self.path = path
         self.logger = logger
         self.answer = answer
-        unlink(path)
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw Self.failure("socket", path: path) }
-        let bound = StatusSocket.withAddress(path) { bind(fd, $0, $1) }
-        guard let bound else {
-            close(fd)
+        do throws(SystemCallError) {
+            // The data directory is 0700 as well; the mode keeps the socket private wherever it is.
+            listener = try UnixSocket.listen(at: path, mode: 0o600, backlog: 16)
+            stopPipe = try WakePipe()
+        } catch where error.code == ENAMETOOLONG {
             throw GatewayError(.unavailable, "The status socket path \(path) is too long for a Unix socket; use a shorter data directory.")
+        } catch {
+            try? FileSystem.remove(path)
+            throw GatewayError(
+                .unavailable,
+                "Cannot make the status socket \(path) (\(error.call): \(error.reason)); check the data directory's owner and permissions.")
         }
-        // The data directory is 0700 as well; the mode keeps the socket private wherever it is.
-        guard bound == 0, chmod(path, 0o600) == 0, listen(fd, 16) == 0 else {
-            let error = Self.failure("bind", path: path)
-            close(fd)
-            unlink(path)
-            throw error
-        }
-        var pipeEnds: [Int32] = [-1, -1]
-        guard pipe(&pipeEnds) == 0 else {
-            close(fd)
-            unlink(path)
-            throw Self.failure("pipe", path: path)
-        }
-        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        listener = fd
-        stopPipe = (pipeEnds[0], pipeEnds[1])
-    }
-
-    deinit {
-        close(listener)
-        close(stopPipe.read)
-        close(stopPipe.write)
     }
 
     public func run() async throws {
@@ -91,34 +74,28 @@ public final class StatusServer: Service, @unchecked Sendable {
                 self.stop()
             }
         }
-        unlink(path)
+        try? FileSystem.remove(path)
     }
 
     /// Wakes the accept loop for good (the pipe stays readable).
     private func stop() {
-        var byte: UInt8 = 1
-        _ = write(stopPipe.write, &byte, 1)
+        stopPipe.wake()
     }
 
     private func acceptLoop() {
         while true {
-            var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, 2, -1)
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0, fds[1].revents == 0 else { return }
-            let client = accept(listener, nil, nil)
-            guard client >= 0 else { continue }
-            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            var fds = [pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: stopPipe.readEnd, events: Int16(POLLIN), revents: 0)]
+            guard let ready = try? SystemCall.poll(&fds, timeout: nil), ready > 0, fds[1].revents == 0 else { return }
+            guard let client = try? listener.accept() else { continue }
             serve(client)
-            close(client)
         }
     }
 
     /// Reads one request line and writes one reply line.
-    private func serve(_ client: Int32) {
-        StatusSocket.setTimeouts(client, seconds: Self.clientTimeout)
-        let received = StatusSocket.read(client, limit: StatusSocket.maximumRequestLength) { $0.contains(0x0A) }
+    private func serve(_ client: borrowing FileDescriptor) {
+        try? client.setTimeouts(.seconds(Self.clientTimeout))
+        let received = client.receive(limit: StatusSocket.maximumRequestLength) { $0.contains(0x0A) }
         guard let newline = received.firstIndex(of: 0x0A) else { return }
         let request = String(decoding: received[..<newline], as: UTF8.self).trimmingCharacters(in: .whitespaces)
         var reply = answer(request)
@@ -130,13 +107,8 @@ public final class StatusServer: Service, @unchecked Sendable {
             reply = DaemonReply(error: "The daemon could not encode its status; see its log.")
             bytes = Array((try? StatusSocket.encoder().encode(reply)) ?? Data()) + [0x0A]
         }
-        if !StatusSocket.writeAll(client, bytes) {
+        if (try? client.sendAll(bytes)) == nil {
             logger.debug("A status client went away before taking its reply.")
         }
-    }
-
-    private static func failure(_ call: String, path: String) -> GatewayError {
-        let reason = String(validatingCString: strerror(errno)) ?? "error \(errno)"
-        return GatewayError(.unavailable, "Cannot make the status socket \(path) (\(call): \(reason)); check the data directory's owner and permissions.")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,7 +35,8 @@ enum DeviceDescriptors {
     @discardableResult
     static func closeLeaked(device: String, before: Set<Int32>) -> Int {
         let leaked = snapshot(device: device).subtracting(before)
-        for fd in leaked { _ = close(fd) }
+        // libgammu lost them: this function owns them now, and closes them.
+        for fd in leaked { FileDescriptor(owning: fd, path: device).close() }
         return leaked.count
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SystemCalls
 
 /// One dedicated OS thread per modem that runs its libgammu calls one at a time, in order.
 ///
@@ -28,9 +29,11 @@ final class ModemWorker: Sendable {
     }
 
     private let state = Mutex(State())
-    /// A pipe whose read end the thread polls: ``submit(_:)`` and ``stop()`` write a byte to wake it.
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    /// A pipe the thread polls: ``submit(_:)`` and ``stop()`` wake it. Nil when none could be
+    /// made; the thread then looks for jobs every polling interval. It closes with the worker,
+    /// when nothing can wake it any more: closed earlier, a late `submit` or `stop` would write
+    /// into whatever file reused the descriptor number (another modem's port).
+    private let wakePipe: WakePipe?
     /// Touched only by the worker thread (jobs run there); the initialiser hands it over before the
     /// thread starts, and starting a thread is a happens-before edge.
     nonisolated(unsafe) private let session: GammuSession
@@ -49,7 +52,7 @@ final class ModemWorker: Sendable {
         self.abortHandle = GammuAbortHandle(session)
         self.pollingInterval = pollingInterval
         self.idle = idle
-        (wakeRead, wakeWrite) = Self.makeWakePipe()
+        wakePipe = try? WakePipe()
         let threadName = String("modem:\(name)".prefix(15))  // Linux thread names hold 15 bytes
         let thread = Thread { [self] in
             Thread.current.name = threadName
@@ -57,13 +60,6 @@ final class ModemWorker: Sendable {
         }
         thread.stackSize = 8 << 20
         thread.start()
-    }
-
-    // The pipe closes only when nothing can write to it any more: closed earlier, a late `submit`
-    // or `stop` would write into whatever file reused the descriptor number (another modem's port).
-    deinit {
-        if wakeRead >= 0 { close(wakeRead) }
-        if wakeWrite >= 0 { close(wakeWrite) }
     }
 
     /// Queues a job; returns its id for ``cancelIfQueued(_:)`` and ``abortRunning(_:)``.
@@ -75,7 +71,7 @@ final class ModemWorker: Sendable {
             state.queue.append(Job(id: id, body: body))
             return id
         }
-        wake()
+        wakePipe?.wake()
         return id
     }
 
@@ -120,25 +116,7 @@ final class ModemWorker: Sendable {
             state.stopped = true
             state.queue.removeAll()
         }
-        wake()
-    }
-
-    /// A non-blocking, close-on-exec pipe; (-1, -1) if none can be made, and the thread then
-    /// wakes every polling interval to look for jobs.
-    private static func makeWakePipe() -> (Int32, Int32) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return (-1, -1) }
-        for end in ends {
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        }
-        return (ends[0], ends[1])
-    }
-
-    /// Writes a byte to the wake pipe (a full pipe already wakes the thread).
-    private func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        wakePipe?.wake()
     }
 
     /// How long an idle thread watching the port waits before it runs the idle job anyway (to notice
@@ -149,21 +127,20 @@ final class ModemWorker: Sendable {
 
     /// Waits for a job, for input or a hang-up on the port, or for the fallback interval.
     private func waitForWork() -> Wake {
-        let port = wakeRead >= 0 ? session.portDescriptor : nil
-        var descriptors = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        // A negative descriptor is ignored by poll: no pipe, only the interval wakes the thread.
+        let port = wakePipe == nil ? nil : session.portDescriptor
+        var descriptors = [pollfd(fd: wakePipe?.readEnd ?? -1, events: Int16(POLLIN), revents: 0)]
         if let port { descriptors.append(pollfd(fd: port, events: Int16(POLLIN), revents: 0)) }
         let interval = port == nil ? pollingInterval : Self.watchedFallback
-        let milliseconds = Int32(clamping: interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
-        let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
-        guard ready > 0 else { return .timeout }
+        // poll fails only for a bad argument or no memory; waiting the interval out is the same as a timeout.
+        guard let ready = try? SystemCall.poll(&descriptors, timeout: interval), ready > 0 else { return .timeout }
         if descriptors[0].revents != 0 {
-            var sink = [UInt8](repeating: 0, count: 64)
-            while read(wakeRead, &sink, sink.count) > 0 {}
+            wakePipe?.drain()
             return .job
         }
         if descriptors.count > 1, descriptors[1].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
             // A port that hung up stays "ready"; pace the reads that will notice it.
-            usleep(useconds_t(Self.watchedFallback.components.attoseconds / 1_000_000_000_000))
+            Thread.sleep(forTimeInterval: Self.watchedFallback.timeInterval)
         }
         return .port
     }

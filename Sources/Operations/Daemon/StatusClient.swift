@@ -1,4 +1,5 @@
 public import Foundation
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -57,15 +58,15 @@ public enum StatusClient {
 
     /// One connection: the request line out, the reply line in.
     private static func exchange(_ request: String, path: String, timeout: Double) -> Result<[UInt8], Failure> {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return .failure(.notListening) }
-        defer { close(fd) }
-        guard StatusSocket.withAddress(path, { connect(fd, $0, $1) }) == 0 else {
-            return .failure(errno == EACCES || errno == EPERM ? .notPermitted : .notListening)
+        let socket: FileDescriptor
+        do throws(SystemCallError) {
+            socket = try UnixSocket.connect(to: path)
+        } catch {
+            return .failure(error.code == EACCES || error.code == EPERM ? .notPermitted : .notListening)
         }
-        StatusSocket.setTimeouts(fd, seconds: timeout)
-        guard StatusSocket.writeAll(fd, Array((request + "\n").utf8)) else { return .failure(.noAnswer) }
-        let received = StatusSocket.read(fd, limit: StatusSocket.maximumReplyLength) { $0.last == 0x0A }
+        try? socket.setTimeouts(.seconds(timeout))
+        guard (try? socket.sendAll(Array((request + "\n").utf8))) != nil else { return .failure(.noAnswer) }
+        let received = socket.receive(limit: StatusSocket.maximumReplyLength) { $0.last == 0x0A }
         guard received.last == 0x0A else { return .failure(.noAnswer) }
         return .success(Array(received.dropLast()))
     }

@@ -1,4 +1,5 @@
 public import Foundation
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -12,42 +13,40 @@ import Darwin
 /// The store counts each attempt as a failure until Argon2 finishes, so several processes (the
 /// CLI and the daemon) unlocking at once with the right passphrase could trip the lockout; this
 /// lock makes them take turns. The kernel drops it when the process dies, so a `kill -9` during
-/// Argon2 never leaves it held.
-public struct UnlockLock: Sendable {
+/// Argon2 never leaves it held. Non-copyable: it is released once, when the value goes away or
+/// by ``release()``.
+public struct UnlockLock: ~Copyable, Sendable {
     /// The lock file's name inside the data directory.
     public static let fileName = "smsgw.unlock.lock"
-    private let fd: Int32
+    private let file: FileDescriptor
 
     /// Blocks until this process holds the lock.
     /// - Throws: ``StoreError/configuration(_:)`` when the lock file cannot be created or locked.
     public init(directory: URL) throws(StoreError) {
         let path = directory.appendingPathComponent(Self.fileName).path
-        // O_NOFOLLOW: a symbolic link planted under this name is refused, never followed.
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else {
-            if errno == ELOOP { throw FilePermissions.symbolicLinkRefused(path) }
-            throw .configuration("Cannot create \(path); check the data directory's permissions.")
+        do throws(SystemCallError) {
+            // O_NOFOLLOW: a symbolic link planted under this name is refused, never followed.
+            let file = try FileDescriptor.open(path, O_RDWR | O_CREAT | O_NOFOLLOW, mode: 0o600)
+            try file.lock(.exclusive, waiting: true)
+            self.file = file
+        } catch where error.code == ELOOP {
+            throw FilePermissions.symbolicLinkRefused(path)
+        } catch {
+            throw .configuration(error.description)
         }
-        while flock(fd, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                _ = close(fd)
-                throw .configuration("Cannot lock \(path); check the data directory's file system.")
-            }
-        }
-        self.fd = fd
     }
 
-    /// Releases the lock; call it exactly once.
-    public func release() {
-        _ = flock(fd, LOCK_UN)
-        _ = close(fd)
+    /// Releases the lock (closing the file drops it).
+    public consuming func release() {
+        file.unlock()
     }
 
     /// Runs `body` while holding the lock of `directory`.
     public static func withLock<T>(directory: URL, _ body: () throws -> T) throws -> T {
         let lock = try UnlockLock(directory: directory)
-        defer { lock.release() }
-        return try body()
+        let result = Result { try body() }
+        lock.release()
+        return try result.get()
     }
 }
 

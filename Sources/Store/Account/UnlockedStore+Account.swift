@@ -29,22 +29,23 @@ extension UnlockedStore {
         let kek = try KeyEncryptionKey.derive(passphrase: passphrase, salt: PassphraseKey.randomSalt(), parameters: parameters)
         if rotatingDataKey {
             // No other process may unlock (and take the retiring key) while the rows are re-encrypted.
-            keys.value = try UnlockLock.withLock(directory: gateway.directory) {
+            let rotated = try UnlockLock.withLock(directory: gateway.directory) {
                 try refuseWhileDaemonRuns()
                 return try rotateDataKey(kek: kek, parameters: parameters)
             }
+            keys.withLock { $0 = rotated }
             // Old page images in the -wal hold the secrets under the retired key.
             _ = try? gateway.truncateWriteAheadLog()
             logger.notice("Changed the account passphrase and replaced the data key.")
             return
         }
-        let old = keys.value
+        let old = keys.withLock { $0 }
         try write { tx in
             let record = try AccountRecord.require(tx.db)
             let wrapped = try old.dataKey.wrapped(by: kek, for: .dataKey(account: accountID, twoFactor: record.twoFactor))
             try tx.saveKeyWrapping(wrapped, kek: kek, parameters: parameters, generation: old.generation)
         }
-        keys.value = AccountKeys(dataKey: old.dataKey, kek: kek, generation: old.generation)
+        keys.withLock { $0 = AccountKeys(dataKey: old.dataKey, kek: kek, generation: old.generation) }
         logger.info("Changed the account passphrase.")
     }
 
@@ -57,7 +58,7 @@ extension UnlockedStore {
                 arguments: [username, Date().timeIntervalSince1970, accountID.storeString]
             )
         }
-        currentUsername.value = username
+        currentUsername.withLock { $0 = username }
     }
 
     /// Deletes the account and every contact, key, message, outbox row, fingerprint and OTP entry.

@@ -14,7 +14,7 @@ extension UnlockedStore {
     ///
     /// - Returns: The keys to use from now on.
     func rotateDataKey(kek: KeyEncryptionKey, parameters: Argon2Parameters) throws -> AccountKeys {
-        let old = keys.value
+        let old = keys.withLock { $0 }
         let new = DataKey.random()
         let generation = old.generation + 1
         try write { tx in

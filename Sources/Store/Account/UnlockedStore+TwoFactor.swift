@@ -16,7 +16,7 @@ extension UnlockedStore {
     /// - Throws: ``StoreError/alreadyExists(_:)`` when it is already on,
     ///   ``StoreError/invalidState(_:)`` when another process changed the passphrase meanwhile.
     public func enableTwoFactor(_ enrolment: SecondFactorEnrolment) throws {
-        let keys = keys.value
+        let keys = keys.withLock { $0 }
         try write { tx in
             let record = try AccountRecord.require(tx.db)
             guard !record.twoFactor else {
@@ -48,7 +48,7 @@ extension UnlockedStore {
     /// - Returns: false when it was already off.
     @discardableResult
     public func disableTwoFactor() throws -> Bool {
-        let keys = keys.value
+        let keys = keys.withLock { $0 }
         let changed = try write { tx -> Bool in
             let record = try AccountRecord.require(tx.db)
             guard record.twoFactor else { return false }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import Synchronization
 
 /// The gateway store after a successful unlock: holds the data key in memory and gives access
 /// to contacts, ratchet state, the message log, the outbox and OTP entries.
@@ -13,21 +14,21 @@ public final class UnlockedStore: Sendable, CustomStringConvertible, CustomRefle
     public let gateway: GatewayStore
     let accountID: UUID
     /// The keys in memory; replaced when this process changes the passphrase or rotates the key.
-    let keys: LockedValue<AccountKeys>
-    let currentUsername: LockedValue<String>
+    let keys: Mutex<AccountKeys>
+    let currentUsername: Mutex<String>
 
     init(gateway: GatewayStore, accountID: UUID, username: String, keys: AccountKeys) {
         self.gateway = gateway
         self.accountID = accountID
-        self.keys = LockedValue(keys)
-        self.currentUsername = LockedValue(username)
+        self.keys = Mutex(keys)
+        self.currentUsername = Mutex(username)
     }
 
     /// The account's username as of the last unlock or ``rename(to:)``.
-    public var username: String { currentUsername.value }
+    public var username: String { currentUsername.withLock { $0 } }
 
     /// The data key in use.
-    var dataKey: DataKey { keys.value.dataKey }
+    var dataKey: DataKey { keys.withLock { $0.dataKey } }
 
     public var description: String { "UnlockedStore(username: \(username))" }
     public var customMirror: Mirror { Mirror(self, children: ["username": username]) }
@@ -41,7 +42,7 @@ public final class UnlockedStore: Sendable, CustomStringConvertible, CustomRefle
     /// write waits (up to the busy timeout) until this one commits.
     @discardableResult
     public func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
-        let keys = keys.value
+        let keys = keys.withLock { $0 }
         return try StoreError.wrapping {
             try gateway.pool.writeWithoutTransaction { db in
                 var result: T?
@@ -57,7 +58,7 @@ public final class UnlockedStore: Sendable, CustomStringConvertible, CustomRefle
 
     /// Runs `body` on a consistent read-only snapshot of the database.
     public func read<T>(_ body: (StoreReader) throws -> T) throws -> T {
-        let keys = keys.value
+        let keys = keys.withLock { $0 }
         return try StoreError.wrapping {
             try gateway.pool.read { db in
                 try requireAccount(db, generation: keys.generation)
@@ -103,19 +104,4 @@ extension StoreError {
     static let dataKeyReplaced = StoreError.invalidState(
         "Another smsgw process replaced the data key (account passwd --rotate-key) since this one unlocked; run the command again."
     )
-}
-
-/// A value behind a lock, for the few mutable fields of otherwise immutable Sendable classes.
-///
-/// `@unchecked Sendable` is safe because every access to `storage` holds `lock`.
-final class LockedValue<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: Value
-
-    init(_ value: Value) { storage = value }
-
-    var value: Value {
-        get { lock.withLock { storage } }
-        set { lock.withLock { storage = newValue } }
-    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SystemCalls
 
 #if canImport(Glibc)
 import Glibc
@@ -28,8 +29,7 @@ enum FilePermissions {
     /// user owns or that group or others may write to, and warns when others may read it.
     static func prepareDirectory(_ directory: URL, logger: Logger) throws(StoreError) {
         let path = directory.path
-        var info = stat()
-        if stat(path, &info) == 0 {
+        if let info = try status(of: path, followingLinks: true) {
             guard info.st_mode & S_IFMT == S_IFDIR else {
                 throw .configuration("The data directory \(path) is a file; choose a directory with --data-dir.")
             }
@@ -57,7 +57,7 @@ enum FilePermissions {
             throw .configuration("Cannot create the data directory \(path); check its parent's permissions or choose another --data-dir.")
         }
         // createDirectory applies the umask on some platforms; set the mode explicitly.
-        _ = chmod(path, directoryMode)
+        try? FileSystem.setMode(directoryMode, of: path)
     }
 
     /// Refuses the store's files in `directory` that are symbolic links, not regular files, or
@@ -66,8 +66,7 @@ enum FilePermissions {
         let database = GatewayStore.databaseFileName
         for name in [database, database + "-wal", database + "-shm", UnlockLock.fileName, DaemonLock.fileName] {
             let path = directory.appendingPathComponent(name).path
-            var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
+            guard let info = try status(of: path, followingLinks: false) else { continue }
             if info.st_mode & S_IFMT == S_IFLNK { throw symbolicLinkRefused(path) }
             guard info.st_mode & S_IFMT == S_IFREG else {
                 throw .configuration("\(path) is not a regular file; move it out of the data directory.")
@@ -96,31 +95,37 @@ enum FilePermissions {
     ///
     /// The umask is process-wide; the window is as short as opening the database.
     static func withPrivateUmask<T>(_ body: () throws -> T) rethrows -> T {
-        // Serialized so two stores opening at once cannot restore each other's mask.
-        try umaskLock.withLock {
-            let previous = umask(creationMask)
-            defer { umask(previous) }
-            return try body()
-        }
+        try FileSystem.withUmask(creationMask, body)
     }
-
-    private static let umaskLock = NSLock()
 
     /// Sets mode 0600 on the database and whichever side files exist.
     static func restrictDatabaseFiles(_ databasePath: String) throws(StoreError) {
         for path in [databasePath, databasePath + "-wal", databasePath + "-shm"] {
-            guard FileManager.default.fileExists(atPath: path) else { continue }
-            if chmod(path, fileMode) != 0 {
-                throw .configuration("Cannot make \(path) private (chmod 600); check who owns the data directory.")
+            do throws(SystemCallError) {
+                // A side file SQLite removed meanwhile needs no mode.
+                guard try FileSystem.status(of: path) != nil else { continue }
+                try FileSystem.setMode(fileMode, of: path)
+            } catch where error.code == ENOENT {
+                continue
+            } catch {
+                throw .configuration(error.description)
             }
         }
     }
 
     /// The permission bits of a file, or nil if it cannot be read.
     static func mode(of path: String) -> mode_t? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return info.st_mode & 0o777
+        (try? FileSystem.status(of: path)).flatMap { $0 }.map { $0.st_mode & 0o777 }
+    }
+
+    /// The status of a file of the data directory, nil when it is missing.
+    /// - Throws: ``StoreError/configuration(_:)`` naming the call when it cannot be looked at.
+    private static func status(of path: String, followingLinks: Bool) throws(StoreError) -> stat? {
+        do throws(SystemCallError) {
+            return try FileSystem.status(of: path, followingLinks: followingLinks)
+        } catch {
+            throw .configuration(error.description)
+        }
     }
 }
 

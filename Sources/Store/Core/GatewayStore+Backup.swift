@@ -1,5 +1,6 @@
 public import Foundation
 import GRDB
+import SystemCalls
 
 #if canImport(Glibc)
 import Glibc
@@ -23,22 +24,21 @@ extension GatewayStore {
     ///   ``StoreError/configuration(_:)`` when it cannot be created; ``StoreError/database(_:busy:)``.
     public func backup(to destination: URL) throws {
         let path = destination.path
-        var existing = stat()
-        if lstat(path, &existing) == 0 {
+        if (try? FileSystem.status(of: path, followingLinks: false)) != nil {
             throw StoreError.alreadyExists("\(path) exists already; choose a new file name for the backup (an existing file is never overwritten).")
         }
         let partial = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).partial-\(UUID().uuidString.prefix(8))").path
-        let fd = Glibc.open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, FilePermissions.fileMode)
-        guard fd >= 0 else {
-            throw StoreError.configuration("Cannot create the backup \(path) (\(Self.reason())); choose a directory this user can write to.")
+        do throws(SystemCallError) {
+            let file = try FileDescriptor.open(partial, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: FilePermissions.fileMode)
+            // The umask may have taken bits away, never added any; set exactly 0600.
+            try file.setMode(FilePermissions.fileMode)
+        } catch {
+            throw StoreError.configuration("Cannot create the backup \(path) (\(error.reason)); choose a directory this user can write to.")
         }
-        // The umask may have taken bits away, never added any; set exactly 0600.
-        _ = fchmod(fd, FilePermissions.fileMode)
-        _ = close(fd)
         // Once linked, the copy lives on under `path`; the hidden name always goes.
         defer {
-            for leftover in [partial, partial + "-journal"] { unlink(leftover) }
+            for leftover in [partial, partial + "-journal"] { try? FileSystem.remove(leftover) }
         }
         try FilePermissions.withPrivateUmask {
             try StoreError.wrapping {
@@ -47,21 +47,14 @@ extension GatewayStore {
                 try copy.close()
             }
         }
-        let copied = Glibc.open(partial, O_RDONLY | O_CLOEXEC)
-        if copied >= 0 {
-            _ = fsync(copied)
-            _ = close(copied)
-        }
-        guard link(partial, path) == 0 else {
-            if errno == EEXIST {
-                throw StoreError.alreadyExists("\(path) appeared while the backup was written; choose a new file name for the backup.")
-            }
-            throw StoreError.configuration("Cannot name the backup \(path) (\(Self.reason())); choose a directory this user can write to.")
+        try? FileDescriptor.open(partial, O_RDONLY).sync()
+        do throws(SystemCallError) {
+            try FileSystem.link(partial, to: path)
+        } catch where error.code == EEXIST {
+            throw StoreError.alreadyExists("\(path) appeared while the backup was written; choose a new file name for the backup.")
+        } catch {
+            throw StoreError.configuration("Cannot name the backup \(path) (\(error.reason)); choose a directory this user can write to.")
         }
         logger.info("Backed up the gateway database.", metadata: [LogKey.path: "\(path)"])
-    }
-
-    private static func reason() -> String {
-        String(validatingCString: strerror(errno)) ?? "error \(errno)"
     }
 }

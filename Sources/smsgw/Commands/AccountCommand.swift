@@ -88,7 +88,6 @@ enum Confirmation {
         guard let terminal = Terminal.open() else {
             throw CLIError("Confirmation needs a terminal; add --yes to confirm from a script.", status: .usage)
         }
-        defer { terminal.close() }
         let answer = terminal.readLine(prompt: prompt)?.trimmingCharacters(in: .whitespaces)
         guard answer == expected else {
             throw CLIError("The confirmation did not match \"\(expected)\"; nothing was deleted.", status: .usage)

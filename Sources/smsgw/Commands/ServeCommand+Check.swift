@@ -3,6 +3,7 @@ import Gateway
 import Modem
 import Operations
 import Store
+import SystemCalls
 
 #if canImport(Glibc)
 import Glibc
@@ -63,14 +64,13 @@ extension ServeCommand {
     /// Why this user could not open `path` as a modem, or nil when it could.
     static func deviceProblem(_ path: String) -> String? {
         guard path.hasPrefix("/") else { return nil }  // gammu also takes non-path devices
-        var info = stat()
-        guard stat(path, &info) == 0 else {
+        guard let info = try? FileSystem.status(of: path) else {
             return "the device \(path) does not exist; plug the modem in or fix `device` (serve would wait for it)."
         }
         guard info.st_mode & S_IFMT == S_IFCHR else {
             return "\(path) is not a character device (a serial port); fix `device`."
         }
-        guard access(path, R_OK | W_OK) == 0 else {
+        guard FileSystem.isAccessible(path, R_OK | W_OK) else {
             return "this user cannot open \(path) for reading and writing; add it to the device's group (`adduser smsgw dialout`) or fix the udev rule."
         }
         return nil
@@ -79,8 +79,7 @@ extension ServeCommand {
     /// The data directory, the running daemon, the account and the passphrase.
     private func storeFindings(_ configuration: GatewayConfiguration) -> [Finding] {
         let directory = configuration.dataDirectory
-        var info = stat()
-        guard stat(directory.path, &info) == 0 else {
+        guard let info = try? FileSystem.status(of: directory.path) else {
             return [.problem("data directory", "\(directory.path) does not exist; create it and the account with `smsgw init` (docs/OPERATIONS.md).", .notFound)]
         }
         // Opening the store as another user (root) would leave side files the service cannot open.

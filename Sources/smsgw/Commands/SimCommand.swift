@@ -96,36 +96,16 @@ struct SimCommand: AsyncParsableCommand {
     private func waitForTermination() async {
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let queue = DispatchQueue(label: "smsgw.sim.signals")
-            let once = SignalOnce(continuation)
-            for number in [SIGINT, SIGTERM] {
-                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-                source.setEventHandler { once.fire() }
-                source.resume()
-                once.keep(source)
-            }
+        let (signals, arrived) = AsyncStream<Void>.makeStream()
+        let queue = DispatchQueue(label: "smsgw.sim.signals")
+        // Held here until the first signal: a source that goes away stops delivering.
+        let sources = [SIGINT, SIGTERM].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { arrived.yield() }
+            source.resume()
+            return source
         }
-    }
-}
-
-/// Resumes the continuation on the first signal; kept sources stay alive until then.
-/// `@unchecked Sendable`: only touched on the serial signal queue after setup.
-private final class SignalOnce: @unchecked Sendable {
-    private var continuation: CheckedContinuation<Void, Never>?
-    private var sources: [any DispatchSourceSignal] = []
-
-    init(_ continuation: CheckedContinuation<Void, Never>) {
-        self.continuation = continuation
-    }
-
-    func keep(_ source: any DispatchSourceSignal) {
-        sources.append(source)
-    }
-
-    func fire() {
-        continuation?.resume()
-        continuation = nil
+        for await _ in signals { break }
         sources.forEach { $0.cancel() }
     }
 }

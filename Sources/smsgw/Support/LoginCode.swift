@@ -14,7 +14,6 @@ enum LoginCode {
                 "Two-factor login is on and there is no terminal to ask for the code; set SMSGW_TOTP_CODE to the current code.",
                 status: .authentication)
         }
-        defer { terminal.close() }
         return try terminal.readMasked(prompt: "Authentication code: ")
     }
 }

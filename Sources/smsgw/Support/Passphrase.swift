@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 #if canImport(Glibc)
 import Glibc
@@ -58,7 +59,6 @@ struct PassphraseSource {
                 "No passphrase is available and there is no terminal to ask on; set \(fileVariable) to a file holding it (or \(variable)).",
                 status: .authentication)
         }
-        defer { terminal.close() }
         let first = try terminal.readMasked(prompt: prompt)
         if confirm {
             let second = try terminal.readMasked(prompt: "Repeat it: ")
@@ -108,24 +108,23 @@ struct PassphraseSource {
 
     /// The file's bytes (at most ``maximumFileSize``), or nil when it cannot be read.
     static func contents(ofFile path: String) -> Data? {
-        let fd: Int32
-        let owned: Bool
-        if let inherited = inheritedDescriptor(path) {
-            (fd, owned) = (inherited, false)
-        } else {
-            fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-            owned = true
+        // An inherited descriptor is read through a duplicate (sharing its offset), so closing
+        // ours leaves the inherited one open.
+        let file: FileDescriptor
+        do {
+            if let inherited = inheritedDescriptor(path) {
+                file = try FileDescriptor.duplicate(inherited, path: path)
+            } else {
+                file = try FileDescriptor.open(path, O_RDONLY)
+            }
+        } catch {
+            return nil
         }
-        guard fd >= 0 else { return nil }
-        defer { if owned { _ = Glibc.close(fd) } }
         var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 4096)
         while data.count <= maximumFileSize {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { break }
-            data.append(contentsOf: buffer[0..<count])
+            guard let chunk = try? file.read(upTo: 4096) else { return nil }
+            if chunk.isEmpty { break }
+            data.append(contentsOf: chunk)
         }
         return data
     }
@@ -146,50 +145,47 @@ struct PassphraseSource {
 nonisolated(unsafe) private var echoRestore: (fd: Int32, settings: termios)?
 
 /// The controlling terminal (/dev/tty), for prompts that must not come from a pipe.
-struct Terminal {
-    let fd: Int32
+///
+/// Non-copyable: it owns its descriptor, which closes when the value goes away.
+struct Terminal: ~Copyable {
+    let file: FileDescriptor
 
     /// Opens /dev/tty, or nil when the process has no controlling terminal.
     static func open() -> Terminal? {
-        let fd = Glibc.open("/dev/tty", O_RDWR | O_NOCTTY)
-        return fd >= 0 ? Terminal(fd: fd) : nil
+        guard let file = try? FileDescriptor.open("/dev/tty", O_RDWR | O_NOCTTY) else { return nil }
+        return Terminal(file: file)
     }
-
-    func close() { _ = Glibc.close(fd) }
 
     /// Writes `text` to the terminal.
     func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        _ = Glibc.write(fd, &bytes, bytes.count)
+        _ = try? file.writeAll(Array(text.utf8))
     }
 
     /// Reads one line with echo on (confirmations).
     func readLine(prompt: String) -> String? {
         write(prompt)
         var bytes: [UInt8] = []
-        var byte: UInt8 = 0
-        while Glibc.read(fd, &byte, 1) == 1 {
-            if byte == 0x0A { return String(decoding: bytes, as: UTF8.self) }
-            bytes.append(byte)
+        while let byte = try? file.read(upTo: 1), let first = byte.first {
+            if first == 0x0A { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(first)
         }
         return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
     }
 
     /// Reads one line with echo off; echo comes back on return, error, SIGINT or SIGTERM.
     func readMasked(prompt: String) throws -> String {
-        var original = termios()
-        guard tcgetattr(fd, &original) == 0 else {
+        guard let original = try? file.terminalAttributes() else {
             throw CLIError("Cannot switch off echo on the terminal; set SMSGW_PASSPHRASE_FILE instead.", status: .authentication)
         }
         var silent = original
         silent.c_lflag &= ~tcflag_t(ECHO)
         silent.c_lflag |= tcflag_t(ICANON)
-        echoRestore = (fd, original)
+        echoRestore = (file.rawValue, original)
         let previousInt = signal(SIGINT, restoreEchoAndExit)
         let previousTerm = signal(SIGTERM, restoreEchoAndExit)
-        _ = tcsetattr(fd, TCSAFLUSH, &silent)
+        try? file.setTerminalAttributes(silent, when: TCSAFLUSH)
         defer {
-            _ = tcsetattr(fd, TCSAFLUSH, &original)
+            try? file.setTerminalAttributes(original, when: TCSAFLUSH)
             echoRestore = nil
             signal(SIGINT, previousInt)
             signal(SIGTERM, previousTerm)
@@ -203,6 +199,9 @@ struct Terminal {
 }
 
 /// Puts echo back and exits as the signal would (128 + signal number).
+///
+/// The raw calls are on purpose: a signal handler may make only async-signal-safe calls, and
+/// SystemCalls' wrappers allocate (their errors hold strings).
 private func restoreEchoAndExit(_ signalNumber: Int32) {
     if var saved = echoRestore {
         _ = tcsetattr(saved.fd, TCSAFLUSH, &saved.settings)

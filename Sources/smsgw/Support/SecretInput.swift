@@ -29,7 +29,6 @@ enum SecretInput {
     /// One line typed with echo off on the controlling terminal.
     private static func masked(_ prompt: String, what: String) throws -> String {
         guard let terminal = Terminal.open() else { return firstLineOfStdin() }
-        defer { terminal.close() }
         do {
             return try terminal.readMasked(prompt: prompt)
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SystemCalls
 
 #if canImport(Glibc)
 import Glibc
@@ -116,12 +117,13 @@ struct StandardErrorLogHandler: LogHandler {
 
     /// One write(2) per line, so lines of concurrent threads never interleave.
     private static func write(_ line: String) {
-        var bytes = Array(line.utf8)
+        let bytes = Array(line.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
+            let start = offset
+            guard let written = try? SystemCall.run("write", { bytes[start...].withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) } }),
+                  written > 0
+            else { return }
             offset += written
         }
     }
