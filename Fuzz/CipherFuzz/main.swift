@@ -1,6 +1,8 @@
 // Mutation fuzzer for Session.opening: feeds mutated ciphertexts and random strings to sessions in
 // varied states for a bounded time, and stops with a non-zero status if opening ever crashes, hangs,
-// changes the state on failure, or accepts a mutated message.
+// changes the state on failure, or accepts a mutated message. Texts and typed payloads of every kind
+// and length are sealed; random and hostile parts go through reassembly, which must stay bounded,
+// and random typed bodies through the part and acknowledgement parsers.
 //   swift run -c release CipherFuzz [seconds] [seed]
 import Foundation
 import SplitMix
@@ -21,6 +23,7 @@ let deadline = Date().addingTimeInterval(seconds)
 var iterations = 0
 var lastDelivered: String?
 var failures = 0
+var assembly = Reassembly()
 
 @MainActor func fail(_ message: String) {
     failures += 1
@@ -30,7 +33,8 @@ var failures = 0
 while Date() < deadline && failures == 0 {
     iterations += 1
     // Keep the states moving: some messages are delivered, some lost, some answered.
-    let sealed = try alice.sealing("fuzz \(iterations)", using: &rng)
+    let plaintext = randomPlaintext()
+    let sealed = try alice.sealing(plaintext, using: &rng)
     alice = sealed.session
     var scalars = Array(sealed.ciphertext)
     // One time in seven the mutation starts from a resync handshake alice would send (not kept).
@@ -67,8 +71,14 @@ while Date() < deadline && failures == 0 {
     // The genuine message is then delivered, or lost one time in four (never 64 in a row in practice).
     if rng.next() % 4 != 0 {
         do {
-            bob = try bob.opening(sealed.ciphertext, now: now, using: &rng).session
+            let opened = try bob.opening(sealed.ciphertext, now: now, using: &rng)
+            bob = opened.session
             lastDelivered = sealed.ciphertext
+            switch (plaintext, opened.opened) {
+            case (.text(let text), .message(let message)) where message.text == text: break
+            case (.typed(let payload), .typed(let typed)) where typed.payload == payload: break
+            default: fail("opened \(opened.opened) for a sealed \(plaintext)")
+            }
         } catch {
             fail("genuine message rejected: \(error)")
         }
@@ -78,6 +88,7 @@ while Date() < deadline && failures == 0 {
         bob = reply.session
         alice = (try? alice.opening(reply.ciphertext, now: now, using: &rng).session) ?? alice
     }
+    fuzzTypedBodies()
     // The states the fuzzing reaches survive the store's form unchanged.
     if iterations % 64 == 0 {
         for (name, state) in [("alice", alice), ("bob", bob)] where (try? Session(stored: state.storedForm())) != state {

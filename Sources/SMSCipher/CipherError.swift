@@ -5,7 +5,7 @@ public import GSM7
 /// Every case describes itself in one sentence that says what to do; none of them carries key material
 /// or plaintext.
 public enum CipherError: Error, Sendable, Equatable {
-    /// The text needs more septets than one message carries.
+    /// The text needs more septets than one message, or the parts allowed, carry.
     case textTooLong(septets: Int, capacity: Int)
     /// The text holds characters that GSM-7 cannot carry.
     case unsupportedText(GSM7Error)
@@ -45,7 +45,10 @@ extension CipherError: CustomStringConvertible {
     public var description: String {
         switch self {
         case .textTooLong(let septets, let capacity):
-            return "The text needs \(septets) septets but one encrypted SMS carries at most \(capacity); shorten it by \(septets - capacity)."
+            if capacity <= ProtocolConstants.textCapacity {
+                return "The text needs \(septets) septets but one encrypted SMS carries at most \(capacity); shorten it by \(septets - capacity)."
+            }
+            return "The text needs \(septets) septets but the parts allowed carry at most \(capacity); shorten it by \(septets - capacity) or allow more parts."
         case .unsupportedText(let error):
             return error.description
         case .malformed(.wrongLength(let count)):

@@ -1,4 +1,5 @@
-/// The fixed numbers of the smsgw protocol, version 1.
+/// The fixed numbers of the smsgw protocol (version 2 adds none to version 1; the typed payloads
+/// keep theirs beside their types).
 ///
 /// docs/PROTOCOL.md is normative; every value here is stated there, with the reasoning behind it.
 public enum ProtocolConstants {

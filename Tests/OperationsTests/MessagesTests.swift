@@ -101,3 +101,28 @@ struct MessagesTests {
         return nil
     }
 }
+
+/// A typed message (docs/PROTOCOL.md §3.4) of a kind this version does not act on: applied like
+/// any message (its position is used), kept in the log with status `typed`, never shown as text.
+struct TypedMessageTests {
+    @Test func aTypedMessageIsKeptAndReportedNotShownAsText() throws {
+        let couple = try Couple()
+        var rng = SystemRandomNumberGenerator()
+        let payload = TypedPayload(kind: .init(rawValue: 100), body: [0, 1, 0x7F])
+        let ciphertext = try couple.alice.write { tx in
+            let contact = try tx.contact(named: "bob")
+            let sealed = try tx.requirePairedSession(for: contact).sealing(.typed(payload), using: &rng)
+            try tx.saveSession(sealed.session, for: contact)
+            return sealed.ciphertext
+        }
+        let applied = try Messages.decrypt(ciphertext, from: "alice", store: couple.bob, now: Date(), using: &rng)
+        guard case .typed(let typed) = applied.content else { throw TypedTestFailure() }
+        #expect(typed.payload == payload && typed.position == 0)
+        let row = try couple.bob.read { try $0.logEntry(id: applied.logID) }
+        #expect(row.status == .typed && row.text == "kind 100: 00017f")
+        #expect(row.error?.contains("keeps without acting on it") == true)
+        #expect(try Contacts.contact(named: "alice", store: couple.bob).receivePosition == 1)
+    }
+
+    private struct TypedTestFailure: Error {}
+}

@@ -50,6 +50,14 @@ public enum IncomingMessage {
                 ciphertext: ciphertext, fingerprint: fingerprint))
             try tx.resetFailures(for: contact)
             return AppliedMessage(logID: id, contact: contact.name, content: .text(message))
+        case .typed(let typed):
+            try tx.saveSession(result.session, for: contact)
+            try tx.recordReceived(from: contact, at: now)
+            let id = try tx.appendLog(NewLogEntry(
+                time: now, direction: .incoming, contact: contact, status: .typed, text: TypedRecord.text(of: typed.payload),
+                ciphertext: ciphertext, error: TypedRecord.note(for: typed.payload), fingerprint: fingerprint))
+            try tx.resetFailures(for: contact)
+            return AppliedMessage(logID: id, contact: contact.name, content: .typed(typed))
         case .resync(let event):
             let handshake = HandshakeContext(
                 ciphertext: ciphertext, contact: contact, fingerprint: fingerprint, path: path, now: now)
@@ -75,7 +83,7 @@ public struct AppliedMessage: Sendable, Equatable {
     public var logID: Int64
     /// The contact's name as stored.
     public var contact: String
-    /// A text, or a resync handshake.
+    /// A text, a resync handshake, or a typed payload.
     public var content: Content
 
     public enum Content: Sendable, Equatable {
@@ -83,6 +91,8 @@ public struct AppliedMessage: Sendable, Equatable {
         case text(ReceivedMessage)
         /// A resync handshake.
         case resync(AppliedResync)
+        /// A typed payload (docs/PROTOCOL.md §3.4), kept in the log with status `typed`.
+        case typed(ReceivedTyped)
     }
 }
 

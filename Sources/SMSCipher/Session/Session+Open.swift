@@ -7,11 +7,22 @@ public enum Opened: Sendable, Equatable {
     case message(ReceivedMessage)
     /// A resynchronisation message; see ``ResyncEvent``.
     case resync(ResyncEvent)
+    /// A typed payload from the peer (docs/PROTOCOL.md §3.4), of a kind this version knows or not.
+    case typed(ReceivedTyped)
 }
 
 /// A verified text and where it sat in the peer's chain.
 public struct ReceivedMessage: Sendable, Equatable {
     public let text: String
+    public let position: UInt32
+    public let epoch: UInt32
+    /// Whether the message arrived after a position that was already received (a late arrival).
+    public let wasLate: Bool
+}
+
+/// A verified typed payload and where it sat in the peer's chain.
+public struct ReceivedTyped: Sendable, Equatable {
+    public let payload: TypedPayload
     public let position: UInt32
     public let epoch: UInt32
     /// Whether the message arrived after a position that was already received (a late arrival).
@@ -47,7 +58,7 @@ extension Session {
             var next = result
             next.recentDigests.append(digest)
             if next.recentDigests.count > ProtocolConstants.recentDigests { next.recentDigests.removeFirst() }
-            return OpenResult(session: next.session, opened: .message(next.message))
+            return OpenResult(session: next.session, opened: next.opened)
         }
         if let payload = openHandshake(envelope, bodyDigest: bodyDigest) {
             return try handleHandshake(payload, now: time, using: &rng)
@@ -60,7 +71,7 @@ extension Session {
 
     private struct Accepted {
         var session: Session
-        var message: ReceivedMessage
+        var opened: Opened
         var recentDigests: [UInt64] {
             get { session.recentDigests }
             set { session.recentDigests = newValue }
@@ -78,7 +89,7 @@ extension Session {
                 next.peerFresh = accepted.payload.fresh
             }
             next.pruneRetired(now: now)
-            return Accepted(session: next, message: accepted.message(epoch: epoch))
+            return Accepted(session: next, opened: accepted.opened(epoch: epoch))
         }
         if let retired, retired.expiresAt >= now,
             let accepted = open(envelope, bodyDigest: bodyDigest, chain: retired.receive, fresh: retired.fresh, epoch: retired.epoch, now: now)
@@ -87,7 +98,7 @@ extension Session {
             next.retired?.receive = accepted.chain
             next.retired?.receive.prune(now: now)
             if let lowest = next.retired?.receive.lowestReference { next.retired?.fresh.retain(from: lowest) }
-            return Accepted(session: next, message: accepted.message(epoch: retired.epoch))
+            return Accepted(session: next, opened: accepted.opened(epoch: retired.epoch))
         }
         return nil
     }
@@ -100,10 +111,15 @@ extension Session {
         var chain: ReceiveChain
         var position: UInt32
         var payload: Payload
-        var text: String
+        var content: Plaintext
         var wasLate: Bool
-        func message(epoch: UInt32) -> ReceivedMessage {
-            ReceivedMessage(text: text, position: position, epoch: epoch, wasLate: wasLate)
+        func opened(epoch: UInt32) -> Opened {
+            switch content {
+            case .text(let text):
+                .message(ReceivedMessage(text: text, position: position, epoch: epoch, wasLate: wasLate))
+            case .typed(let typed):
+                .typed(ReceivedTyped(payload: typed, position: position, epoch: epoch, wasLate: wasLate))
+            }
         }
     }
 
@@ -120,7 +136,7 @@ extension Session {
             let (messageKey, next) = ReceiveChain.step(chainKey)
             let keys = MessageKeys(messageKey: messageKey)
             if keys.identifier(bodyDigest: bodyDigest) == envelope.identifier,
-                let (payload, text, reference) = Self.verify(
+                let (payload, content, reference) = Self.verify(
                     envelope, keys: keys, position: position, fresh: fresh, floor: chain.referenceFloor)
             {
                 var accepted = chain
@@ -131,7 +147,7 @@ extension Session {
                 accepted.chainKey = next
                 accepted.position = position + 1
                 accepted.referenceFloor = max(chain.referenceFloor, reference)
-                return ChainAcceptance(chain: accepted, position: position, payload: payload, text: text, wasLate: false)
+                return ChainAcceptance(chain: accepted, position: position, payload: payload, content: content, wasLate: false)
             }
             passed.append(messageKey)
             chainKey = next
@@ -139,12 +155,12 @@ extension Session {
         for (index, skipped) in chain.skipped.enumerated() {
             let keys = MessageKeys(messageKey: skipped.key)
             if keys.identifier(bodyDigest: bodyDigest) == envelope.identifier,
-                let (payload, text, _) = Self.verify(
+                let (payload, content, _) = Self.verify(
                     envelope, keys: keys, position: skipped.position, fresh: fresh, floor: skipped.referenceFloor)
             {
                 var accepted = chain
                 accepted.skipped.remove(at: index)
-                return ChainAcceptance(chain: accepted, position: skipped.position, payload: payload, text: text, wasLate: true)
+                return ChainAcceptance(chain: accepted, position: skipped.position, payload: payload, content: content, wasLate: true)
             }
         }
         return nil
@@ -156,11 +172,11 @@ extension Session {
     /// - Parameter floor: The lowest reference the message can carry.
     static func verify(
         _ envelope: Envelope, keys: MessageKeys, position: UInt32, fresh: FreshTable, floor: UInt32
-    ) -> (Payload, String, reference: UInt32)? {
+    ) -> (Payload, Plaintext, reference: UInt32)? {
         let low = envelope.reference ^ keys.referencePad(tag: envelope.tag)
         for (reference, value) in fresh.candidates(low: low, floor: floor) {
-            if let (payload, text) = verify(envelope, keys: keys, position: position, reference: reference, fresh: value) {
-                return (payload, text, reference)
+            if let (payload, content) = verify(envelope, keys: keys, position: position, reference: reference, fresh: value) {
+                return (payload, content, reference)
             }
         }
         return nil
@@ -169,7 +185,7 @@ extension Session {
     /// Full verification under one message key and one resolved reference.
     private static func verify(
         _ envelope: Envelope, keys: MessageKeys, position: UInt32, reference: UInt32, fresh value: UInt64
-    ) -> (Payload, String)? {
+    ) -> (Payload, Plaintext)? {
         let payloadKey = keys.payloadKey(reference: reference, fresh: value)
         let plain = MessageKeys.xor(envelope.body, MessageKeys.pad(payloadKey: payloadKey, tag: envelope.tag))
         guard let (payload, padding) = Payload.decode(plain) else { return nil }
@@ -177,8 +193,16 @@ extension Session {
         let expectedPadding = MessageKeys.padding(tagDigest: digest, bits: Payload.paddingBits(forSeptets: payload.septets.count))
         let tagMatches = MessageKeys.tag(fromDigest: digest) ^ envelope.tag == 0
         let paddingMatches = KeyBytes.constantTimeEqual(padding, expectedPadding)
-        guard tagMatches && paddingMatches, let text = try? GSM7.text(from: payload.septets) else { return nil }
-        return (payload, text)
+        guard tagMatches && paddingMatches, let content = content(of: payload.septets) else { return nil }
+        return (payload, content)
+    }
+
+    /// What an authentic text slot holds: a typed payload when it begins with the marker, else a
+    /// text; nil when it is neither (a marker without a kind, septets that are not GSM-7), which
+    /// fails verification as a version-1 receiver fails a typed payload.
+    private static func content(of septets: [UInt8]) -> Plaintext? {
+        if TypedPayload.isMarked(septets) { return TypedPayload.parse(septets: septets).map(Plaintext.typed) }
+        return (try? GSM7.text(from: septets)).map(Plaintext.text)
     }
 
     /// Looks past the window, without accepting anything, to tell a far-ahead message from a forgery.

@@ -1,6 +1,6 @@
 import GSM7
 
-/// What sealing a text produced: the next state and the SMS to send.
+/// What sealing a message produced: the next state and the SMS to send.
 public struct Sealed: Sendable {
     /// The state to persist before the ciphertext leaves the process.
     public let session: Session
@@ -18,14 +18,31 @@ extension Session {
     ///   - rng: Source of the message's 64 fresh bits; pass `SystemRandomNumberGenerator` outside tests.
     /// - Returns: The new state and the ciphertext. Persist the state before sending.
     public func sealing(_ text: String, using rng: inout some RandomNumberGenerator) throws(CipherError) -> Sealed {
+        try sealing(.text(text), using: &rng)
+    }
+
+    /// Encrypts a text or a typed payload into one 160-character SMS.
+    ///
+    /// A typed payload is sealed exactly as a text is (docs/PROTOCOL.md §3.4): the same envelope,
+    /// padding and tag, so nobody without the keys can tell the two apart.
+    /// - Parameters:
+    ///   - plaintext: A text of at most ``ProtocolConstants/textCapacity`` septets, or a typed payload.
+    ///   - rng: Source of the message's 64 fresh bits; pass `SystemRandomNumberGenerator` outside tests.
+    /// - Returns: The new state and the ciphertext. Persist the state before sending.
+    public func sealing(_ plaintext: Plaintext, using rng: inout some RandomNumberGenerator) throws(CipherError) -> Sealed {
         let septets: [UInt8]
-        do {
-            septets = try GSM7.septets(for: text)
-        } catch {
-            throw .unsupportedText(error)
-        }
-        guard septets.count <= ProtocolConstants.textCapacity else {
-            throw .textTooLong(septets: septets.count, capacity: ProtocolConstants.textCapacity)
+        switch plaintext {
+        case .text(let text):
+            do {
+                septets = try GSM7.septets(for: text)
+            } catch {
+                throw .unsupportedText(error)
+            }
+            guard septets.count <= ProtocolConstants.textCapacity else {
+                throw .textTooLong(septets: septets.count, capacity: ProtocolConstants.textCapacity)
+            }
+        case .typed(let payload):
+            septets = payload.septets
         }
         let position = send.position
         guard position < UInt32.max else { throw .chainExhausted }

@@ -36,6 +36,9 @@ public struct MessageStatus: RawRepresentable, Sendable, Hashable, Codable, Cust
     public static let resync = MessageStatus(rawValue: "resync")
     /// A stored entry the modem could not read or decode; its raw form is the text, as evidence.
     public static let unreadable = MessageStatus(rawValue: "unreadable")
+    /// An incoming typed message (docs/PROTOCOL.md §3.4) kept without acting on it: a kind this
+    /// version does not handle. The text holds its kind and body; the error says so.
+    public static let typed = MessageStatus(rawValue: "typed")
     /// A resynchronisation that completed: new keys are in force from this message on.
     public static let resynced = MessageStatus(rawValue: "resynced")
 

@@ -74,6 +74,9 @@ struct DecryptCommand: ParsableCommand {
                 metadata: [LogKey.contact: "\(contact)", LogKey.position: "\(message.position)", LogKey.epoch: "\(message.epoch)"])
             if message.wasLate { logger.info("The message arrived late.", metadata: [LogKey.contact: "\(contact)"]) }
             return escape(message.text)
+        case .typed(let typed):
+            Output.diagnostic(prefix + "this was a typed message (\(typed.payload.kind)), which this version keeps in the log without acting on it.")
+            return ""
         case .resync(let resync):
             logger.info("Applied a resync message.", metadata: [LogKey.contact: "\(contact)", LogKey.epoch: "\(resync.epoch)"])
             if resync.outcome == .requested {
