@@ -8,16 +8,18 @@ import Store
 struct EncryptCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "encrypt",
-        abstract: "Encrypt a text for a contact into one 160-character SMS.",
+        abstract: "Encrypt a text for a contact into 160-character SMS: one, or one per part of a long text.",
         discussion: """
             The new key state, and a log entry with the text and the ciphertext, are committed in one \
             transaction before the ciphertext is printed, so a crash never reuses a pad. Left out, \
             the text is typed at a prompt (one line, Enter ends it) when stdin is a terminal, else it \
             is all of stdin (one trailing newline removed), as for `-`. A text given as an argument \
             works but is visible to every local user and kept in the shell's history: a warning \
-            says so. An empty text is refused before any key is used. With --lines, each stdin line \
-            is one message and each output line its ciphertext; a failed line prints an empty line \
-            and its error on stderr ("smsgw: line N: …"), and the exit status is 65 at the end.
+            says so. An empty text is refused before any key is used. A text over 141 septets is \
+            split into parts (at most --max-parts), one 160-character line each; paste every line \
+            to the contact. With --lines, each stdin line is one message of one SMS and each output \
+            line its ciphertext; a failed line prints an empty line and its error on stderr \
+            ("smsgw: line N: …"), and the exit status is 65 at the end.
             """
     )
 
@@ -34,6 +36,9 @@ struct EncryptCommand: ParsableCommand {
 
     @Flag(help: "Read one message per stdin line; print one ciphertext per line.")
     var lines = false
+
+    @Option(help: "The most SMS a long text may take, 1 to 32 (with --lines: 1).")
+    var maxParts: Int?
 
     func validate() throws {
         if lines, let text, text != "-" {
@@ -56,10 +61,15 @@ struct EncryptCommand: ParsableCommand {
     private func seal(_ input: String, store: UnlockedStore, logger: Logger, line: Int?) throws -> String {
         var rng = SystemRandomNumberGenerator()
         let sealed = try Transliterated.explaining(transliterate) {
-            try Messages.encrypt(input, for: name, transliterate: transliterate, store: store, now: Date(), using: &rng)
+            try Messages.encrypt(
+                input, for: name, transliterate: transliterate, maxParts: maxParts ?? (lines ? 1 : Messages.defaultMaxParts),
+                store: store, now: Date(), using: &rng)
         }
         Output.report(sealed.replacements, line: line)
         logger.info("Encrypted a message.", metadata: [LogKey.contact: "\(sealed.contact)", LogKey.position: "\(sealed.position)"])
+        if sealed.ciphertexts.count > 1 {
+            Output.diagnostic("The text takes \(sealed.ciphertexts.count) SMS, one per line below; send them all.")
+        }
         return sealed.ciphertext
     }
 }
