@@ -103,6 +103,18 @@ let package = Package(
         .target(name: "CSystemCalls"),
         .target(name: "SystemCalls", dependencies: ["Failures", "CSystemCalls"], swiftSettings: strict),
 
+        // Terminal input and output for the command-line front ends: passphrase sources, masked
+        // prompts, texts and secrets kept off argv, escaping of text from outside, result lines.
+        .target(name: "TerminalIO", dependencies: ["Failures", "SystemCalls"], swiftSettings: strict),
+
+        // The swift-log handler of the CLI and the daemon: one line per event on stderr, in
+        // journald's form under systemd, every value escaped.
+        .target(
+            name: "StandardErrorLogging",
+            dependencies: ["SystemCalls", "TerminalIO", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+
         // The application layer: the operations every front end (CLI, HTTP API, console) and the
         // daemon call, one transaction each, returning values; docs/ARCHITECTURE.md.
         .target(
@@ -138,7 +150,7 @@ let package = Package(
             name: "smsgw",
             dependencies: [
                 "Operations", "Failures", "GSM7", "SMSCipher", "Store", "OTP", "Modem", "ModemSimulator", "Gateway",
-                "SimulatedGateway", "CDaemon", "SystemCalls",
+                "SimulatedGateway", "CDaemon", "SystemCalls", "TerminalIO", "StandardErrorLogging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -167,6 +179,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "StandardErrorLoggingTests",
+            dependencies: ["StandardErrorLogging", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "TerminalIOTests", dependencies: ["TerminalIO", "SystemCalls", "Failures"], swiftSettings: strict),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "Failures"], swiftSettings: strict),
         .testTarget(name: "GSM7Tests", dependencies: ["GSM7", "SplitMix"], swiftSettings: strict),
         .testTarget(

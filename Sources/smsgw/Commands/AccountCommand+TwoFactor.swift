@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Operations
+import TerminalIO
 
 extension AccountCommand {
     /// `smsgw account 2fa`: turn two-factor login on or off.

@@ -2,6 +2,7 @@ import Foundation
 import ArgumentParser
 import Operations
 import Store
+import TerminalIO
 
 /// `smsgw account …`: the passphrase, the username, and deleting everything.
 struct AccountCommand: ParsableCommand {
@@ -77,20 +78,6 @@ extension AccountCommand {
             }
             try Account.delete(store)
             Output.line("Deleted the account and all its keys and messages; `smsgw init` starts over.")
-        }
-    }
-}
-
-/// Asks the person at the terminal to type a name before something irreversible.
-enum Confirmation {
-    /// Throws unless the typed line equals `expected` (status 64 when there is no terminal).
-    static func require(typing expected: String, prompt: String) throws {
-        guard let terminal = Terminal.open() else {
-            throw CLIError("Confirmation needs a terminal; add --yes to confirm from a script.", status: .usage)
-        }
-        let answer = terminal.readLine(prompt: prompt)?.trimmingCharacters(in: .whitespaces)
-        guard answer == expected else {
-            throw CLIError("The confirmation did not match \"\(expected)\"; nothing was deleted.", status: .usage)
         }
     }
 }

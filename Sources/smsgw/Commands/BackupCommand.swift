@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Operations
+import TerminalIO
 
 /// `smsgw backup FILE`: a consistent copy of the database, mode 0600, safe while the daemon runs.
 struct BackupCommand: ParsableCommand {

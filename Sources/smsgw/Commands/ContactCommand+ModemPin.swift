@@ -1,5 +1,6 @@
 import Operations
 import Store
+import TerminalIO
 
 extension ContactCommand {
     /// Warns on stderr when `modem` names no modem the daemon drives (or, when none runs, last

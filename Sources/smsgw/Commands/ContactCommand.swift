@@ -4,6 +4,7 @@ import Logging
 import Operations
 import SMSCipher
 import Store
+import TerminalIO
 
 /// `smsgw contact …`: adding, pairing and managing the people you exchange SMS with.
 struct ContactCommand: ParsableCommand {
@@ -107,13 +108,5 @@ extension ContactCommand {
                 Output.line("Read this safety code to \(paired.name); it must match theirs. If it differs, a code was mistyped: run `smsgw resync \(Shell.quote(paired.name)) --manual` and pair again.")
             }
         }
-    }
-}
-
-/// Quoting names for the commands we suggest, so a name with spaces can be pasted.
-enum Shell {
-    static func quote(_ word: String) -> String {
-        let safe = word.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "-_.+@".unicodeScalars.contains($0) }
-        return safe ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Operations
 import Store
+import TerminalIO
 
 /// `smsgw decrypt`: verifies an SMS, then commits the new state and the log entry together.
 struct DecryptCommand: ParsableCommand {
@@ -54,7 +55,7 @@ struct DecryptCommand: ParsableCommand {
             Output.line(try open(input, store: store, logger: logger, line: nil, escape: onTerminal ? TerminalText.escaped : { $0 }))
             return
         }
-        try LineBatch.overStdin { number, line in
+        try LineBatch.overStdin(describing: ErrorReport.message) { number, line in
             try open(line, store: store, logger: logger, line: number, escape: onTerminal ? TerminalText.escaped : Output.escapedLine)
         }.finish()
     }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Operations
 import Store
+import TerminalIO
 
 /// `smsgw encrypt`: one text in, one 160-character SMS out, the state saved before it is printed.
 struct EncryptCommand: ParsableCommand {
@@ -49,7 +50,7 @@ struct EncryptCommand: ParsableCommand {
             Output.line(try seal(input, store: store, logger: logger, line: nil))
             return
         }
-        try LineBatch.overStdin { number, line in try seal(line, store: store, logger: logger, line: number) }.finish()
+        try LineBatch.overStdin(describing: ErrorReport.message) { number, line in try seal(line, store: store, logger: logger, line: number) }.finish()
     }
 
     /// Seals one text in one write transaction and returns the ciphertext once committed.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Operations
+import TerminalIO
 
 /// `smsgw log`: the message log, oldest first, and its changes as they happen.
 struct LogCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Operations
+import TerminalIO
 
 /// `smsgw log prune`: deletes logged messages, texts included, older than a number of days.
 struct LogPruneCommand: ParsableCommand {

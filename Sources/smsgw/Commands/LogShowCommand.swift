@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Operations
+import TerminalIO
 
 /// `smsgw log show`: one message and every status it took.
 struct LogShowCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OTP
 import Operations
+import TerminalIO
 
 extension OTPCommand {
     /// `smsgw otp add`: enrols a generator from a Base32 secret, an otpauth URI, or a new secret.

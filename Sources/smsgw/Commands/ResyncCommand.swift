@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Operations
 import Store
+import TerminalIO
 
 /// `smsgw resync`: a resynchronisation handshake over SMS through the daemon, or a manual re-pairing.
 struct ResyncCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Operations
 import Store
+import TerminalIO
 
 /// `smsgw send`: seals a text for a contact and queues it for the daemon.
 struct SendCommand: ParsableCommand {
@@ -51,7 +52,9 @@ struct SendCommand: ParsableCommand {
         let store = try StoreAccess.unlock(global)
         var contact = name
         if lines {
-            let batch = LineBatch.overStdin { number, line in try queue(line, store: store, line: number, contact: &contact) }
+            let batch = LineBatch.overStdin(describing: ErrorReport.message) { number, line in
+                try queue(line, store: store, line: number, contact: &contact)
+            }
             adviseAboutDaemon(contact: contact)
             try batch.finish()
             return

@@ -4,6 +4,7 @@ import Modem
 import Operations
 import Store
 import SystemCalls
+import TerminalIO
 
 #if canImport(Glibc)
 import Glibc

@@ -6,7 +6,9 @@ import Logging
 import ModemSimulator
 import Operations
 import SimulatedGateway
+import StandardErrorLogging
 import Store
+import TerminalIO
 
 /// `smsgw serve`: the gateway daemon, in the foreground until SIGTERM or SIGINT.
 struct ServeCommand: AsyncParsableCommand {

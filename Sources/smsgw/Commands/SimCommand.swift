@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import ModemSimulator
+import TerminalIO
 
 /// `smsgw sim`: runs a simulated GSM network of AT modems until interrupted.
 struct SimCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Operations
+import TerminalIO
 
 /// `smsgw status`: the modems, the queue and each contact's sync state, as the daemon left them.
 struct StatusCommand: ParsableCommand {
