@@ -59,7 +59,7 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // glibc's mallopt and prctl, for the daemon's memory and process (ServeCommand).
+        // glibc's mallopt and prctl, for the daemon's memory and process (Gateway's DaemonProcess).
         .systemLibrary(name: "CDaemon"),
 
         // libargon2, reached only through the Store target.
@@ -131,7 +131,7 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "Operations", "Failures", "Store", "SMSCipher", "GSM7", "Modem", "SystemCalls",
+                "Operations", "Failures", "Store", "SMSCipher", "GSM7", "Modem", "SystemCalls", "CDaemon",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -150,8 +150,9 @@ let package = Package(
             name: "smsgw",
             dependencies: [
                 "Operations", "Failures", "GSM7", "SMSCipher", "Store", "OTP", "Modem", "ModemSimulator", "Gateway",
-                "SimulatedGateway", "CDaemon", "SystemCalls", "TerminalIO", "StandardErrorLogging",
+                "SimulatedGateway", "SystemCalls", "TerminalIO", "StandardErrorLogging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CDaemon
 import Foundation
 import Gateway
 import Logging
@@ -71,16 +70,12 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        // First of all: nothing read from here on (the passphrase, the data key) may end in a
-        // core file or be read through /proc or ptrace by another process of the same user.
-        _ = smsgw_set_non_dumpable()
-        var configuration = try loadConfiguration()
-        if sim {
-            // The simulator's modems and timing; of the file, only data_dir and [resync] count.
-            configuration = GatewayConfiguration(
-                dataDirectory: configuration.dataDirectory, logLevel: logLevel(configured: .info), intervals: .simulated,
-                resync: configuration.resync)
-        }
+        DaemonProcess.refuseDumps()  // first of all, before anything secret is read
+        var configuration = try GatewayConfiguration.forServe(
+            file: configFile.configurationFile, dataDirectory: global.dataDir.flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) },
+            defaultDataDirectory: global.dataDirectory)
+        configuration.logLevel = global.verbose ? min(configuration.logLevel, .debug) : configuration.logLevel
+        if sim { configuration = configuration.simulated(logLevel: global.verbose ? .debug : .info) }
         if check { return try runCheck(configuration) }
         if !sim && configuration.modems.isEmpty {
             let source = configFile.configurationFile.map { "\($0.path) configures" } ?? "No --config file (or SMSGW_CONFIG) and no SMSGW_MODEM_1_* variables were given, so there is"
@@ -92,7 +87,7 @@ struct ServeCommand: AsyncParsableCommand {
         options.dataDir = configuration.dataDirectory.path
         let lock = try Self.lockDataDirectory(options)
         defer { lock.release() }
-        Self.keepFreedMemoryReturnable()
+        DaemonProcess.keepFreedMemoryReturnable()
         let store = try StoreAccess.unlock(options)
         PassphraseSource.account.removeFromEnvironment()
 
@@ -137,45 +132,12 @@ struct ServeCommand: AsyncParsableCommand {
             status: .temporaryFailure)
     }
 
-    /// Fixes glibc's thresholds before the unlock. Left dynamic, freeing Argon2id's buffer (19 to
-    /// 64 MiB) raises the mmap threshold to its size and the trim threshold to twice that, so the
-    /// long-running daemon would keep every later freed block in its heap instead of returning it
-    /// (about 6 MiB more resident after a few SMS, measured with Benchmarks/gateway).
-    private static func keepFreedMemoryReturnable() {
-        _ = mallopt(M_MMAP_THRESHOLD, 256 << 10)
-        _ = mallopt(M_TRIM_THRESHOLD, 512 << 10)
-    }
-
-    /// The file's configuration, or the defaults, with the environment's overrides.
-    private func loadConfiguration() throws -> GatewayConfiguration {
-        var configuration: GatewayConfiguration
-        if let file = configFile.configurationFile {
-            configuration = try GatewayConfiguration.load(from: file)
-        } else {
-            // No file: the defaults with the environment's overrides (SMSGW_LOG_LEVEL,
-            // SMSGW_INTERVALS_*, SMSGW_MODEM_<N>_*), so a modem can be configured without a file.
-            configuration = try GatewayConfiguration(
-                toml: "", environment: ProcessInfo.processInfo.environment, source: "the environment")
-            configuration.dataDirectory = global.dataDirectory
-        }
-        // An explicit --data-dir (or SMSGW_DATA_DIR, already applied by the loader) wins over data_dir.
-        if let dataDir = global.dataDir, !dataDir.isEmpty {
-            configuration.dataDirectory = URL(fileURLWithPath: dataDir)
-        }
-        configuration.logLevel = logLevel(configured: configuration.logLevel)
-        return configuration
-    }
-
-    private func logLevel(configured: Logger.Level) -> Logger.Level {
-        global.verbose ? min(configured, .debug) : configured
-    }
-
     /// Prints the simulated numbers, so a user knows whom to add as contacts.
     private func announce(network: SimulatedNetwork, driven: [String]) {
         Output.line("Simulated GSM network in \(network.directory.path)")
         for modem in network.modems {
             let role = driven.contains(modem.number) ? "driven by this gateway" : "peer"
-            Output.line("modem \(modem.number)  \(role)  gammurc \(network.directory.appendingPathComponent("gammurc-\(modem.index)").path)")
+            Output.line("modem \(modem.number)  \(role)  gammurc \(network.gammurc(for: modem).path)")
         }
         Output.line("Control it with `smsgw sim ctl --dir \(Shell.quote(network.directory.path)) status`; stop with Ctrl-C.")
     }
