@@ -18,10 +18,8 @@ extension AccountCommand {
         static let configuration = CommandConfiguration(
             abstract: "Change the passphrase (rewraps the data key), or with --rotate-key replace the data key too.",
             discussion: """
-                The new passphrase comes from SMSGW_NEW_PASSPHRASE or SMSGW_NEW_PASSPHRASE_FILE, else a prompt \
-                (twice); it may be the same as the old one. With --rotate-key every secret is re-encrypted \
-                under a new data key in one transaction, so an old backup plus the old passphrase opens \
-                nothing written afterwards; stop `smsgw serve` first.
+                The new passphrase comes from SMSGW_NEW_PASSPHRASE(_FILE), else a prompt (twice). \
+                --rotate-key re-encrypts every secret under a new data key; stop `smsgw serve` first.
                 """
         )
 

@@ -15,30 +15,10 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the gateway daemon: send the queue, receive and decrypt, answer resyncs.",
         discussion: """
-            Reads the configuration from --config FILE (env SMSGW_CONFIG; see \
-            config/smsgw.toml.example), unlocks the store (SMSGW_PASSPHRASE_FILE for services) and \
-            runs until SIGTERM or SIGINT, then shuts down gracefully: an SMS being submitted is \
-            finished and recorded, the modems are closed, and the exit status is 0. Logs go to \
-            stderr (journald under systemd) at the configuration's log_level (--verbose: debug).
-
-            --sim runs the gateway on an in-process simulated network instead of real modems and \
-            prints the simulated numbers; the gateway drives the first one, the others are peers \
-            to reach with `smsgw sim ctl --dir DIR`.
-
-            --check reads and validates the configuration, the data directory and account, the \
-            passphrase (it unlocks the account once, as serve would) and each modem's device and \
-            PIN file, then says what serve would run; it opens no modem and leaves the queue alone.
-
-            One daemon per data directory: it holds DATA_DIR/smsgw.serve.lock while it runs, and a \
-            second serve on the same directory exits 75 naming the first one's PID. While it runs \
-            it answers `smsgw status` on DATA_DIR/smsgw.serve.sock (0600), so status needs no \
-            passphrase. It removes SMSGW_PASSPHRASE from its environment once read and makes \
-            itself non-dumpable (no core file, no ptrace or /proc reading by the same user).
-
-            --data-dir (or SMSGW_DATA_DIR) overrides the configuration's data_dir. Exit status: 69 \
-            when no modem is configured or one cannot be set up, 78 for a bad configuration (the \
-            message names the key), 77 when the passphrase is missing or wrong, 75 when another \
-            daemon serves the data directory.
+            Reads --config FILE (env SMSGW_CONFIG), unlocks the store (SMSGW_PASSPHRASE_FILE for \
+            services) and runs until SIGTERM or SIGINT. One daemon per data directory; it answers `smsgw \
+            status` without the passphrase. --check validates everything serve needs without opening a \
+            modem; --sim runs on an in-process simulated network. See docs/CLI.md and docs/OPERATIONS.md.
             """
     )
 
