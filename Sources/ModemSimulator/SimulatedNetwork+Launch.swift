@@ -41,6 +41,14 @@ extension SimulatedNetwork {
         return network
     }
 
+    /// What a person who started the network needs, one line each: its directory, each modem's
+    /// number, device and gammurc, the control socket and the traffic log.
+    public var summary: [String] {
+        ["Simulated GSM network in \(directory.path)"]
+            + modems.map { "modem \($0.number)  device \($0.devicePath)  gammurc \(gammurc(for: $0).path)" }
+            + ["control socket \(controlSocketPath)", "traffic log \(trafficLogPath)"]
+    }
+
     /// The gammurc file ``writeGammurc(for:)`` writes for `modem`.
     public func gammurc(for modem: SimulatedModem) -> URL {
         directory.appendingPathComponent("gammurc-\(modem.index)")

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Gateway
 import Logging
-import ModemSimulator
 import Operations
 import SimulatedGateway
 import StandardErrorLogging
@@ -79,7 +78,8 @@ struct ServeCommand: AsyncParsableCommand {
             let simulator = SimulatorSettings(directory: simDir.map { URL(fileURLWithPath: $0) }, numbers: numbers)
             let simulated = try SimulatedGateway(
                 store: store, configuration: configuration, simulator: simulator, logger: logger, statusSocket: statusSocket)
-            announce(network: simulated.network, driven: simulated.modemNames)
+            simulated.summary.forEach(Output.line)
+            Output.line("Control it with `smsgw sim ctl --dir \(Shell.quote(simulated.network.directory.path)) status`; stop with Ctrl-C.")
             run = simulated.run
         } else {
             run = try Gateway(store: store, configuration: configuration, logger: logger, statusSocket: statusSocket).run
@@ -110,15 +110,5 @@ struct ServeCommand: AsyncParsableCommand {
         throw CLIError(
             "Another smsgw serve (\(pid)) already serves \(directory.path); stop it first (`systemctl stop smsgw`, or kill that PID) or give this one its own --data-dir.",
             status: .temporaryFailure)
-    }
-
-    /// Prints the simulated numbers, so a user knows whom to add as contacts.
-    private func announce(network: SimulatedNetwork, driven: [String]) {
-        Output.line("Simulated GSM network in \(network.directory.path)")
-        for modem in network.modems {
-            let role = driven.contains(modem.number) ? "driven by this gateway" : "peer"
-            Output.line("modem \(modem.number)  \(role)  gammurc \(network.gammurc(for: modem).path)")
-        }
-        Output.line("Control it with `smsgw sim ctl --dir \(Shell.quote(network.directory.path)) status`; stop with Ctrl-C.")
     }
 }

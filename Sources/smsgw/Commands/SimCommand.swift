@@ -63,12 +63,7 @@ struct SimCommand: AsyncParsableCommand {
             in: dir.map { URL(fileURLWithPath: $0) }, numbers: numbers.isEmpty ? SimulatedNetwork.defaultNumbers(count: modems) : numbers,
             pin: pin, storageCapacity: capacity, faults: faults, seed: seed)
         // Output.line writes at once, even to a file or pipe: a script waits for these lines.
-        Output.line("Simulated GSM network in \(network.directory.path)")
-        for modem in network.modems {
-            Output.line("modem \(modem.number)  device \(modem.devicePath)  gammurc \(network.gammurc(for: modem).path)")
-        }
-        Output.line("control socket \(network.controlSocketPath)")
-        Output.line("traffic log \(network.trafficLogPath)")
+        network.summary.forEach(Output.line)
         Output.line("Press Ctrl-C to stop.")
         for await _ in await UnixSignalsSequence(trapping: .sigint, .sigterm) { break }
         network.stop()
