@@ -149,8 +149,8 @@ let package = Package(
         .executableTarget(
             name: "smsgw",
             dependencies: [
-                "Operations", "Failures", "GSM7", "SMSCipher", "Store", "OTP", "Modem", "ModemSimulator", "Gateway",
-                "SimulatedGateway", "SystemCalls", "TerminalIO", "StandardErrorLogging",
+                "Operations", "Failures", "GSM7", "SMSCipher", "Store", "OTP", "ModemSimulator", "Gateway",
+                "SimulatedGateway", "TerminalIO", "StandardErrorLogging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
