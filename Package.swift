@@ -59,7 +59,7 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // glibc's mallopt and prctl, for the daemon's memory and process (ServeCommand).
+        // glibc's mallopt and prctl, for the daemon's memory and process (Gateway's DaemonProcess).
         .systemLibrary(name: "CDaemon"),
 
         // libargon2, reached only through the Store target.
@@ -103,6 +103,18 @@ let package = Package(
         .target(name: "CSystemCalls"),
         .target(name: "SystemCalls", dependencies: ["Failures", "CSystemCalls"], swiftSettings: strict),
 
+        // Terminal input and output for the command-line front ends: passphrase sources, masked
+        // prompts, texts and secrets kept off argv, escaping of text from outside, result lines.
+        .target(name: "TerminalIO", dependencies: ["Failures", "SystemCalls"], swiftSettings: strict),
+
+        // The swift-log handler of the CLI and the daemon: one line per event on stderr, in
+        // journald's form under systemd, every value escaped.
+        .target(
+            name: "StandardErrorLogging",
+            dependencies: ["SystemCalls", "TerminalIO", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+
         // The application layer: the operations every front end (CLI, HTTP API, console) and the
         // daemon call, one transaction each, returning values; docs/ARCHITECTURE.md.
         .target(
@@ -119,7 +131,7 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "Operations", "Failures", "Store", "SMSCipher", "GSM7", "Modem", "SystemCalls",
+                "Operations", "Failures", "Store", "SMSCipher", "GSM7", "Modem", "SystemCalls", "CDaemon",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -137,9 +149,10 @@ let package = Package(
         .executableTarget(
             name: "smsgw",
             dependencies: [
-                "Operations", "Failures", "GSM7", "SMSCipher", "Store", "OTP", "Modem", "ModemSimulator", "Gateway",
-                "SimulatedGateway", "CDaemon", "SystemCalls",
+                "Operations", "Failures", "GSM7", "SMSCipher", "Store", "OTP", "ModemSimulator", "Gateway",
+                "SimulatedGateway", "TerminalIO", "StandardErrorLogging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -167,6 +180,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "StandardErrorLoggingTests",
+            dependencies: ["StandardErrorLogging", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "TerminalIOTests", dependencies: ["TerminalIO", "SystemCalls", "Failures"], swiftSettings: strict),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "Failures"], swiftSettings: strict),
         .testTarget(name: "GSM7Tests", dependencies: ["GSM7", "SplitMix"], swiftSettings: strict),
         .testTarget(

@@ -1,4 +1,4 @@
-// glibc calls for the daemon's own process that the Glibc module does not export (see ServeCommand).
+// glibc calls for the daemon's own process that the Glibc module does not export (see Gateway's DaemonProcess).
 #include <malloc.h>
 #include <sys/prctl.h>
 

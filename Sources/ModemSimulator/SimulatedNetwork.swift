@@ -157,7 +157,7 @@ public final class SimulatedNetwork: Sendable {
     }
 
     /// The Unix domain socket that accepts one-line control commands (see ``ControlServer``).
-    public var controlSocketPath: String { directory.appendingPathComponent("control.sock").path }
+    public var controlSocketPath: String { Self.controlSocketPath(in: directory) }
 
     /// One JSON line per PDU that entered or left the network.
     public var trafficLogPath: String { traffic.path }
@@ -165,7 +165,7 @@ public final class SimulatedNetwork: Sendable {
     /// Writes `gammurc-<index>` for the modem: `device` is its stable symlink, `connection = at`.
     @discardableResult
     public func writeGammurc(for modem: SimulatedModem) throws -> URL {
-        let url = directory.appendingPathComponent("gammurc-\(modem.index)")
+        let url = gammurc(for: modem)
         let text = """
             ; gammu configuration for simulated modem \(modem.number), written by smsgw sim
             [gammu]

@@ -58,6 +58,15 @@ public final class SimulatedGateway: Sendable {
     /// The names of the modems the gateway drives (their numbers).
     public var modemNames: [String] { gateway.modemNames }
 
+    /// The network's directory, then each simulated number, whether this gateway drives it or it
+    /// is a peer to reach, and its gammurc: one line each, for whom to add as contacts.
+    public var summary: [String] {
+        let driven = modemNames
+        return ["Simulated GSM network in \(network.directory.path)"] + network.modems.map { modem in
+            "modem \(modem.number)  \(driven.contains(modem.number) ? "driven by this gateway" : "peer")  gammurc \(network.gammurc(for: modem).path)"
+        }
+    }
+
     /// Runs the gateway until SIGTERM/SIGINT (or ``shutdown()``), then stops the network.
     public func run() async throws {
         defer { network.stop() }

@@ -1,6 +1,7 @@
 public import Foundation
 public import Gateway
 public import ModemSimulator
+public import Logging
 
 /// An in-process simulated network for `smsgw serve --sim`: one simulated modem per number, the
 /// first ``drivenCount`` driven by the gateway, the others peers to talk to.
@@ -41,4 +42,12 @@ extension GatewayConfiguration.Intervals {
     /// The timing of `serve --sim`: a poll every second, a health check every 10 s, short retries.
     public static let simulated = GatewayConfiguration.Intervals(
         pollSeconds: 1, healthSeconds: 10, retryBaseSeconds: 2, retryMaxSeconds: 60, resyncRetrySeconds: 30)
+}
+
+extension GatewayConfiguration {
+    /// This configuration for `serve --sim`: the simulator's modems and timing; of this one, only
+    /// the data directory and `[resync]` count.
+    public func simulated(logLevel: Logger.Level) -> GatewayConfiguration {
+        GatewayConfiguration(dataDirectory: dataDirectory, logLevel: logLevel, intervals: .simulated, resync: resync)
+    }
 }

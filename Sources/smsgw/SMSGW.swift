@@ -7,12 +7,9 @@ struct SMSGW: AsyncParsableCommand {
         commandName: "smsgw",
         abstract: "Encrypted SMS: one 160-character SMS per message, keys kept per contact.",
         discussion: """
-            Data lives in --data-dir (env SMSGW_DATA_DIR; default $XDG_DATA_HOME/smsgw, else \
-            ~/.local/share/smsgw). The passphrase comes from SMSGW_PASSPHRASE, or else the first line \
-            of the file named by SMSGW_PASSPHRASE_FILE (/dev/stdin reads stdin), or a masked prompt \
-            on the terminal. Texts, codes and secrets are read from stdin or a prompt when left out \
-            of the command line (where every local user can read them). Global options go before or \
-            after the command.
+            Data lives in --data-dir (env SMSGW_DATA_DIR). The passphrase comes from SMSGW_PASSPHRASE, \
+            the file named by SMSGW_PASSPHRASE_FILE, or a masked prompt. Texts, codes and secrets left out \
+            of the command line are read from stdin or a prompt. See docs/CLI.md.
 
             Exit status (sysexits.h):
               0   success

@@ -23,6 +23,8 @@ extension GatewayIntegrationTests {
                 logger: GatewayPair.quietLogger, handlesSignals: false)
             let network = gateway.network
             #expect(gateway.modemNames == ["+15550001"])
+            #expect(gateway.summary.count == 3 && gateway.summary[1].hasPrefix("modem +15550001  driven by this gateway  gammurc "))
+            #expect(gateway.summary.last?.hasPrefix("modem +15550002  peer  gammurc ") == true, "\(gateway.summary)")
             let task = Task { try await gateway.run() }
             #expect(await eventually(timeout: .seconds(30)) { try GatewayStatus.read(from: store).hasReadyModem })
 

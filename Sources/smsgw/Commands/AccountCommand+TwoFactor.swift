@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Operations
+import TerminalIO
 
 extension AccountCommand {
     /// `smsgw account 2fa`: turn two-factor login on or off.
@@ -9,13 +10,9 @@ extension AccountCommand {
             commandName: "2fa",
             abstract: "Two-factor login: a TOTP code after the passphrase on every unlock.",
             discussion: """
-                `enable` shows a new secret as an otpauth:// URI and a QR code for an authenticator app, \
-                then asks for its current code to confirm. From then on every unlock asks for a code \
-                after the passphrase (or reads SMSGW_TOTP_CODE); a wrong or replayed code counts against \
-                the lockout like a wrong passphrase, and a code is accepted once. It guards unlocking \
-                through smsgw; it does not add encryption at rest (docs/CLI.md). An unattended \
-                `smsgw serve` cannot answer the prompt: leave two-factor login off on gateways that \
-                start without a person.
+                Every unlock then asks for a code after the passphrase (or reads SMSGW_TOTP_CODE). It \
+                guards unlocking, it does not encrypt: leave it off on gateways that start unattended. See \
+                docs/CLI.md.
                 """,
             subcommands: [Enable.self, Disable.self, Status.self]
         )

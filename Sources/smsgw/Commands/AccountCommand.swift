@@ -2,6 +2,7 @@ import Foundation
 import ArgumentParser
 import Operations
 import Store
+import TerminalIO
 
 /// `smsgw account …`: the passphrase, the username, and deleting everything.
 struct AccountCommand: ParsableCommand {
@@ -17,10 +18,8 @@ extension AccountCommand {
         static let configuration = CommandConfiguration(
             abstract: "Change the passphrase (rewraps the data key), or with --rotate-key replace the data key too.",
             discussion: """
-                The new passphrase comes from SMSGW_NEW_PASSPHRASE or SMSGW_NEW_PASSPHRASE_FILE, else a prompt \
-                (twice); it may be the same as the old one. With --rotate-key every secret is re-encrypted \
-                under a new data key in one transaction, so an old backup plus the old passphrase opens \
-                nothing written afterwards; stop `smsgw serve` first.
+                The new passphrase comes from SMSGW_NEW_PASSPHRASE(_FILE), else a prompt (twice). \
+                --rotate-key re-encrypts every secret under a new data key; stop `smsgw serve` first.
                 """
         )
 
@@ -77,20 +76,6 @@ extension AccountCommand {
             }
             try Account.delete(store)
             Output.line("Deleted the account and all its keys and messages; `smsgw init` starts over.")
-        }
-    }
-}
-
-/// Asks the person at the terminal to type a name before something irreversible.
-enum Confirmation {
-    /// Throws unless the typed line equals `expected` (status 64 when there is no terminal).
-    static func require(typing expected: String, prompt: String) throws {
-        guard let terminal = Terminal.open() else {
-            throw CLIError("Confirmation needs a terminal; add --yes to confirm from a script.", status: .usage)
-        }
-        let answer = terminal.readLine(prompt: prompt)?.trimmingCharacters(in: .whitespaces)
-        guard answer == expected else {
-            throw CLIError("The confirmation did not match \"\(expected)\"; nothing was deleted.", status: .usage)
         }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Operations
 import Store
+import TerminalIO
 
 extension ContactCommand {
     struct List: ParsableCommand {

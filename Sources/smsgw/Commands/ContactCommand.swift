@@ -4,6 +4,7 @@ import Logging
 import Operations
 import SMSCipher
 import Store
+import TerminalIO
 
 /// `smsgw contact …`: adding, pairing and managing the people you exchange SMS with.
 struct ContactCommand: ParsableCommand {
@@ -60,13 +61,8 @@ extension ContactCommand {
         static let configuration = CommandConfiguration(
             abstract: "Enter the contact's pairing code; prints the safety code to compare.",
             discussion: """
-                Left out, the code is typed at a masked prompt when stdin is a terminal, else read \
-                from the first line of stdin; given as an argument it works (in one word or in \
-                groups separated by spaces) but is visible to every local user and kept in the \
-                shell's history, and a warning says so. Spaces, hyphens, dots and other dashes \
-                between the groups, letter case and the look-alikes O/0 and I/L/1 do not matter. \
-                After `smsgw resync NAME --manual`, this completes the re-pairing with the \
-                contact's new code; messages they sent before still open for 7 days.
+                Left out, the code is typed at a masked prompt (stdin in scripts); an argument works, with a \
+                warning. Separators, case and look-alikes (O/0, I/L/1) do not matter. See docs/CLI.md.
                 """
         )
 
@@ -107,13 +103,5 @@ extension ContactCommand {
                 Output.line("Read this safety code to \(paired.name); it must match theirs. If it differs, a code was mistyped: run `smsgw resync \(Shell.quote(paired.name)) --manual` and pair again.")
             }
         }
-    }
-}
-
-/// Quoting names for the commands we suggest, so a name with spaces can be pasted.
-enum Shell {
-    static func quote(_ word: String) -> String {
-        let safe = word.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "-_.+@".unicodeScalars.contains($0) }
-        return safe ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

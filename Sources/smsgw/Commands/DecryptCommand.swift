@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Operations
 import Store
+import TerminalIO
 
 /// `smsgw decrypt`: verifies an SMS, then commits the new state and the log entry together.
 struct DecryptCommand: ParsableCommand {
@@ -10,20 +11,11 @@ struct DecryptCommand: ParsableCommand {
         commandName: "decrypt",
         abstract: "Verify and decrypt a 160-character SMS from a contact.",
         discussion: """
-            Left out, the SMS is pasted at a prompt ("Paste the SMS from NAME:", Enter ends it) \
-            when stdin is a terminal, else it is read from stdin, as for `-`. Pasting is the form \
-            that works for every ciphertext: its alphabet holds `'`, `"`, `$`, `!` and the \
-            backquote, which a shell changes in an argument. Nothing changes unless the message \
-            verifies; a failure (altered, duplicate, too far ahead) exits 65 with the reason. A \
-            resynchronisation message that answers this side's handshake completes it; one in \
-            which the contact asks for a resync is only kept, with its six-digit code, until \
-            `smsgw resync NAME --accept` (which prints the answer to send back) or `--reject`; a \
-            repeat prints the answer again, once. On a terminal the text is printed with controls \
-            escaped (see `smsgw log`), so an SMS cannot drive the terminal. With --lines, each \
-            stdin line is one SMS and each \
-            output line its text, with `\\`, LF and CR written as `\\\\`, `\\n`, `\\r`; a failed line \
-            prints an empty line and its error on stderr ("smsgw: line N: …"), and the exit status \
-            is 65 at the end.
+            Left out, the SMS is pasted at a prompt when stdin is a terminal, else read from stdin (as \
+            for `-`): pasting is safer than an argument, whose `'`, `"`, `$`, `!` a shell changes. Nothing \
+            changes unless it verifies (exit 65 with the reason). A resync request is only kept until \
+            `smsgw resync NAME --accept` or `--reject`. --lines: one SMS per stdin line, one text per \
+            output line. See docs/CLI.md.
             """
     )
 
@@ -54,7 +46,7 @@ struct DecryptCommand: ParsableCommand {
             Output.line(try open(input, store: store, logger: logger, line: nil, escape: onTerminal ? TerminalText.escaped : { $0 }))
             return
         }
-        try LineBatch.overStdin { number, line in
+        try LineBatch.overStdin(describing: ErrorReport.message) { number, line in
             try open(line, store: store, logger: logger, line: number, escape: onTerminal ? TerminalText.escaped : Output.escapedLine)
         }.finish()
     }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Operations
 import Store
+import TerminalIO
 
 /// `smsgw encrypt`: one text in, one 160-character SMS out, the state saved before it is printed.
 struct EncryptCommand: ParsableCommand {
@@ -10,16 +11,11 @@ struct EncryptCommand: ParsableCommand {
         commandName: "encrypt",
         abstract: "Encrypt a text for a contact into 160-character SMS: one, or one per part of a long text.",
         discussion: """
-            The new key state, and a log entry with the text and the ciphertext, are committed in one \
-            transaction before the ciphertext is printed, so a crash never reuses a pad. Left out, \
-            the text is typed at a prompt (one line, Enter ends it) when stdin is a terminal, else it \
-            is all of stdin (one trailing newline removed), as for `-`. A text given as an argument \
-            works but is visible to every local user and kept in the shell's history: a warning \
-            says so. An empty text is refused before any key is used. A text over 141 septets is \
-            split into parts (at most --max-parts), one 160-character line each; paste every line \
-            to the contact. With --lines, each stdin line is one message of one SMS and each output \
-            line its ciphertext; a failed line prints an empty line and its error on stderr \
-            ("smsgw: line N: …"), and the exit status is 65 at the end.
+            Left out, the text is typed at a prompt when stdin is a terminal, else read from stdin (as \
+            for `-`); an argument works, with a warning. The new key state and the log entry commit \
+            before the ciphertext is printed, so a crash never reuses a pad. A text over 141 septets \
+            becomes parts, one line each: send every line. --lines: one message of one SMS per \
+            stdin line, one ciphertext per output line. See docs/CLI.md.
             """
     )
 
@@ -54,7 +50,7 @@ struct EncryptCommand: ParsableCommand {
             Output.line(try seal(input, store: store, logger: logger, line: nil))
             return
         }
-        try LineBatch.overStdin { number, line in try seal(line, store: store, logger: logger, line: number) }.finish()
+        try LineBatch.overStdin(describing: ErrorReport.message) { number, line in try seal(line, store: store, logger: logger, line: number) }.finish()
     }
 
     /// Seals one text in one write transaction and returns the ciphertext once committed.

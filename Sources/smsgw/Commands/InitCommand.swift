@@ -1,6 +1,7 @@
 import ArgumentParser
 import Operations
 import Store
+import TerminalIO
 
 /// `smsgw init`: creates the account that protects every key and message.
 struct InitCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Operations
+import TerminalIO
 
 /// `smsgw log`: the message log, oldest first, and its changes as they happen.
 struct LogCommand: AsyncParsableCommand {
@@ -8,20 +9,9 @@ struct LogCommand: AsyncParsableCommand {
         commandName: "log",
         abstract: "Show the message log (id, time, direction, contact, status, text), oldest first.",
         discussion: """
-            Plain output is tab-separated: the message id (what `smsgw send` printed), local ISO \
-            8601 time, in/out, contact (or the sender's number), status, text (or the error). \
-            Fields are escaped so an SMS cannot drive the terminal: `\\` as `\\\\`, LF, CR, TAB as \
-            `\\n`, `\\r`, `\\t`, other controls as `\\xHH`, bidirectional controls as `\\u{HHHH}`. \
-            --json prints JSON lines, exact: one object per message with id, seq, time, direction, \
-            contact, number, status, text, ciphertext and error.
-
-            --follow prints the newest --limit messages, then every change as it is committed: a \
-            new message, and each later change of a message's status (queued, sent, delivered or \
-            failed), as one more line with the same id; a change's plain line shows the time of \
-            the change and, instead of the text, the error if any. Each JSON line carries `seq`, \
-            the change feed's cursor: `--since SEQ` prints the changes after it (and with \
-            --follow goes on following), so a consumer that stopped resumes without a gap or a \
-            repeat.
+            Plain lines are tab-separated (id, time, in/out, contact, status, text), escaped so an SMS \
+            cannot drive the terminal; --json prints exact JSON lines. --follow prints every change as it \
+            is committed; --since SEQ resumes after a JSON line's `seq`. See docs/CLI.md.
             """,
         subcommands: [LogShowCommand.self, LogPruneCommand.self]
     )

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Operations
+import TerminalIO
 
 /// `smsgw log prune`: deletes logged messages, texts included, older than a number of days.
 struct LogPruneCommand: ParsableCommand {
@@ -8,13 +9,9 @@ struct LogPruneCommand: ParsableCommand {
         commandName: "prune",
         abstract: "Delete logged messages (and their texts) older than a number of days.",
         discussion: """
-            The message log keeps every text, encrypted under the data key, until it is pruned: \\
-            the protocol's forward secrecy covers the key state, not the log (docs/PROTOCOL.md \\
-            §7.4). This deletes the messages logged more than --older-than days ago, except those \\
-            still waiting in the outbox; freed pages are zeroed (secure_delete) and the write-ahead \\
-            log is folded in and emptied, so no copy of a deleted text is left in the database \\
-            files. Prints how many messages were deleted. Run it from cron or a systemd timer to \\
-            keep the log short.
+            The log keeps every text, encrypted, until pruned; freed pages are zeroed and the \
+            write-ahead log emptied, so no copy is left. Prints how many were deleted; run it from cron or \
+            a systemd timer to keep the log short. See docs/CLI.md.
             """
     )
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Operations
+import TerminalIO
 
 /// `smsgw log show`: one message and every status it took.
 struct LogShowCommand: ParsableCommand {
@@ -8,10 +9,8 @@ struct LogShowCommand: ParsableCommand {
         commandName: "show",
         abstract: "Show one message and every status it took (queued, sent, delivered, …).",
         discussion: """
-            The first line is the message as `smsgw log` prints it; then one line per status it \
-            took, oldest first: the change feed's seq, the local time and the status. --json (an \
-            option of `smsgw log`, given before or after ID) prints the message object of `smsgw log --json` with "history": \
-            [{"seq","status","time"}]. Exits 66 when no message has the id (or it was pruned).
+            The message as `smsgw log` prints it, then one line per status it took (seq, time, status). \
+            --json (an option of `smsgw log`) adds "history". Exits 66 for an unknown id.
             """
     )
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OTP
 import Operations
+import TerminalIO
 
 extension OTPCommand {
     /// `smsgw otp add`: enrols a generator from a Base32 secret, an otpauth URI, or a new secret.
@@ -10,13 +11,8 @@ extension OTPCommand {
             commandName: "add",
             abstract: "Add a generator from a secret or otpauth:// URI (asked for), or --generate.",
             discussion: """
-                Without --secret, --uri or --generate, the Base32 secret or the otpauth:// URI is \
-                typed at a masked prompt when stdin is a terminal, else read from the first line of \
-                stdin. --secret and --uri work too (`-` reads stdin the same way) but a value given \
-                on the command line is visible to every local user and kept in the shell's history, \
-                and a warning says so. With --generate a random 20-byte (SHA-1), 32-byte (SHA-256) or \
-                64-byte (SHA-512) secret is made and its otpauth:// URI printed once, for an \
-                authenticator app; add --qr to draw it. The account defaults to NAME.
+                Without --secret, --uri or --generate the secret or URI is typed at a masked prompt (stdin in \
+                scripts). --generate makes a random secret and prints its URI once (--qr draws it).
                 """
         )
 

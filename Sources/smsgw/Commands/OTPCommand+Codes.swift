@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Operations
+import TerminalIO
 
 extension OTPCommand {
     /// `smsgw otp code`: the current TOTP code, or the next HOTP code (advancing the counter).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Operations
+import TerminalIO
 
 extension OTPCommand {
     /// `smsgw otp list`: names and parameters, never secrets.

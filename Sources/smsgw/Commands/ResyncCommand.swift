@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Operations
 import Store
+import TerminalIO
 
 /// `smsgw resync`: a resynchronisation handshake over SMS through the daemon, or a manual re-pairing.
 struct ResyncCommand: ParsableCommand {
@@ -10,24 +11,10 @@ struct ResyncCommand: ParsableCommand {
         commandName: "resync",
         abstract: "Resynchronise with a contact over SMS; --manual prints a new pairing code.",
         discussion: """
-            Without options the handshake goes over SMS: it is queued for the daemon \
-            (`smsgw serve`), which sends it, and sends it again with growing pauses (at most 6 \
-            times) until the contact's gateway answers; both sides then switch to fresh keys. It \
-            prints the handshake's message id (its `smsgw log` id) and a six-digit code: read the code to the contact, \
-            whose operator sees the same code with the request and accepts it. `smsgw status` \
-            shows "resync pending" meanwhile. Running it again while one is pending repeats the \
-            pending handshake; --restart abandons it and starts a new one.
-
-            When the contact's gateway asks for a resync, nothing changes until the operator \
-            decides (unless the daemon is configured with `[resync] accept = "auto"`): `smsgw \
-            status` shows "resync requested" with the code. Confirm the code with the contact by \
-            phone, then --accept puts the new keys in force and queues the answer (for a contact \
-            without a number it prints the answer to send by hand); --reject drops the request. \
-            A thief holding a copy of the contact's key state can ask too, which is why the code \
-            is checked (docs/PROTOCOL.md §7.4).
-
-            --manual stores a new pairing code for the contact and prints it; the current session \
-            keeps working until `smsgw contact pair NAME THEIR-NEW-CODE` completes the re-pairing.
+            Without options the handshake is queued for the daemon, which sends it until the contact's \
+            gateway answers; it prints the message id and a six-digit code to read to the contact. \
+            --accept and --reject decide on the contact's request once its code matches; --manual prints \
+            a new pairing code, completed by `smsgw contact pair NAME THEIR-NEW-CODE`. See docs/CLI.md.
             """
     )
 

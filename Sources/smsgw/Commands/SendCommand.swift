@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Operations
 import Store
+import TerminalIO
 
 /// `smsgw send`: seals a text for a contact and queues it for the daemon.
 struct SendCommand: ParsableCommand {
@@ -9,18 +10,11 @@ struct SendCommand: ParsableCommand {
         commandName: "send",
         abstract: "Queue an encrypted text for a contact; the daemon (`smsgw serve`) sends it.",
         discussion: """
-            Left out, the text is typed at a prompt (one line, Enter ends it) when stdin is a \
-            terminal, else it is all of stdin (one trailing newline removed), as for `-`. A text \
-            given as an argument works but is visible to every local user and kept in the shell's \
-            history: a warning says so. An empty text is refused. The new key state, the log entry \
-            (status `queued`) and the outbox row commit in one transaction before anything is \
-            printed, so a crash never reuses a pad. Prints the message id: the `id` that `smsgw \
-            log`, `smsgw status` and the daemon's journal use for it; `smsgw log --follow` shows \
-            it move to sent and delivered. With --lines, each stdin line is one message, queued \
-            in its own transaction, and each output line its id; a failed line (a blank one too) \
-            prints an empty line and its error on stderr ("smsgw: line N: …"), and the exit status \
-            is 65 at the end. When no daemon runs on the data directory (none holds its lock) a \
-            warning goes to stderr; the message stays queued until one does.
+            Left out, the text is typed at a prompt when stdin is a terminal, else read from stdin (as \
+            for `-`); an argument works, with a warning. The key state, the log entry and the outbox row \
+            commit in one transaction; prints the message id (`smsgw log` and `smsgw status` use it) and \
+            warns when no daemon runs. --lines: one message per stdin line, one id per output line. See \
+            docs/CLI.md.
             """
     )
 
@@ -54,7 +48,9 @@ struct SendCommand: ParsableCommand {
         let store = try StoreAccess.unlock(global)
         var contact = name
         if lines {
-            let batch = LineBatch.overStdin { number, line in try queue(line, store: store, line: number, contact: &contact) }
+            let batch = LineBatch.overStdin(describing: ErrorReport.message) { number, line in
+                try queue(line, store: store, line: number, contact: &contact)
+            }
             adviseAboutDaemon(contact: contact)
             try batch.finish()
             return

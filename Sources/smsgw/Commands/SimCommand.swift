@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-import Logging
 import ModemSimulator
+import TerminalIO
+import UnixSignals
 
 /// `smsgw sim`: runs a simulated GSM network of AT modems until interrupted.
 struct SimCommand: AsyncParsableCommand {
@@ -51,62 +52,22 @@ struct SimCommand: AsyncParsableCommand {
         for (name, p) in [("--drop", drop), ("--duplicate", duplicate), ("--corrupt", corrupt)] where !(0...1).contains(p) {
             throw ValidationError("\(name) is a probability between 0 and 1, not \(p).")
         }
-        _ = try parsedDelay()
-    }
-
-    private func parsedDelay() throws -> ClosedRange<Double>? {
-        guard let delay else { return nil }
-        let parts = delay.split(separator: "-").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard (1...2).contains(parts.count), let low = parts.first ?? nil, let high = parts.last ?? nil,
-              low >= 0, high >= low
-        else { throw ValidationError("--delay takes seconds as MIN-MAX or one value, e.g. 0.5-3.") }
-        return low...high
+        if let delay, FaultPlan.delay(parsing: delay) == nil {
+            throw ValidationError("--delay takes seconds as MIN-MAX or one value, e.g. 0.5-3.")
+        }
     }
 
     func run() async throws {
-        let directory = dir.map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("smsgw-sim-\(UUID().uuidString.prefix(8))")
-        let faults = FaultPlan(
-            dropRate: drop, duplicateRate: duplicate, delay: try parsedDelay(), corruptRate: corrupt)
-        let network = SimulatedNetwork(directory: directory, seed: seed, faults: faults, logger: Logger(label: "smsgw.sim"))
-        let list = numbers.isEmpty ? (1...modems).map { "+1555000\($0)" } : numbers
-        for number in list {
-            try network.addModem(number: number, pin: pin, storageCapacity: capacity)
-        }
-        try network.start()
-        say("Simulated GSM network in \(directory.path)")
-        for modem in network.modems {
-            let gammurc = try network.writeGammurc(for: modem)
-            say("modem \(modem.number)  device \(modem.devicePath)  gammurc \(gammurc.path)")
-        }
-        say("control socket \(network.controlSocketPath)")
-        say("traffic log \(network.trafficLogPath)")
-        say("Press Ctrl-C to stop.")
-        await waitForTermination()
+        let faults = FaultPlan(dropRate: drop, duplicateRate: duplicate, delay: delay.flatMap(FaultPlan.delay(parsing:)), corruptRate: corrupt)
+        let network = try SimulatedNetwork.launch(
+            in: dir.map { URL(fileURLWithPath: $0) }, numbers: numbers.isEmpty ? SimulatedNetwork.defaultNumbers(count: modems) : numbers,
+            pin: pin, storageCapacity: capacity, faults: faults, seed: seed)
+        // Output.line writes at once, even to a file or pipe: a script waits for these lines.
+        network.summary.forEach(Output.line)
+        Output.line("Press Ctrl-C to stop.")
+        for await _ in await UnixSignalsSequence(trapping: .sigint, .sigterm) { break }
         network.stop()
-        say("Stopped.")
-    }
-
-    /// Prints a line at once, even when stdout is a file or pipe (a script waits for these lines).
-    private func say(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
-    }
-
-    /// Suspends until SIGINT or SIGTERM.
-    private func waitForTermination() async {
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let (signals, arrived) = AsyncStream<Void>.makeStream()
-        let queue = DispatchQueue(label: "smsgw.sim.signals")
-        // Held here until the first signal: a source that goes away stops delivering.
-        let sources = [SIGINT, SIGTERM].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { arrived.yield() }
-            source.resume()
-            return source
-        }
-        for await _ in signals { break }
-        sources.forEach { $0.cancel() }
+        Output.line("Stopped.")
     }
 }
 
@@ -126,12 +87,12 @@ extension SimCommand {
         var command: [String]
 
         func run() throws {
-            let socket = URL(fileURLWithPath: dir).appendingPathComponent("control.sock").path
+            let socket = SimulatedNetwork.controlSocketPath(in: URL(fileURLWithPath: dir))
             let answer: String
             do {
                 answer = try ControlClient.send(command.joined(separator: " "), socketPath: socket)
             } catch {
-                FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+                Output.error("Error: \(error)")
                 throw ExitCode(69)
             }
             print(answer)

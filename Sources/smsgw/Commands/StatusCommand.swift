@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Operations
+import TerminalIO
 
 /// `smsgw status`: the modems, the queue and each contact's sync state, as the daemon left them.
 struct StatusCommand: ParsableCommand {
@@ -8,21 +9,10 @@ struct StatusCommand: ParsableCommand {
         commandName: "status",
         abstract: "Show the modems, the outbox queue and each contact's sync state.",
         discussion: """
-            While a daemon runs, everything comes from it over DATA_DIR/smsgw.serve.sock: no \
-            passphrase is needed, so the service user can check its health. When none runs, the \
-            store is unlocked as for any command, the first line says the daemon is not running, \
-            and modems are shown as it last recorded them (state, connected, signal, operator, SMS \
-            sent and received since it started, last error, when it was updated); none are listed \
-            when the daemon never ran. The outbox shows how many SMS are in each state, then the \
-            messages still waiting (oldest first) and those that failed in the last day, each by \
-            its message id (the id `smsgw send` printed and `smsgw log` shows). Contacts show \
-            their sync state (ok, not paired, resync requested, resync pending, resync unanswered, \
-            failing) and when the last resync completed, consecutive verification failures with \
-            the advice to resync, and their last sent and received times. Names, operators and \
-            errors are escaped as in `smsgw log`. --json prints one object: \
-            {"daemon":{"running",…},"modems":[…],"outbox":{state: count},"queue":[…],"contacts":[…]}, \
-            each contact the object of `contact show --json`. Always exits 0 once it has the \
-            status: a problem shown here is not an error of this command.
+            While a daemon runs, everything comes from it over DATA_DIR/smsgw.serve.sock, without the \
+            passphrase; otherwise the store is unlocked and modems are shown as the daemon last recorded \
+            them. Exits 0 once it has the status. --json: one object, each contact as in `contact show \
+            --json`. See docs/CLI.md.
             """
     )
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Operations
 import Store
 
 extension CompletionKind {
@@ -16,7 +17,7 @@ enum ContactCompletion {
     /// The names in the data directory the command line being completed names (`--data-dir`,
     /// else SMSGW_DATA_DIR, else the default), sorted; the shell keeps those matching the word.
     static func names(words: [String]) -> [String] {
-        GatewayStore.contactNames(inDirectory: GlobalOptions.dataDirectory(option: dataDirectory(in: words)))
+        GatewayStore.contactNames(inDirectory: DataDirectory.resolve(dataDirectory(in: words)))
     }
 
     /// The last `--data-dir DIR` or `--data-dir=DIR` among `words`, with a leading `~/` expanded

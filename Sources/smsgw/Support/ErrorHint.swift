@@ -1,5 +1,6 @@
 import Failures
 import Operations
+import TerminalIO
 
 /// The command-line side of errors from below it: the hint naming the `smsgw` command that helps,
 /// which the errors themselves never carry (other front ends read them too). The exit status for

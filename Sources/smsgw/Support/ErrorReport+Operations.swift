@@ -1,5 +1,6 @@
 import Failures
 import Operations
+import TerminalIO
 
 extension ErrorReport {
     /// The exit status of an application-layer error: its category's (``CLIStatus/init(_:)``),
@@ -7,6 +8,7 @@ extension ErrorReport {
     static func status(for error: any CategorizedError) -> CLIStatus {
         switch error {
         case OTPEntryError.reservedName, OTPEntryError.parametersWithURI, OTPEntryError.timeForCounterEntry: .usage
+        case let error as TerminalInputError where error.isUsage: .usage
         default: CLIStatus(error.category)
         }
     }

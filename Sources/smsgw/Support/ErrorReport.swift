@@ -3,7 +3,9 @@ import Failures
 import Foundation
 import Gateway
 import SMSCipher
+import StandardErrorLogging
 import Store
+import TerminalIO
 
 /// Prints an error as `smsgw: SENTENCE` on stderr and exits with its documented status: the
 /// tool's own errors and swift-argument-parser's usage errors alike.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Operations
+import StandardErrorLogging
 
 /// Options every command accepts, before or after its name: where the data lives and how much to log.
 ///
@@ -19,20 +21,8 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Log informational events to stderr, not only warnings.")
     var verbose = false
 
-    /// The data directory: the option, then SMSGW_DATA_DIR, then the XDG default.
-    var dataDirectory: URL { Self.dataDirectory(option: dataDir) }
-
-    /// The data directory for a `--data-dir` value (nil when not given).
-    static func dataDirectory(option dataDir: String?) -> URL {
-        let environment = ProcessInfo.processInfo.environment
-        if let dataDir, !dataDir.isEmpty { return URL(fileURLWithPath: dataDir) }
-        if let value = environment["SMSGW_DATA_DIR"], !value.isEmpty { return URL(fileURLWithPath: value) }
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("smsgw")
-        }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/smsgw")
-    }
+    /// The data directory: the option, then SMSGW_DATA_DIR, then the XDG default (``DataDirectory``).
+    var dataDirectory: URL { DataDirectory.resolve(dataDir) }
 
     /// A logger labelled "smsgw" writing to stderr, at warning level unless `--verbose`.
     func makeLogger() -> Logger {

@@ -1,4 +1,5 @@
 import OTP
+import TerminalIO
 
 /// An `otpauth://` URI drawn as a QR code in half-block characters, for an authenticator app's
 /// camera: a rendering concern of the CLI (the OTP module has the encoder).

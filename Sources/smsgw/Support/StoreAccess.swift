@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Operations
 import Store
+import TerminalIO
 
 /// Opening the gateway database and unlocking its account, shared by every command.
 enum StoreAccess {

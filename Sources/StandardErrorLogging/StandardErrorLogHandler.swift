@@ -1,15 +1,12 @@
 import Foundation
-import Logging
-import SystemCalls
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+public import Logging
+import SystemCalls
+import TerminalIO
 
-/// The swift-log handler of every smsgw command: one line per event on stderr, in the form
-/// journald understands when stderr is the journal, else with a timestamp for a terminal.
+/// The swift-log handler of every smsgw command and of the daemon: one line per event on stderr,
+/// in the form journald understands when stderr is the journal, else with a timestamp for a
+/// terminal.
 ///
 /// Under systemd (`JOURNAL_STREAM` names the device and inode of stderr) each line starts with
 /// its syslog priority, `<3>` for error to `<7>` for debug, and carries no timestamp of its own
@@ -24,68 +21,74 @@ import Musl
 /// The message and every metadata value go through ``TerminalText/escaped(_:)``: a value that came
 /// from a modem or an SMS (an operator name, a sender, an error text) can neither break the line
 /// in two nor forge another event. A value with a space, `"` or `=` is quoted.
-struct StandardErrorLogHandler: LogHandler {
+public struct StandardErrorLogHandler: LogHandler {
     /// How lines are written.
-    enum Format: Sendable {
+    public enum Format: Sendable {
         /// Priority prefix, no timestamp: stderr is connected to journald.
         case journal
         /// Timestamp, level and label, as `StreamLogHandler` writes them.
         case terminal
     }
 
-    let label: String
-    let format: Format
-    var logLevel: Logger.Level = .info
-    var metadata: Logger.Metadata = [:]
-    var metadataProvider: Logger.MetadataProvider?
+    public let label: String
+    public let format: Format
+    public var logLevel: Logger.Level = .info
+    public var metadata: Logger.Metadata = [:]
+    public var metadataProvider: Logger.MetadataProvider?
 
-    init(label: String, format: Format) {
+    public init(label: String, format: Format) {
         self.label = label
         self.format = format
     }
 
     /// The factory for `Logger(label:factory:)`: journal lines when stderr is the journal.
-    static func standardError(label: String) -> StandardErrorLogHandler {
+    public static func standardError(label: String) -> StandardErrorLogHandler {
         StandardErrorLogHandler(label: label, format: isJournal ? .journal : .terminal)
     }
 
     /// Whether stderr is the stream systemd connected to journald: `JOURNAL_STREAM` ("DEV:INODE")
     /// matches stderr's device and inode. A child whose stderr was redirected elsewhere inherits
     /// the variable, which is why the numbers are compared, as sd_journal_stream_fd(3) advises.
-    static let isJournal: Bool = {
-        guard let value = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] else { return false }
+    public static let isJournal = isJournal(stream: ProcessInfo.processInfo.environment["JOURNAL_STREAM"], descriptor: 2)
+
+    /// Whether `descriptor` is the stream a `JOURNAL_STREAM` value ("DEV:INODE") names.
+    public static func isJournal(stream value: String?, descriptor: Int32) -> Bool {
+        guard let value else { return false }
         let parts = value.split(separator: ":")
         guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
         var info = stat()
-        guard fstat(2, &info) == 0 else { return false }
+        guard fstat(descriptor, &info) == 0 else { return false }
         return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
-    }()
+    }
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
+    public func log(event: LogEvent) {
+        Self.write(line(for: event) + "\n")
+    }
+
+    /// The line for `event`, without its line break.
+    public func line(for event: LogEvent) -> String {
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
         if let explicit = event.metadata { merged.merge(explicit) { $1 } }
         let fields = merged.sorted { $0.key < $1.key }.map { "\(Self.escaped($0.key))=\(Self.value($0.value))" }
         let text = TerminalText.escaped(event.message.description)
-        let entry: String
         switch format {
         case .journal:
-            entry = "<\(Self.priority(event.level))>" + ([text] + fields).joined(separator: " ")
+            return "<\(Self.priority(event.level))>" + ([text] + fields).joined(separator: " ")
         case .terminal:
             let prefix = "\(Self.timestamp()) \(event.level) \(label):"
-            entry = ([prefix] + fields + ["[\(event.source)]", text]).joined(separator: " ")
+            return ([prefix] + fields + ["[\(event.source)]", text]).joined(separator: " ")
         }
-        Self.write(entry + "\n")
     }
 
     /// The syslog priority of a level (sd-daemon(3)): critical 2, error 3, warning 4, notice 5,
     /// info 6, debug and trace 7.
-    static func priority(_ level: Logger.Level) -> Int {
+    public static func priority(_ level: Logger.Level) -> Int {
         switch level {
         case .critical: 2
         case .error: 3
@@ -97,7 +100,7 @@ struct StandardErrorLogHandler: LogHandler {
     }
 
     /// A metadata value, escaped, and quoted when it holds a space, `"` or `=`.
-    static func value(_ value: Logger.Metadata.Value) -> String {
+    public static func value(_ value: Logger.Metadata.Value) -> String {
         let text = escaped(value.description)
         guard text.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\\\"") + "\""

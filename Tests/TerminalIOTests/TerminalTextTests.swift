@@ -1,6 +1,5 @@
+import TerminalIO
 import Testing
-
-@testable import smsgw
 
 /// What an SMS could do to the operator's terminal, written as visible escapes instead.
 struct TerminalTextTests {

@@ -15,9 +15,9 @@
 ///
 /// `--json` output never goes through this: JSON carries values exactly, and its own encoding
 /// escapes the C0 controls.
-enum TerminalText {
+public enum TerminalText {
     /// `text` with every character that could drive a terminal written as a visible escape.
-    static func escaped(_ text: String) -> String {
+    public static func escaped(_ text: String) -> String {
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
@@ -37,7 +37,7 @@ enum TerminalText {
     /// Whether a scalar changes the direction or the lines of the text around it: ALM (U+061C),
     /// LRM and RLM (U+200E, U+200F), the line and paragraph separators (U+2028, U+2029), the
     /// embeddings, pop and overrides (U+202A–U+202E) and the isolates (U+2066–U+2069).
-    static func isLayoutControl(_ value: UInt32) -> Bool {
+    public static func isLayoutControl(_ value: UInt32) -> Bool {
         switch value {
         case 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
         default: false

@@ -1,0 +1,23 @@
+import Foundation
+import GSM7
+import Operations
+import TerminalIO
+
+extension Output {
+    /// Tells stderr which characters `--transliterate` replaced ("line N: " first in a `--lines` batch).
+    static func report(_ replacements: [Transliteration], line: Int?) {
+        guard !replacements.isEmpty else { return }
+        let list = replacements.map { "'\($0.original)'→'\($0.replacement)' at \($0.position)" }
+        diagnostic((line.map { "line \($0): " } ?? "") + "transliterated " + list.joined(separator: ", ") + ".")
+    }
+
+    /// Encodes a value as one line of compact JSON: ``OperationsJSON``, the encoding every front end shares.
+    static func json(_ value: some Encodable) throws -> String {
+        try OperationsJSON.string(value)
+    }
+
+    /// ISO 8601 in the local time zone with its offset, e.g. 2026-11-22T07:25:02+01:00.
+    static func timestamp(_ date: Date) -> String {
+        OperationsJSON.timestamp(date)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Gateway
+import Glibc
+import Store
+import Testing
+
+/// The daemon's preflight as values, without a modem: each finding and when the account is unlocked.
+struct PreflightTests {
+    private let root = FileManager.default.temporaryDirectory.appendingPathComponent("smsgw-preflight-\(UUID().uuidString.prefix(8))")
+
+    private func configuration(modems: [ModemSettings]) -> GatewayConfiguration {
+        GatewayConfiguration(dataDirectory: root, modems: modems)
+    }
+
+    private func device(_ path: String, pinFile: String? = nil) -> ModemSettings {
+        ModemSettings(name: "m1", source: .device(path: path, connection: "at"), pinFile: pinFile)
+    }
+
+    @Test func aMissingDataDirectoryIsAProblemAndNothingIsUnlockedOrCreated() {
+        var unlocked = false
+        let findings = Preflight.findings(configuration(modems: [device("/dev/null")]), source: "test", simulated: false) {
+            unlocked = true
+            return "alice"
+        }
+        #expect(!unlocked)
+        #expect(findings.map(\.subject) == ["configuration", "modem m1", "data directory"])
+        let last = findings.last
+        #expect(last?.remedy == .createAccount)
+        guard case .problem(.notFound) = last?.outcome else { Issue.record("\(String(describing: last?.outcome))"); return }
+        #expect(!FileManager.default.fileExists(atPath: root.path))
+    }
+
+    @Test func devicesAreCheckedWithoutOpeningThem() throws {
+        #expect(Preflight.deviceProblem("/dev/null") == nil)
+        #expect(Preflight.deviceProblem("/nonexistent/ttyUSB9")?.detail.contains("does not exist") == true)
+        #expect(Preflight.deviceProblem("/etc/hostname")?.detail.contains("not a character device") == true)
+        #expect(Preflight.deviceProblem("ttyUSB0") == nil, "gammu takes devices that are not paths")
+        let findings = Preflight.findings(configuration(modems: []), source: "test", simulated: false) { "alice" }
+        guard case .problem(.unavailable) = findings[1].outcome else { Issue.record("\(findings[1])"); return }
+        let simulated = Preflight.findings(configuration(modems: []), source: "test", simulated: true) { "alice" }
+        #expect(!simulated[1].isProblem)
+    }
+
+    @Test func theAccountIsUnlockedOnlyWhenItsDatabaseExists() throws {
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: root) }
+        var calls = 0
+        let empty = Preflight.findings(configuration(modems: [device("/dev/null")]), source: "test", simulated: false) {
+            calls += 1
+            return "alice"
+        }
+        #expect(calls == 0)
+        #expect(empty.map(\.subject).suffix(3) == ["data directory", "daemon", "account"])
+        #expect(empty.last?.remedy == .createAccount)
+
+        let store = try GatewayPair.makeStore(root)
+        try store.close()
+        let ready = Preflight.findings(configuration(modems: [device("/dev/null")]), source: "test", simulated: false) { "tester" }
+        #expect(ready.last?.detail == "unlocks the account tester")
+        #expect(!ready.contains { $0.isProblem })
+
+        struct WrongPassphrase: Error {}
+        let refused = Preflight.findings(configuration(modems: [device("/dev/null")]), source: "test", simulated: false) {
+            throw WrongPassphrase()
+        }
+        guard case .failed(let error) = refused.last?.outcome else { Issue.record("\(String(describing: refused.last))"); return }
+        #expect(error is WrongPassphrase)
+    }
+}
