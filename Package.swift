@@ -29,6 +29,14 @@ let package = Package(
         // Finding and running the programs the tests compare against (oathtool, zbarimg). Tests only.
         .target(name: "ExternalTool", swiftSettings: strict),
 
+        // What the test targets share: temporary directories, stores in them, `eventually`, a
+        // quiet logger, a simulated network in a directory of its own. Tests only.
+        .target(
+            name: "TestSupport",
+            dependencies: ["Store", "ModemSimulator", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+
         // GSM 03.38 alphabet, septet counting and packing. Pure.
         .target(name: "GSM7", swiftSettings: strict),
 
@@ -175,7 +183,7 @@ let package = Package(
         .testTarget(
             name: "OperationsTests",
             dependencies: [
-                "Operations", "Failures", "Store", "OTP", "SMSCipher", "GSM7", "SplitMix",
+                "TestSupport", "Operations", "Failures", "Store", "OTP", "SMSCipher", "GSM7", "SplitMix",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -186,7 +194,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "TerminalIOTests", dependencies: ["TerminalIO", "SystemCalls", "Failures"], swiftSettings: strict),
-        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "Failures"], swiftSettings: strict),
+        .testTarget(name: "SystemCallsTests", dependencies: ["TestSupport", "SystemCalls", "Failures"], swiftSettings: strict),
         .testTarget(name: "GSM7Tests", dependencies: ["GSM7", "SplitMix"], swiftSettings: strict),
         .testTarget(
             name: "SMSCipherTests",
@@ -196,24 +204,24 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["Store", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["TestSupport", "Store", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(name: "OTPTests", dependencies: ["OTP", "SplitMix", "ExternalTool"], swiftSettings: strict),
         .testTarget(
             name: "ModemSimulatorTests",
-            dependencies: ["ModemSimulator", "GSM7", "SplitMix", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["TestSupport", "ModemSimulator", "GSM7", "SplitMix", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "ModemTests",
-            dependencies: ["Modem", "ModemSimulator", "GSM7", "SplitMix", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["TestSupport", "Modem", "ModemSimulator", "GSM7", "SplitMix", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "SimulatedGateway", "Operations", "Store", "SMSCipher", "GSM7", "Modem", "ModemSimulator",
+                "TestSupport", "Gateway", "SimulatedGateway", "Operations", "Store", "SMSCipher", "GSM7", "Modem", "ModemSimulator",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -222,7 +230,7 @@ let package = Package(
         // through the binary. GRDB only to alter a copy of a database the way an attacker with the file would.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["smsgw", "Store", "SplitMix", "ExternalTool", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["TestSupport", "smsgw", "Store", "SplitMix", "ExternalTool", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
     ]

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The account, OTP and backup commands on top of the application layer: its neutral errors

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// One tool: global options anywhere, one way errors start, one contact shape in every JSON.

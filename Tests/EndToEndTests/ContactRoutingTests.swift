@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `contact add/edit` with several numbers and a modem pin, as a user types them.

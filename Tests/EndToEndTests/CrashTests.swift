@@ -1,5 +1,6 @@
 import Foundation
 import SplitMix
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The daemon's log lines as journald and a terminal get them.

@@ -1,5 +1,6 @@
 import Foundation
 import SplitMix
+import TestSupport
 import Testing
 
 /// Two users pair, exchange messages over a lossy channel, re-pair manually, and keep talking.

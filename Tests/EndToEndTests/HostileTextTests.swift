@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Store
+import TestSupport
 import Testing
 
 /// Nothing from an SMS can drive the operator's terminal: `log`, `status`, `contact`, `decrypt`

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Texts, codes and secrets come from stdin or a prompt, not the command line; what a shell would

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `smsgw log prune`: the log does not keep texts for ever (docs/PROTOCOL.md §7.4).

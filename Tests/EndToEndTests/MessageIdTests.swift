@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// One id per message, and `log --follow` showing each change of a message's status.

@@ -1,6 +1,7 @@
 import ExternalTool
 import Foundation
 import SplitMix
+import TestSupport
 import Testing
 
 /// `smsgw otp` as a user runs it, checked against a real peer: GNU `oathtool`.

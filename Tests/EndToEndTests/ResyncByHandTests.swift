@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A resync pasted by hand through `decrypt`: the contact's request is kept until the operator

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `smsgw serve --check` through the binary: it validates and says what would run, opening no

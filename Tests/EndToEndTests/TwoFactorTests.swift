@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `smsgw account 2fa`: a TOTP code after the passphrase on every unlock, checked against oathtool.

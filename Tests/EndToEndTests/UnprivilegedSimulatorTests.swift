@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -31,7 +32,7 @@ struct UnprivilegedSimulatorTests {
             sim.waitUntilExit()
             try? handle.close()
         }
-        let started = await eventually(timeout: 30) {
+        let started = await eventually(timeout: .seconds(30)) {
             String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self).contains("Press Ctrl-C")
         }
         #expect(started, "the simulator did not start: \(String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self))")
@@ -60,14 +61,5 @@ struct UnprivilegedSimulatorTests {
         var info = stat()
         guard lstat(path, &info) == 0 else { return 0 }
         return info.st_mode & 0o777
-    }
-
-    private func eventually(timeout: Double, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(100))
-        }
-        return condition()
     }
 }

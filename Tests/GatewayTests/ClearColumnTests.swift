@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Modem
 import Store
+import TestSupport
 import Testing
 
 @testable import Gateway
@@ -10,12 +11,9 @@ import Testing
 @Suite("Clear columns")
 struct ClearColumnTests {
     @Test func aSecondCopyOfAPlainSMSFromAContactLogsNoText() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("smsgw-clear-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var logger = Logger(label: "smsgw.tests")
-        logger.logLevel = .critical
-        let gateway = try GatewayStore.open(directory: directory, logger: logger)
-        let store = try gateway.createAccount(username: "gw", passphrase: "correct horse battery", parameters: .minimum)
+        let directory = TemporaryDirectory(prefix: "smsgw-clear")
+        defer { withExtendedLifetime(directory) {} }
+        let store = try directory.unlockedStore()
         try store.addContact(name: "alice", number: PhoneNumber("+15550001"), pairingCode: Data("code".utf8))
         let text = "Your bank code is 4711-9920"
         let sms = StoredMessage(
@@ -29,7 +27,7 @@ struct ClearColumnTests {
         #expect(log.map(\.status) == [.plain, .duplicate])
         #expect(log.first?.text == text)
         #expect(log.allSatisfy { $0.ciphertext == nil })
-        let files = ["smsgw.sqlite", "smsgw.sqlite-wal"].compactMap { FileManager.default.contents(atPath: directory.appendingPathComponent($0).path) }
+        let files = ["smsgw.sqlite", "smsgw.sqlite-wal"].compactMap { FileManager.default.contents(atPath: directory.url.appendingPathComponent($0).path) }
         #expect(!files.isEmpty)
         for bytes in files { #expect(bytes.range(of: Data("4711-9920".utf8)) == nil) }
     }

@@ -4,6 +4,7 @@ import Operations
 import ModemSimulator
 import SMSCipher
 import Store
+import TestSupport
 import Testing
 
 /// Two gateways through the real libgammu AT driver against one in-process simulated network.

@@ -6,6 +6,7 @@ import Modem
 import ModemSimulator
 import SMSCipher
 import Store
+import TestSupport
 import Testing
 
 /// The suites that run real gateways over the simulator, one at a time: each pair of gateways runs
@@ -50,9 +51,8 @@ final class GatewayPair: @unchecked Sendable {
         self.seed = seed
         print("\(test): simulator seed \(seed)")
         root = FileManager.default.temporaryDirectory.appendingPathComponent("smsgw-gateway-tests-\(UUID().uuidString.prefix(8))")
-        var simLogger = Logger(label: "smsgw.sim.test")
-        simLogger.logLevel = .critical
-        network = SimulatedNetwork(directory: root.appendingPathComponent("sim"), seed: seed, faults: faults, logger: simLogger)
+        network = SimulatedNetwork(
+            directory: root.appendingPathComponent("sim"), seed: seed, faults: faults, logger: quietLogger("smsgw.sim.test"))
         let numbersA = (0..<modemsPerSide).map { "+1555000\(1 + 2 * $0)" }
         let numbersB = (0..<modemsPerSide).map { "+1555000\(2 + 2 * $0)" }
         let network = self.network
@@ -60,8 +60,8 @@ final class GatewayPair: @unchecked Sendable {
         let simsB = try numbersB.map { try network.addModem(number: $0) }
         try network.start()
 
-        let storeA = try Self.makeStore(root.appendingPathComponent("a"))
-        let storeB = try Self.makeStore(root.appendingPathComponent("b"))
+        let storeA = try TestStore.unlockedStore(in: root.appendingPathComponent("a"))
+        let storeB = try TestStore.unlockedStore(in: root.appendingPathComponent("b"))
         try Self.pair(storeA, named: "bob", numbers: numbersB, with: storeB, named: "alice", numbers: numbersA)
 
         a = try Self.side(peer: "bob", label: "a", number: Self.numberA, store: storeA, sims: simsA,
@@ -72,17 +72,6 @@ final class GatewayPair: @unchecked Sendable {
 
     static let fastIntervals = GatewayConfiguration.Intervals(
         pollSeconds: 1, healthSeconds: 1, retryBaseSeconds: 0.5, retryMaxSeconds: 2, resyncRetrySeconds: 3)
-
-    static var quietLogger: Logger {
-        var logger = Logger(label: "smsgw.gateway.test")
-        logger.logLevel = ProcessInfo.processInfo.environment["SMSGW_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
-        return logger
-    }
-
-    static func makeStore(_ directory: URL) throws -> UnlockedStore {
-        let store = try GatewayStore.open(directory: directory, logger: quietLogger)
-        return try store.createAccount(username: "tester", passphrase: "correct horse battery staple", parameters: .minimum)
-    }
 
     /// Pairs two stores' contacts as `smsgw contact add` + `contact pair` would.
     static func pair(_ first: UnlockedStore, named firstName: String, number firstNumber: String,
@@ -118,7 +107,7 @@ final class GatewayPair: @unchecked Sendable {
             modems: zip(names, sims).map { name, sim in
                 ModemSettings(name: name, source: .device(path: sim.devicePath, connection: "at"), callTimeoutSeconds: callTimeout)
             })
-        let gateway = try Gateway(store: store, configuration: configuration, logger: quietLogger, handlesSignals: false)
+        let gateway = try Gateway(store: store, configuration: configuration, logger: quietLogger("smsgw.gateway.test"), handlesSignals: false)
         let task = Task { try await gateway.run() }
         return Side(peer: peer, number: number, directory: dir, store: store, sims: sims, modemNames: names, gateway: gateway, task: task)
     }
@@ -177,16 +166,6 @@ final class GatewayPair: @unchecked Sendable {
         network.stop()
         try? FileManager.default.removeItem(at: root)
     }
-}
-
-/// Polls `condition` until it holds or `timeout` passes.
-func eventually(timeout: Duration = .seconds(45), _ condition: () async throws -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if (try? await condition()) == true { return true }
-        try? await Task.sleep(for: .milliseconds(100))
-    }
-    return (try? await condition()) == true
 }
 
 extension UnlockedStore {

@@ -3,6 +3,7 @@ import Gateway
 import Operations
 import Modem
 import Store
+import TestSupport
 import Testing
 
 /// The whole daemon through its public face, with its modem made by the test: the gateway needs
@@ -13,10 +14,10 @@ struct GatewaySeamTests {
         let rig = try await MemoryRig.make(ready: false)
         let modem = rig.modem
         let configuration = GatewayConfiguration(
-            dataDirectory: rig.root.appendingPathComponent("data"), intervals: MemoryRig.fastIntervals,
+            dataDirectory: rig.directory.url, intervals: MemoryRig.fastIntervals,
             modems: [ModemSettings(name: "m1", source: .device(path: modem.device, connection: "at"))])
         let gateway = try Gateway(
-            store: rig.store, configuration: configuration, logger: GatewayPair.quietLogger, handlesSignals: false,
+            store: rig.store, configuration: configuration, logger: quietLogger("smsgw.gateway.test"), handlesSignals: false,
             makeModem: { _, _, _ in modem })
         let task = Task { try await gateway.run() }
         #expect(await eventually(timeout: MemoryRig.patience) { try GatewayStatus.read(from: rig.store).hasReadyModem })

@@ -4,6 +4,7 @@ import Operations
 import ModemSimulator
 import SimulatedGateway
 import Store
+import TestSupport
 import Testing
 
 /// One gateway on its own simulated network (`serve --sim`), with a paired contact "bob" at
@@ -18,15 +19,15 @@ final class SoloGateway: @unchecked Sendable {
 
     init(partTimeout: Double = 600, capacity: Int? = nil, direct: Bool = false) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("smsgw-inbox-\(UUID().uuidString.prefix(8))")
-        store = try GatewayPair.makeStore(root.appendingPathComponent("data"))
-        let peer = try GatewayPair.makeStore(root.appendingPathComponent("peer"))
+        store = try TestStore.unlockedStore(in: root.appendingPathComponent("data"))
+        let peer = try TestStore.unlockedStore(in: root.appendingPathComponent("peer"))
         try GatewayPair.pair(store, named: "bob", number: "+15550002", with: peer, named: "alice", number: "+15550001")
         var intervals = GatewayPair.fastIntervals
         intervals.partTimeoutSeconds = partTimeout
         gateway = try SimulatedGateway(
             store: store, configuration: GatewayConfiguration(dataDirectory: root.appendingPathComponent("data"), intervals: intervals),
             simulator: SimulatorSettings(directory: root.appendingPathComponent("sim"), seed: 5),
-            logger: GatewayPair.quietLogger, handlesSignals: false)
+            logger: quietLogger("smsgw.gateway.test"), handlesSignals: false)
         network = gateway.network
         sim = try #require(network.modem(number: "+15550001"))
         if let capacity { sim.storageCapacity = capacity }

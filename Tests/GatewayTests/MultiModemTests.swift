@@ -3,6 +3,7 @@ import Gateway
 import Operations
 import ModemSimulator
 import Store
+import TestSupport
 import Testing
 
 extension GatewayIntegrationTests {

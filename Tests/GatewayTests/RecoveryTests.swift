@@ -5,6 +5,7 @@ import Logging
 import ModemSimulator
 import SMSCipher
 import Store
+import TestSupport
 import Testing
 
 extension GatewayIntegrationTests {
@@ -61,21 +62,21 @@ extension GatewayIntegrationTests {
         }
 
         @Test func aWrongPINStopsTheModemAndSaysSo() async throws {
-            let root = FileManager.default.temporaryDirectory.appendingPathComponent("smsgw-gateway-pin-\(UUID().uuidString.prefix(8))")
-            defer { try? FileManager.default.removeItem(at: root) }
-            var simLogger = Logger(label: "smsgw.sim.test")
-            simLogger.logLevel = .critical
-            let network = SimulatedNetwork(directory: root.appendingPathComponent("sim"), seed: 7, logger: simLogger)
-            defer { network.stop() }
+            let scratch = TemporaryDirectory(prefix: "smsgw-gateway-pin")
+            let root = scratch.root
+            defer { withExtendedLifetime(scratch) {} }
+            let rig = SimulatorRig(seed: 7)
+            let network = rig.network
+            defer { rig.close() }
             let sim = try network.addModem(number: "+15550001", pin: "1234")
             try network.start()
             let pinFile = root.appendingPathComponent("pin")
             try "9999".write(to: pinFile, atomically: true, encoding: .utf8)
-            let store = try GatewayPair.makeStore(root.appendingPathComponent("data"))
+            let store = try TestStore.unlockedStore(in: root.appendingPathComponent("data"))
             let configuration = GatewayConfiguration(
                 dataDirectory: root.appendingPathComponent("data"), intervals: GatewayPair.fastIntervals,
                 modems: [ModemSettings(name: "pinned", source: .device(path: sim.devicePath, connection: "at"), pinFile: pinFile.path, callTimeoutSeconds: 5)])
-            let gateway = try Gateway(store: store, configuration: configuration, logger: GatewayPair.quietLogger, handlesSignals: false)
+            let gateway = try Gateway(store: store, configuration: configuration, logger: quietLogger("smsgw.gateway.test"), handlesSignals: false)
             let task = Task { try await gateway.run() }
             #expect(await eventually(timeout: .seconds(30)) {
                 try GatewayStatus.read(from: store).modems.first?.state == "wrong PIN"
@@ -92,11 +93,12 @@ extension GatewayIntegrationTests {
         }
 
         @Test func noModemMeansUnavailable() throws {
-            let root = FileManager.default.temporaryDirectory.appendingPathComponent("smsgw-gateway-none-\(UUID().uuidString.prefix(8))")
-            defer { try? FileManager.default.removeItem(at: root) }
-            let store = try GatewayPair.makeStore(root)
+            let scratch = TemporaryDirectory(prefix: "smsgw-gateway-none")
+            let root = scratch.url
+            defer { withExtendedLifetime(scratch) {} }
+            let store = try TestStore.unlockedStore(in: root)
             do {
-                _ = try Gateway(store: store, configuration: GatewayConfiguration(dataDirectory: root), logger: GatewayPair.quietLogger)
+                _ = try Gateway(store: store, configuration: GatewayConfiguration(dataDirectory: root), logger: quietLogger("smsgw.gateway.test"))
                 Issue.record("a gateway without modems was built")
             } catch let error as GatewayError {
                 #expect(error.exitCode == 69)

@@ -3,6 +3,7 @@ import Gateway
 import Operations
 import SMSCipher
 import Store
+import TestSupport
 import Testing
 
 extension GatewayIntegrationTests {

@@ -3,24 +3,26 @@ import Gateway
 import Operations
 import SimulatedGateway
 import Store
+import TestSupport
 import Testing
 
 extension GatewayIntegrationTests {
     @Suite("serve --sim: the gateway on its own simulated network")
     struct SimulatedModeTests {
         @Test func plainUnknownAndConcatenatedSMSAreLoggedWithoutTouchingKeys() async throws {
-            let root = FileManager.default.temporaryDirectory.appendingPathComponent("smsgw-gateway-sim-\(UUID().uuidString.prefix(8))")
-            defer { try? FileManager.default.removeItem(at: root) }
-            let store = try GatewayPair.makeStore(root.appendingPathComponent("data"))
+            let scratch = TemporaryDirectory(prefix: "smsgw-gateway-sim")
+            let root = scratch.root
+            defer { withExtendedLifetime(scratch) {} }
+            let store = try TestStore.unlockedStore(in: root.appendingPathComponent("data"))
             // A paired contact at the peer number, to show that a plain SMS from it changes no key state.
-            let peerStore = try GatewayPair.makeStore(root.appendingPathComponent("peer"))
+            let peerStore = try TestStore.unlockedStore(in: root.appendingPathComponent("peer"))
             try GatewayPair.pair(store, named: "bob", number: "+15550002", with: peerStore, named: "alice", number: "+15550001")
             let before = try store.read { try $0.session(for: $0.contact(named: "bob")) }
 
             let configuration = GatewayConfiguration(dataDirectory: root.appendingPathComponent("data"), intervals: GatewayPair.fastIntervals)
             let gateway = try SimulatedGateway(
                 store: store, configuration: configuration, simulator: SimulatorSettings(directory: root.appendingPathComponent("sim"), seed: 3),
-                logger: GatewayPair.quietLogger, handlesSignals: false)
+                logger: quietLogger("smsgw.gateway.test"), handlesSignals: false)
             let network = gateway.network
             #expect(gateway.modemNames == ["+15550001"])
             #expect(gateway.summary.count == 3 && gateway.summary[1].hasPrefix("modem +15550001  driven by this gateway  gammurc "))

@@ -1,5 +1,6 @@
 import Foundation
 import ModemSimulator
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -24,7 +25,7 @@ struct DescriptorHygieneTests {
 
     @Test("The pseudo-terminal the simulator keeps open is close-on-exec")
     func terminalDescriptorsAreCloseOnExec() throws {
-        let fixture = try SimulatorFixture { try $0.addModem(number: Self.number) }
+        let fixture = try SimulatorRig.started { try $0.addModem(number: Self.number) }
         defer { fixture.close() }
         let slave = try FileManager.default.destinationOfSymbolicLink(atPath: try fixture.modem(Self.number).devicePath)
         let flags = Self.descriptorFlags(on: slave)
@@ -34,7 +35,7 @@ struct DescriptorHygieneTests {
 
     @Test("A control client that hangs up before its answer leaves the simulator answering others")
     func aClientHangingUpEarlyIsNoSIGPIPE() throws {
-        let fixture = try SimulatorFixture { try $0.addModem(number: Self.number) }
+        let fixture = try SimulatorRig.started { try $0.addModem(number: Self.number) }
         defer { fixture.close() }
         let socketPath = fixture.network.controlSocketPath
         for _ in 0..<5 {

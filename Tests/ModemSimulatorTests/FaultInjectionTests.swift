@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import ModemSimulator
 
@@ -9,8 +10,8 @@ struct FaultInjectionTests {
     static let a = "+15550001"
     static let b = "+15550002"
 
-    private func network(seed: UInt64 = 7, capacity: Int = 30) throws -> SimulatorFixture {
-        try SimulatorFixture(seed: seed) { network in
+    private func network(seed: UInt64 = 7, capacity: Int = 30) throws -> SimulatorRig {
+        try SimulatorRig.started(seed: seed) { network in
             try network.addModem(number: Self.a, storageCapacity: capacity)
             try network.addModem(number: Self.b, pin: nil, storageCapacity: capacity)
         }
@@ -56,7 +57,7 @@ struct FaultInjectionTests {
 
     @Test("A modem without notifications refuses AT+CNMI and stays silent, so clients must poll")
     func withoutNotifications() throws {
-        let sim = try SimulatorFixture { network in
+        let sim = try SimulatorRig.started { network in
             try network.addModem(number: Self.a)
             try network.addModem(number: Self.b, notifications: false)
         }
@@ -198,7 +199,7 @@ struct FaultInjectionTests {
 
     @Test("Three wrong PINs lock the SIM (SIM PUK); SMS commands need the PIN")
     func pinCountdown() throws {
-        let sim = try SimulatorFixture { try $0.addModem(number: Self.a, pin: "4321") }
+        let sim = try SimulatorRig.started { try $0.addModem(number: Self.a, pin: "4321") }
         defer { sim.close() }
         let client = try ATClient(path: try sim.modem(Self.a).devicePath)
         _ = try client.command("AT+CMEE=1")

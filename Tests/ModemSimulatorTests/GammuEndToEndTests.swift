@@ -1,5 +1,6 @@
 import Foundation
 import GSM7
+import TestSupport
 import Testing
 @testable import ModemSimulator
 
@@ -9,8 +10,8 @@ struct GammuEndToEndTests {
     static let a = "+15550001"
     static let b = "+15550002"
 
-    private func twoModems(capacityB: Int = 30, pinB: String? = nil) throws -> SimulatorFixture {
-        try SimulatorFixture { network in
+    private func twoModems(capacityB: Int = 30, pinB: String? = nil) throws -> SimulatorRig {
+        try SimulatorRig.started { network in
             try network.addModem(number: Self.a)
             try network.addModem(number: Self.b, pin: pinB, storageCapacity: capacityB)
         }

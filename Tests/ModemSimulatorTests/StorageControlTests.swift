@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import ModemSimulator
 
@@ -12,8 +13,8 @@ struct StorageControlTests {
     static let a = "+15550001"
     static let b = "+15550002"
 
-    private func network() throws -> SimulatorFixture {
-        try SimulatorFixture(seed: 3) { network in
+    private func network() throws -> SimulatorRig {
+        try SimulatorRig.started(seed: 3) { network in
             try network.addModem(number: Self.a)
             try network.addModem(number: Self.b)
         }
@@ -38,10 +39,10 @@ struct StorageControlTests {
 
     @Test("An existing directory of this user is made private before the network starts")
     func existingDirectoryIsTightened() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("smsgw-simtest-open-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let scratch = TemporaryDirectory(prefix: "smsgw-simtest-open")
+        let directory = scratch.root
         _ = chmod(directory.path, 0o777)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { withExtendedLifetime(scratch) {} }
         let network = SimulatedNetwork(directory: directory)
         try network.addModem(number: Self.a)
         try network.start()

@@ -1,12 +1,13 @@
 import Foundation
 import Modem
 import ModemSimulator
+import TestSupport
 import Testing
 
 @Suite("Connection through libgammu's AT driver", .serialized)
 struct ConnectionTests {
     @Test func connectsAndIdentifies() async throws {
-        let fixture = SimulatorFixture()
+        let fixture = SimulatorRig()
         let sim = try fixture.network.addModem(number: "+15550001")
         try fixture.network.start()
         let modem = try fixture.modem(for: sim)

@@ -4,6 +4,7 @@ import Logging
 import Modem
 import ModemSimulator
 import Synchronization
+import TestSupport
 import Testing
 
 /// Keeps every log line, with its metadata, for inspection.
@@ -31,7 +32,7 @@ struct CapturingLogHandler: LogHandler {
 @Suite("Logging", .serialized)
 struct LoggingTests {
     @Test func thePINNeverReachesTheLogEvenAtTrace() async throws {
-        let fixture = SimulatorFixture()
+        let fixture = SimulatorRig()
         let sim = try fixture.network.addModem(number: "+15550001", pin: "8642")
         try fixture.network.start()
         let store = CapturingLogHandler.Lines()
@@ -60,7 +61,7 @@ struct LoggingTests {
     }
 
     @Test func theTraceNeverHoldsTextsPDUsIMSIOrIMEI() async throws {
-        let fixture = SimulatorFixture()
+        let fixture = SimulatorRig()
         let simA = try fixture.network.addModem(number: "+15550001")
         let simB = try fixture.network.addModem(number: "+15550002")
         try fixture.network.start()
@@ -75,10 +76,10 @@ struct LoggingTests {
 
         let outgoing = "outgoing words nobody may log"
         _ = try await modem.send(text: outgoing, to: "+15550002", statusReport: false)
-        #expect(await SimulatorFixture.eventually { simB.storedMessageCount == 1 })
+        #expect(await eventually(timeout: .seconds(15)) { simB.storedMessageCount == 1 })
         let incoming = "incoming words nobody may log"
         try fixture.network.inject(text: incoming, from: "+15559999", to: "+15550001")
-        #expect(await SimulatorFixture.eventually { simA.storedMessageCount == 1 })
+        #expect(await eventually(timeout: .seconds(15)) { simA.storedMessageCount == 1 })
         let storedPDU = Hex.encode(try #require(simA.storedPDUs.first).pdu)
         let messages = try await modem.messages()
         #expect(messages.map(\.text) == [incoming])

@@ -3,13 +3,14 @@ import SplitMix
 import GSM7
 import Modem
 import ModemSimulator
+import TestSupport
 import Testing
 
 @Suite("Sending and reading SMS through libgammu", .serialized)
 struct MessagingTests {
     /// Two connected modems on one simulated network.
     struct Pair {
-        let fixture = SimulatorFixture()
+        let fixture = SimulatorRig()
         let simA: SimulatedModem
         let simB: SimulatedModem
         let a: GammuModem
@@ -29,7 +30,7 @@ struct MessagingTests {
     /// Waits until `modem` stores at least `count` messages and returns them.
     static func waitForMessages(_ modem: GammuModem, count: Int, timeout: Duration = .seconds(20)) async throws -> [StoredMessage] {
         var messages: [StoredMessage] = []
-        _ = try await SimulatorFixture.eventually(timeout: timeout) {
+        _ = await eventually(timeout: timeout) {
             messages = try await modem.messages()
             return messages.count >= count
         }
@@ -146,14 +147,14 @@ struct MessagingTests {
         let reference = try await pair.a.send(text: "report me", to: "+15550002", statusReport: true)
         _ = try await Self.waitForMessages(pair.b, count: 1)
         var report: StoredMessage?
-        let arrived = try await SimulatorFixture.eventually {
+        let arrived = await eventually(timeout: .seconds(15)) {
             report = try await pair.a.messages().first { $0.isStatusReport }
             return report != nil
         }
         #expect(arrived)
         #expect(report?.messageReference == reference)
         #expect(report?.deliveryStatus?.isDelivered == true)
-        let evented = await SimulatorFixture.eventually(timeout: .seconds(5)) {
+        let evented = await eventually(timeout: .seconds(5)) {
             await events.events.contains { event in
                 if case .statusReport(let ref, let status) = event { return ref == reference && status.isDelivered }
                 return false
@@ -168,14 +169,14 @@ struct MessagingTests {
         #expect(pair.b.supportsNotifications)
         let events = EventRecorder(pair.b)
         _ = try await pair.a.send(text: "ping", to: "+15550002", statusReport: false)
-        let notified = await SimulatorFixture.eventually(timeout: .seconds(10)) {
+        let notified = await eventually(timeout: .seconds(10)) {
             await events.events.contains(.newMessage)
         }
         #expect(notified)
     }
 
     @Test func pollingModemSaysSo() async throws {
-        let fixture = SimulatorFixture()
+        let fixture = SimulatorRig()
         let sim = try fixture.network.addModem(number: "+15550003", notifications: false)
         try fixture.network.start()
         let modem = try fixture.modem(for: sim)

@@ -1,12 +1,13 @@
 import Foundation
 import Modem
 import ModemSimulator
+import TestSupport
 import Testing
 
 @Suite("Errors, watchdog and recovery against the simulator", .serialized)
 struct RecoveryTests {
     @Test func cmsErrorsAreClassified() async throws {
-        let fixture = SimulatorFixture()
+        let fixture = SimulatorRig()
         let sim = try fixture.network.addModem(number: "+15550001")
         try fixture.network.addModem(number: "+15550002")
         try fixture.network.start()
@@ -42,7 +43,7 @@ struct RecoveryTests {
     }
 
     @Test func hungModemTimesOutAndRecovers() async throws {
-        let fixture = SimulatorFixture()
+        let fixture = SimulatorRig()
         let sim = try fixture.network.addModem(number: "+15550001")
         try fixture.network.start()
         let modem = try fixture.modem(for: sim, callTimeout: .seconds(3), watchdogTimeout: .seconds(3))
@@ -70,7 +71,7 @@ struct RecoveryTests {
     }
 
     @Test func sendToAHungModemTimesOutWithoutAmbiguity() async throws {
-        let fixture = SimulatorFixture()
+        let fixture = SimulatorRig()
         let sim = try fixture.network.addModem(number: "+15550001")
         try fixture.network.addModem(number: "+15550002")
         try fixture.network.start()
@@ -93,7 +94,7 @@ struct RecoveryTests {
     }
 
     @Test func unplugAndReplug() async throws {
-        let fixture = SimulatorFixture()
+        let fixture = SimulatorRig()
         let sim = try fixture.network.addModem(number: "+15550001")
         try fixture.network.start()
         let modem = try fixture.modem(for: sim)
@@ -101,7 +102,7 @@ struct RecoveryTests {
         try await modem.connect()
 
         sim.unplug()
-        let noticed = await SimulatorFixture.eventually(timeout: .seconds(10)) {
+        let noticed = await eventually(timeout: .seconds(10)) {
             await events.events.contains(.disconnected)
         }
         #expect(noticed)
@@ -127,7 +128,7 @@ struct RecoveryTests {
         #expect(modem.isConnected)
         #expect(!modem.needsRecovery)
         var texts: [String] = []
-        _ = try await SimulatorFixture.eventually {
+        _ = await eventually(timeout: .seconds(15)) {
             texts = try await modem.messages().map(\.text)
             return !texts.isEmpty
         }
@@ -135,7 +136,7 @@ struct RecoveryTests {
     }
 
     @Test func radioResetKeepsTheModemUsable() async throws {
-        let fixture = SimulatorFixture()
+        let fixture = SimulatorRig()
         let sim = try fixture.network.addModem(number: "+15550001")
         try fixture.network.start()
         let modem = try fixture.modem(for: sim)
@@ -146,7 +147,7 @@ struct RecoveryTests {
     }
 
     @Test func wrongPINIsReportedAndNeverRetried() async throws {
-        let fixture = SimulatorFixture()
+        let fixture = SimulatorRig()
         let sim = try fixture.network.addModem(number: "+15550001", pin: "1234")
         try fixture.network.start()
 
@@ -179,7 +180,7 @@ struct RecoveryTests {
     }
 
     @Test func missingPINIsReported() async throws {
-        let fixture = SimulatorFixture()
+        let fixture = SimulatorRig()
         let sim = try fixture.network.addModem(number: "+15550001", pin: "1234")
         try fixture.network.start()
         let modem = try fixture.modem(for: sim)
@@ -192,7 +193,7 @@ struct RecoveryTests {
     }
 
     @Test func loadsAGammurcSection() async throws {
-        let fixture = SimulatorFixture()
+        let fixture = SimulatorRig()
         let sim = try fixture.network.addModem(number: "+15550001", pin: "4321")
         try fixture.network.start()
         let url = try fixture.network.writeGammurc(for: sim)

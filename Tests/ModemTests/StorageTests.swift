@@ -1,6 +1,7 @@
 import Foundation
 import Modem
 import ModemSimulator
+import TestSupport
 import Testing
 
 /// What the modem's storage holds besides ordinary SMS, read through the real libgammu.
@@ -8,7 +9,7 @@ import Testing
 struct StorageTests {
     /// One simulated modem, connected.
     struct Single {
-        let fixture = SimulatorFixture()
+        let fixture = SimulatorRig()
         let sim: SimulatedModem
         let modem: GammuModem
 
@@ -22,7 +23,7 @@ struct StorageTests {
 
         /// Waits until the simulated modem stores `count` entries.
         func waitForStored(_ count: Int) async -> Bool {
-            await SimulatorFixture.eventually { sim.storedMessageCount >= count }
+            await eventually(timeout: .seconds(15)) { sim.storedMessageCount >= count }
         }
     }
 
@@ -78,7 +79,7 @@ struct StorageTests {
         let single = try await Single(direct: true)
         let recorder = EventRecorder(single.modem)
         try single.fixture.network.inject(text: "straight to you", from: "+15559999", to: "+15550001")
-        let arrived = await SimulatorFixture.eventually {
+        let arrived = await eventually(timeout: .seconds(15)) {
             await recorder.events.contains { if case .received(let sms) = $0 { sms.text == "straight to you" } else { false } }
         }
         #expect(arrived)
@@ -103,7 +104,7 @@ struct StorageTests {
         let first = try #require(try await single.modem.messages().first)
         try await single.modem.delete(first.location)
         // The SMSC delivers the third once there is room again.
-        #expect(await SimulatorFixture.eventually {
+        #expect(await eventually(timeout: .seconds(15)) {
             (try? await single.modem.messages().map(\.text).contains("filler 3")) == true
         })
     }

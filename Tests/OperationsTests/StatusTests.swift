@@ -2,6 +2,7 @@ import Failures
 import Foundation
 import Operations
 import Store
+import TestSupport
 import Testing
 
 /// The status every front end shows, and daemon liveness.

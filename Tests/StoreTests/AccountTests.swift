@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 @testable import Store
 
@@ -7,20 +8,20 @@ import Testing
 struct AccountTests {
     @Test("Create, then unlock with the right passphrase")
     func createAndUnlock() throws {
-        let (directory, store, unlocked) = try Fixture.unlockedStore()
+        let (directory, store, unlocked) = try TestStore.unlockedStore()
         #expect(unlocked.username == "field-user")
         #expect(try store.accountExists)
         _ = try unlocked.addContact(name: "alice", number: nil, pairingCode: Data("code".utf8))
 
         let reopened = try directory.open()
-        let again = try reopened.unlock(passphrase: Fixture.passphrase)
+        let again = try reopened.unlock(passphrase: TestStore.passphrase)
         #expect(again.username == "field-user")
         #expect(try again.contacts().map(\.name) == ["alice"])
     }
 
     @Test("The Argon2 parameters and a 16-byte salt are stored beside the wrapped key")
     func parametersStored() throws {
-        let (_, store, _) = try Fixture.unlockedStore()
+        let (_, store, _) = try TestStore.unlockedStore()
         let record = try store.pool.read { try AccountRecord.require($0) }
         #expect(record.parameters == .minimum)
         #expect(record.salt.count == 16)
@@ -29,9 +30,9 @@ struct AccountTests {
 
     @Test("A second account in the same database is refused")
     func secondAccountRefused() throws {
-        let (_, store, _) = try Fixture.unlockedStore()
+        let (_, store, _) = try TestStore.unlockedStore()
         #expect(throws: StoreError.accountExists) {
-            _ = try store.createAccount(username: "b", passphrase: Fixture.passphrase, parameters: Fixture.parameters)
+            _ = try store.createAccount(username: "b", passphrase: TestStore.passphrase, parameters: TestStore.parameters)
         }
     }
 
@@ -39,7 +40,7 @@ struct AccountTests {
     func unlockWithoutAccount() throws {
         let directory = TemporaryDirectory()
         let store = try directory.open()
-        #expect(throws: StoreError.noAccount) { _ = try store.unlock(passphrase: Fixture.passphrase) }
+        #expect(throws: StoreError.noAccount) { _ = try store.unlock(passphrase: TestStore.passphrase) }
         #expect(StoreError.noAccount.exitCode == 66)
         #expect(StoreError.noAccount.description.contains("smsgw init"))
     }
@@ -55,14 +56,14 @@ struct AccountTests {
         ]
         for parameters in weak {
             #expect(throws: StoreError.self) {
-                _ = try store.createAccount(username: "a", passphrase: Fixture.passphrase, parameters: parameters)
+                _ = try store.createAccount(username: "a", passphrase: TestStore.passphrase, parameters: parameters)
             }
         }
         #expect(throws: StoreError.self) {
             _ = try store.createAccount(username: "a", passphrase: "short", parameters: .minimum)
         }
         #expect(throws: StoreError.self) {
-            _ = try store.createAccount(username: "   ", passphrase: Fixture.passphrase, parameters: .minimum)
+            _ = try store.createAccount(username: "   ", passphrase: TestStore.passphrase, parameters: .minimum)
         }
         #expect(try store.accountExists == false)
         #expect(Argon2Parameters.default == Argon2Parameters(memoryKiB: 65536, iterations: 3, parallelism: 1))
@@ -70,13 +71,13 @@ struct AccountTests {
 
     @Test("A wrong passphrase fails authentication and counts down")
     func wrongPassphrase() throws {
-        let (_, store, _) = try Fixture.unlockedStore()
+        let (_, store, _) = try TestStore.unlockedStore()
         #expect(throws: StoreError.authenticationFailed(remainingAttempts: 2)) {
             _ = try store.unlock(passphrase: "not the passphrase")
         }
         #expect(StoreError.authenticationFailed(remainingAttempts: 2).exitCode == 77)
         // Success resets the count.
-        _ = try store.unlock(passphrase: Fixture.passphrase)
+        _ = try store.unlock(passphrase: TestStore.passphrase)
         #expect(throws: StoreError.authenticationFailed(remainingAttempts: 2)) {
             _ = try store.unlock(passphrase: "not the passphrase")
         }
@@ -84,7 +85,7 @@ struct AccountTests {
 
     @Test("Three failures lock the account, persisted across reopen, growing with each further failure")
     func lockout() throws {
-        let (directory, store, _) = try Fixture.unlockedStore()
+        let (directory, store, _) = try TestStore.unlockedStore()
         let start = Date(timeIntervalSince1970: 1_900_000_000)
         let wrong = "definitely wrong"
 
@@ -101,7 +102,7 @@ struct AccountTests {
         // Locked even for the right passphrase, and after reopening; checked before Argon2.
         let reopened = try directory.open()
         #expect(throws: StoreError.lockedOut(until: start + 62)) {
-            _ = try reopened.unlock(passphrase: Fixture.passphrase, now: start + 30)
+            _ = try reopened.unlock(passphrase: TestStore.passphrase, now: start + 30)
         }
         #expect(try reopened.lockedUntil(now: start + 30) == start + 62)
 
@@ -116,7 +117,7 @@ struct AccountTests {
         #expect(state.failedAttempts == 5)
 
         // Success after the lock resets everything.
-        _ = try reopened.unlock(passphrase: Fixture.passphrase, now: start + 500)
+        _ = try reopened.unlock(passphrase: TestStore.passphrase, now: start + 500)
         let reset = try reopened.pool.read { try AccountRecord.require($0) }
         #expect(reset.failedAttempts == 0 && reset.lockedUntil == nil)
     }
@@ -142,14 +143,14 @@ struct AccountTests {
 
     @Test("Changing the passphrase keeps data readable and retires the old passphrase")
     func changePassphrase() throws {
-        let (directory, _, unlocked) = try Fixture.unlockedStore()
+        let (directory, _, unlocked) = try TestStore.unlockedStore()
         let alice = try unlocked.addContact(name: "alice", number: nil, pairingCode: Data("code".utf8))
         try unlocked.write { try $0.setPaired(alice, session: Data("state-1".utf8)) }
         try unlocked.changePassphrase(to: "a new and longer passphrase")
 
         let store = try directory.open()
         #expect(throws: StoreError.authenticationFailed(remainingAttempts: 2)) {
-            _ = try store.unlock(passphrase: Fixture.passphrase)
+            _ = try store.unlock(passphrase: TestStore.passphrase)
         }
         let again = try store.unlock(passphrase: "a new and longer passphrase")
         let session = try again.read { try $0.session(for: $0.contact(named: "alice")) }
@@ -158,28 +159,28 @@ struct AccountTests {
 
     @Test("Changing the passphrase can raise the Argon2 parameters, read back on unlock")
     func raiseParameters() throws {
-        let (directory, _, unlocked) = try Fixture.unlockedStore()
+        let (directory, _, unlocked) = try TestStore.unlockedStore()
         let stronger = Argon2Parameters(memoryKiB: 20 * 1024, iterations: 3, parallelism: 1)
-        try unlocked.changePassphrase(to: Fixture.passphrase, parameters: stronger)
+        try unlocked.changePassphrase(to: TestStore.passphrase, parameters: stronger)
         let store = try directory.open()
         #expect(try store.pool.read { try AccountRecord.require($0) }.parameters == stronger)
-        _ = try store.unlock(passphrase: Fixture.passphrase)
+        _ = try store.unlock(passphrase: TestStore.passphrase)
     }
 
     @Test("Renaming the account persists")
     func rename() throws {
-        let (directory, _, unlocked) = try Fixture.unlockedStore()
+        let (directory, _, unlocked) = try TestStore.unlockedStore()
         try unlocked.rename(to: "  base-operator ")
         #expect(unlocked.username == "base-operator")
-        let again = try directory.open().unlock(passphrase: Fixture.passphrase)
+        let again = try directory.open().unlock(passphrase: TestStore.passphrase)
         #expect(again.username == "base-operator")
     }
 
     @Test("Deleting the account wipes every row, and the wiped names leave the files")
     func deleteAccount() throws {
-        let (directory, store, unlocked) = try Fixture.unlockedStore()
+        let (directory, store, unlocked) = try TestStore.unlockedStore()
         let contact = try unlocked.addContact(
-            name: "Zebedee-Unique-Name", number: Fixture.number("+447700900123"), pairingCode: Data("code".utf8)
+            name: "Zebedee-Unique-Name", number: TestStore.number("+447700900123"), pairingCode: Data("code".utf8)
         )
         try unlocked.write { tx in
             try tx.setPaired(contact, session: Data(repeating: 7, count: 64))
@@ -199,6 +200,6 @@ struct AccountTests {
         #expect(directory.filesContaining(Data("CIPHERTEXT-MARKER".utf8)).isEmpty)
         #expect(throws: StoreError.noAccount) { _ = try unlocked.contacts() }
         // A new account can be created afterwards.
-        _ = try store.createAccount(username: "next", passphrase: Fixture.passphrase, parameters: .minimum)
+        _ = try store.createAccount(username: "next", passphrase: TestStore.passphrase, parameters: .minimum)
     }
 }

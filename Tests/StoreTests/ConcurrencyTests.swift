@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 @testable import Store
 
@@ -9,12 +10,12 @@ struct ConcurrencyTests {
     func concurrentWritersSerialize() throws {
         let directory = TemporaryDirectory()
         let first = try directory.open()
-        let a = try first.createAccount(username: "u", passphrase: Fixture.passphrase, parameters: Fixture.parameters)
+        let a = try first.createAccount(username: "u", passphrase: TestStore.passphrase, parameters: TestStore.parameters)
         let alice = try a.addContact(name: "alice", number: nil, pairingCode: Data())
         try a.write { try $0.setPaired(alice, session: Data("0".utf8)) }
 
         // A second GatewayStore has its own connections, as a second process would.
-        let b = try directory.open().unlock(passphrase: Fixture.passphrase)
+        let b = try directory.open().unlock(passphrase: TestStore.passphrase)
         let stores = [a, b]
         let threads = 8, incrementsPerThread = 25
         let failures = Mutex<[String]>([])
@@ -42,8 +43,8 @@ struct ConcurrencyTests {
     @Test("A write waits for the other store's open transaction instead of failing")
     func writerWaitsForOtherProcess() throws {
         let directory = TemporaryDirectory()
-        let a = try directory.open().createAccount(username: "u", passphrase: Fixture.passphrase, parameters: .minimum)
-        let b = try directory.open().unlock(passphrase: Fixture.passphrase)
+        let a = try directory.open().createAccount(username: "u", passphrase: TestStore.passphrase, parameters: .minimum)
+        let b = try directory.open().unlock(passphrase: TestStore.passphrase)
         let started = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {

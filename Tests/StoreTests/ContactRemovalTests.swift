@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 @testable import Store
 
@@ -11,8 +12,8 @@ struct ContactRemovalTests {
 
     /// A contact with a number, a session, a logged message and a queued SMS, all still in the -wal.
     func contactInTheLog() throws -> (TemporaryDirectory, GatewayStore, UnlockedStore) {
-        let (directory, store, unlocked) = try Fixture.unlockedStore()
-        let contact = try unlocked.addContact(name: Self.name, number: Fixture.number(Self.number), pairingCode: Data("code".utf8))
+        let (directory, store, unlocked) = try TestStore.unlockedStore()
+        let contact = try unlocked.addContact(name: Self.name, number: TestStore.number(Self.number), pairingCode: Data("code".utf8))
         try unlocked.write { tx in
             try tx.setPaired(contact, session: Data(repeating: 7, count: 64))
             let id = try tx.appendLog(NewLogEntry(direction: .outgoing, contact: contact, status: .queued, text: "hello", ciphertext: Self.ciphertext))

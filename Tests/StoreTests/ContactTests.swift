@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Store
 
@@ -44,8 +45,8 @@ struct ContactTests {
 
     @Test("Add, look up without regard to case, list, rename, renumber, remove")
     func crud() throws {
-        let (_, _, store) = try Fixture.unlockedStore()
-        let alice = try store.addContact(name: "  Alice ", number: Fixture.number("+447700900001"), pairingCode: Data("pa".utf8))
+        let (_, _, store) = try TestStore.unlockedStore()
+        let alice = try store.addContact(name: "  Alice ", number: TestStore.number("+447700900001"), pairingCode: Data("pa".utf8))
         #expect(alice.name == "Alice")
         #expect(alice.pairingState == .pending)
         #expect(alice.verificationFailures == 0)
@@ -57,9 +58,9 @@ struct ContactTests {
         #expect(renamed.id == alice.id && renamed.name == "Alicia")
         #expect(try store.renameContact(named: "alicia", to: "ALICIA").name == "ALICIA")
 
-        let renumbered = try store.setNumber(Fixture.number("+447700900002"), forContactNamed: "alicia")
+        let renumbered = try store.setNumber(TestStore.number("+447700900002"), forContactNamed: "alicia")
         #expect(renumbered.number?.e164 == "+447700900002")
-        #expect(try store.read { try $0.contact(withNumber: Fixture.number("+447700900002")) }?.id == alice.id)
+        #expect(try store.read { try $0.contact(withNumber: TestStore.number("+447700900002")) }?.id == alice.id)
         #expect(try store.setNumber(nil, forContactNamed: "alicia").number == nil)
 
         try store.removeContact(named: "Alicia")
@@ -69,11 +70,11 @@ struct ContactTests {
 
     @Test("Duplicate names (any case) and numbers are refused; bad names too")
     func duplicatesAndBadNames() throws {
-        let (_, _, store) = try Fixture.unlockedStore()
-        _ = try store.addContact(name: "Alice", number: Fixture.number("+447700900001"), pairingCode: Data())
+        let (_, _, store) = try TestStore.unlockedStore()
+        _ = try store.addContact(name: "Alice", number: TestStore.number("+447700900001"), pairingCode: Data())
         #expect(throws: StoreError.self) { _ = try store.addContact(name: "alice", number: nil, pairingCode: Data()) }
         #expect {
-            _ = try store.addContact(name: "other", number: Fixture.number("0044 7700 900001"), pairingCode: Data())
+            _ = try store.addContact(name: "other", number: TestStore.number("0044 7700 900001"), pairingCode: Data())
         } throws: { error in
             guard case .alreadyExists(let message)? = error as? StoreError else { return false }
             return message.contains("Alice")
@@ -89,7 +90,7 @@ struct ContactTests {
 
     @Test("Pairing stores the session, drops the code; counters and times update")
     func pairingAndCounters() throws {
-        let (_, _, store) = try Fixture.unlockedStore()
+        let (_, _, store) = try TestStore.unlockedStore()
         let alice = try store.addContact(name: "alice", number: nil, pairingCode: Data("my-code".utf8))
         #expect(try store.read { try $0.pairingCode(for: alice) } == Data("my-code".utf8))
         #expect(try store.read { try $0.session(for: alice) } == nil)
@@ -121,7 +122,7 @@ struct ContactTests {
     @Test("An error thrown inside write rolls back every change and comes back unchanged")
     func rollback() throws {
         struct Abort: Error, Equatable {}
-        let (_, _, store) = try Fixture.unlockedStore()
+        let (_, _, store) = try TestStore.unlockedStore()
         let alice = try store.addContact(name: "alice", number: nil, pairingCode: Data())
         #expect(throws: Abort()) {
             try store.write { tx in
@@ -136,8 +137,8 @@ struct ContactTests {
 
     @Test("Removing a contact deletes its messages and outbox rows")
     func removeCascades() throws {
-        let (_, _, store) = try Fixture.unlockedStore()
-        let alice = try store.addContact(name: "alice", number: Fixture.number("+447700900001"), pairingCode: Data())
+        let (_, _, store) = try TestStore.unlockedStore()
+        let alice = try store.addContact(name: "alice", number: TestStore.number("+447700900001"), pairingCode: Data())
         try store.write { tx in
             let id = try tx.appendLog(NewLogEntry(direction: .outgoing, contact: alice, status: .queued, text: "hi"))
             try tx.enqueueOutbox("C", to: alice, messageID: id)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Store
@@ -6,9 +7,8 @@ import Testing
 /// One daemon per data directory, told by the kernel's lock rather than by a heartbeat.
 struct DaemonLockTests {
     @Test func aHeldLockIsSeenWithItsProcessIDAndASecondAcquireFails() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("daemonlock-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = TemporaryDirectory(prefix: "daemonlock")
+        let directory = scratch.root
 
         #expect(DaemonLock.probe(directory: directory) == nil)
         let lock = try #require(try DaemonLock.acquire(directory: directory))
@@ -20,32 +20,26 @@ struct DaemonLockTests {
         #expect(DaemonLock.probe(directory: directory) == nil)
         let again = try #require(try DaemonLock.acquire(directory: directory))
         again.release()
-    }
-
-    /// This process's descriptors open on `path` (Linux's /proc/self/fd): a path of the test's
-    /// own, so descriptors other tests open meanwhile do not count.
-    static func descriptors(on path: String) -> Int {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        return entries.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == path }.count
+        withExtendedLifetime(scratch) {}
     }
 
     @Test func aRefusedAcquireAndAReleaseLeaveNoDescriptorOnTheLockFile() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("daemonlock-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = TemporaryDirectory(prefix: "daemonlock")
+        let directory = scratch.root
         let path = directory.appendingPathComponent(DaemonLock.fileName).path
 
         let lock = try #require(try DaemonLock.acquire(directory: directory))
-        #expect(Self.descriptors(on: path) == 1)
+        #expect(openDescriptors(on: path) == 1)
         #expect(try DaemonLock.acquire(directory: directory) == nil)
         _ = DaemonLock.probe(directory: directory)
-        #expect(Self.descriptors(on: path) == 1)
+        #expect(openDescriptors(on: path) == 1)
         lock.release()
-        #expect(Self.descriptors(on: path) == 0)
+        #expect(openDescriptors(on: path) == 0)
         try UnlockLock.withLock(directory: directory) {
-            #expect(Self.descriptors(on: directory.appendingPathComponent(UnlockLock.fileName).path) == 1)
+            #expect(openDescriptors(on: directory.appendingPathComponent(UnlockLock.fileName).path) == 1)
         }
-        #expect(Self.descriptors(on: directory.appendingPathComponent(UnlockLock.fileName).path) == 0)
+        #expect(openDescriptors(on: directory.appendingPathComponent(UnlockLock.fileName).path) == 0)
+        withExtendedLifetime(scratch) {}
     }
 
     @Test func aLockFileThatCannotBeMadeNamesTheCallThePathAndTheReason() throws {

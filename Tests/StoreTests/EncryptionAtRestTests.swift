@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 @testable import Store
 
@@ -8,7 +9,7 @@ import Testing
 struct EncryptionAtRestTests {
     @Test("No pairing code, session, message text, OTP secret or key appears in the database files")
     func noPlaintextOnDisk() throws {
-        let (directory, store, unlocked) = try Fixture.unlockedStore()
+        let (directory, store, unlocked) = try TestStore.unlockedStore()
         let pairing = "PAIRING-7F3K-QX9M-SECRET"
         let session = "SESSION-STATE-0123456789-SECRET"
         let text = "meet at the north gate at dawn SECRET"
@@ -16,7 +17,7 @@ struct EncryptionAtRestTests {
         let otpState = "OTP-STATE-last-step-12345"
 
         let bob = try unlocked.addContact(name: "bob", number: nil, pairingCode: Data(pairing.utf8))
-        let carol = try unlocked.addContact(name: "carol", number: Fixture.number("+15550100123"), pairingCode: Data("c".utf8))
+        let carol = try unlocked.addContact(name: "carol", number: TestStore.number("+15550100123"), pairingCode: Data("c".utf8))
         try unlocked.write { tx in
             try tx.setPaired(carol, session: Data(session.utf8))
             let id = try tx.appendLog(NewLogEntry(direction: .outgoing, contact: carol, status: .queued, text: text))
@@ -28,7 +29,7 @@ struct EncryptionAtRestTests {
 
         // Look while the WAL still holds the pages, and again after a checkpoint.
         let needles = [pairing, session, text, otp, otpState].map { Data($0.utf8) }
-            + [unlocked.dataKey.key.withUnsafeBytes { Data($0) }, Data(Fixture.passphrase.utf8)]
+            + [unlocked.dataKey.key.withUnsafeBytes { Data($0) }, Data(TestStore.passphrase.utf8)]
         for needle in needles {
             #expect(directory.filesContaining(needle).isEmpty, "found a secret in the files")
         }
@@ -41,7 +42,7 @@ struct EncryptionAtRestTests {
 
     @Test("The data key never appears in a description, a mirror or an error")
     func keyNotInDescriptions() throws {
-        let (_, _, unlocked) = try Fixture.unlockedStore()
+        let (_, _, unlocked) = try TestStore.unlockedStore()
         let keyBytes = unlocked.dataKey.key.withUnsafeBytes { Array($0) }
         let hex = keyBytes.map { String(format: "%02x", $0) }.joined()
         let base64 = Data(keyBytes).base64EncodedString()
@@ -59,7 +60,7 @@ struct EncryptionAtRestTests {
 
     @Test("A session blob copied to another contact fails to decrypt")
     func sessionMovedToAnotherRow() throws {
-        let (_, store, unlocked) = try Fixture.unlockedStore()
+        let (_, store, unlocked) = try TestStore.unlockedStore()
         let a = try unlocked.addContact(name: "a", number: nil, pairingCode: Data("pa".utf8))
         let b = try unlocked.addContact(name: "b", number: nil, pairingCode: Data("pb".utf8))
         try unlocked.write { tx in
@@ -83,7 +84,7 @@ struct EncryptionAtRestTests {
 
     @Test("A pairing code moved into the session column fails to decrypt")
     func pairingCodeMovedToAnotherColumn() throws {
-        let (_, store, unlocked) = try Fixture.unlockedStore()
+        let (_, store, unlocked) = try TestStore.unlockedStore()
         let a = try unlocked.addContact(name: "a", number: nil, pairingCode: Data("pa".utf8))
         try store.pool.write { db in
             try db.execute(sql: "UPDATE contacts SET session = pairing_code WHERE id = ?", arguments: [a.id.storeString])
@@ -93,7 +94,7 @@ struct EncryptionAtRestTests {
 
     @Test("A message text copied to another message fails to decrypt, and so does a flipped bit")
     func messageTextMoved() throws {
-        let (_, store, unlocked) = try Fixture.unlockedStore()
+        let (_, store, unlocked) = try TestStore.unlockedStore()
         let ids = try unlocked.write { tx in
             [
                 try tx.appendLog(NewLogEntry(direction: .incoming, contact: nil, remoteNumber: "+1555", status: .plain, text: "one")),
@@ -117,7 +118,7 @@ struct EncryptionAtRestTests {
 
     @Test("An OTP secret moved to another entry fails to decrypt")
     func otpSecretMoved() throws {
-        let (_, store, unlocked) = try Fixture.unlockedStore()
+        let (_, store, unlocked) = try TestStore.unlockedStore()
         try unlocked.addOTPEntry(name: "one", secret: Data("s1".utf8))
         try unlocked.addOTPEntry(name: "two", secret: Data("s2".utf8))
         try store.pool.write { db in

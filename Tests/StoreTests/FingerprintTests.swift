@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 @testable import Store
 
@@ -9,7 +10,7 @@ struct FingerprintTests {
 
     @Test("Fingerprints are stored keyed: the modem's hash never reaches the files, and still matches")
     func storedKeyed() throws {
-        let (directory, store, unlocked) = try Fixture.unlockedStore()
+        let (directory, store, unlocked) = try TestStore.unlockedStore()
         let id = try unlocked.write { tx in
             #expect(try tx.recordReceivedFingerprint(Self.raw))
             #expect(try tx.recordReceivedFingerprint(Self.raw) == false)
@@ -30,8 +31,8 @@ struct FingerprintTests {
 
     @Test("The key is the account's own: another account stores another value for the same SMS")
     func keyedPerAccount() throws {
-        let (_, _, one) = try Fixture.unlockedStore()
-        let (_, _, two) = try Fixture.unlockedStore()
+        let (_, _, one) = try TestStore.unlockedStore()
+        let (_, _, two) = try TestStore.unlockedStore()
         #expect(one.dataKey.fingerprint(Self.raw) != two.dataKey.fingerprint(Self.raw))
         #expect(one.dataKey.fingerprint(Self.raw) == one.dataKey.fingerprint(Self.raw))
     }
@@ -43,7 +44,7 @@ struct FingerprintTests {
         let raw = LegacyDatabase.rawFingerprint
         let store = try directory.open()
         #expect(try store.pool.read { try AccountRecord.require($0) }.fingerprintsKeyed == false)
-        let unlocked = try store.unlock(passphrase: Fixture.passphrase)
+        let unlocked = try store.unlock(passphrase: TestStore.passphrase)
         let keyed = dataKey.fingerprint(raw)
         let stored = { try store.pool.read { db in
             [try String.fetchOne(db, sql: "SELECT fingerprint FROM received_pdus"),
@@ -54,7 +55,7 @@ struct FingerprintTests {
         #expect(try unlocked.read { try $0.hasReceivedFingerprint(raw) })
         #expect(directory.filesContaining(Data(raw.utf8)).isEmpty)
         // A second unlock keys nothing twice.
-        _ = try directory.open().unlock(passphrase: Fixture.passphrase)
+        _ = try directory.open().unlock(passphrase: TestStore.passphrase)
         #expect(try stored() == [keyed, keyed])
     }
 }

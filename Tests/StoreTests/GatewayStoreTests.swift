@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 @testable import Store
 
@@ -24,7 +25,7 @@ struct GatewayStoreTests {
         let directory = TemporaryDirectory()
         do {
             let store = try directory.open()
-            _ = try store.createAccount(username: "a", passphrase: Fixture.passphrase, parameters: Fixture.parameters)
+            _ = try store.createAccount(username: "a", passphrase: TestStore.passphrase, parameters: TestStore.parameters)
         }
         let again = try directory.open()
         #expect(try again.accountExists)
@@ -54,7 +55,7 @@ struct GatewayStoreTests {
     func permissions() throws {
         let directory = TemporaryDirectory()
         let store = try directory.open()
-        _ = try store.createAccount(username: "a", passphrase: Fixture.passphrase, parameters: Fixture.parameters)
+        _ = try store.createAccount(username: "a", passphrase: TestStore.passphrase, parameters: TestStore.parameters)
         #expect(FilePermissions.mode(of: directory.url.path) == 0o700)
         for suffix in ["", "-wal", "-shm"] {
             let path = directory.databasePath + suffix

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 @testable import Store
 
@@ -8,8 +9,8 @@ struct KeyRotationTests {
     /// A store with a paired contact, a pending one, a logged text, an OTP entry, a fingerprint
     /// and, if asked, two-factor login on.
     func populated(twoFactor: Bool = true) throws -> (TemporaryDirectory, GatewayStore, UnlockedStore) {
-        let (directory, store, unlocked) = try Fixture.unlockedStore()
-        let carol = try unlocked.addContact(name: "carol", number: Fixture.number("+15550100123"), pairingCode: Data("carol-code".utf8))
+        let (directory, store, unlocked) = try TestStore.unlockedStore()
+        let carol = try unlocked.addContact(name: "carol", number: TestStore.number("+15550100123"), pairingCode: Data("carol-code".utf8))
         _ = try unlocked.addContact(name: "dave", number: nil, pairingCode: Data("dave-code".utf8))
         try unlocked.write { tx in
             try tx.setPaired(carol, session: Data("carol-session".utf8))
@@ -34,10 +35,10 @@ struct KeyRotationTests {
     func oldBackupCannotOpenNewRows() throws {
         let (directory, store, unlocked) = try populated(twoFactor: false)
         let old = try backup(directory, store)
-        let oldKey = try old.open().unlock(passphrase: Fixture.passphrase).dataKey
+        let oldKey = try old.open().unlock(passphrase: TestStore.passphrase).dataKey
 
         // The same passphrase: only the data key changes.
-        try unlocked.changePassphrase(to: Fixture.passphrase, rotatingDataKey: true)
+        try unlocked.changePassphrase(to: TestStore.passphrase, rotatingDataKey: true)
         let after = try unlocked.write { tx in
             try tx.appendLog(NewLogEntry(direction: .outgoing, contact: nil, remoteNumber: "+15550100123", status: .encrypted, text: "after rotation"))
         }
@@ -55,7 +56,7 @@ struct KeyRotationTests {
         try store.pool.write { db in
             try db.execute(sql: "UPDATE account SET kdf_salt = ?, wrapped_data_key = ?", arguments: [graft.salt, graft.wrappedDataKey])
         }
-        let grafted = try directory.open().unlock(passphrase: Fixture.passphrase)
+        let grafted = try directory.open().unlock(passphrase: TestStore.passphrase)
         #expect(throws: StoreError.self) { _ = try grafted.read { try $0.logEntry(id: after) } }
         #expect(throws: StoreError.self) { _ = try grafted.read { try $0.session(for: $0.contact(named: "carol")) } }
         #expect(throws: StoreError.self) { _ = try grafted.otpEntry(named: "bank") }
@@ -91,8 +92,8 @@ struct KeyRotationTests {
     @Test("A process that unlocked before the rotation cannot write under the retired key")
     func staleProcessRefused() throws {
         let (directory, _, unlocked) = try populated()
-        let other = try directory.open().unlock(passphrase: Fixture.passphrase, secondFactor: FakeSecondFactor.check("111111"))
-        try unlocked.changePassphrase(to: Fixture.passphrase, rotatingDataKey: true)
+        let other = try directory.open().unlock(passphrase: TestStore.passphrase, secondFactor: FakeSecondFactor.check("111111"))
+        try unlocked.changePassphrase(to: TestStore.passphrase, rotatingDataKey: true)
         #expect(throws: StoreError.dataKeyReplaced) {
             try other.write { tx in try tx.appendLog(NewLogEntry(direction: .outgoing, contact: nil, remoteNumber: "+1", status: .plain, text: "x")) }
         }
@@ -105,7 +106,7 @@ struct KeyRotationTests {
         let lock = try #require(try DaemonLock.acquire(directory: directory.url))
         defer { lock.release() }
         #expect {
-            try unlocked.changePassphrase(to: Fixture.passphrase, rotatingDataKey: true)
+            try unlocked.changePassphrase(to: TestStore.passphrase, rotatingDataKey: true)
         } throws: { error in
             guard case .invalidState(let message)? = error as? StoreError else { return false }
             return message.contains("stop it first") && message.contains("\(getpid())")
@@ -115,7 +116,7 @@ struct KeyRotationTests {
 
     @Test("Every BLOB column of the schema is either re-encrypted by a rotation or known not to be sealed")
     func everySealedColumnIsRotated() throws {
-        let (_, store, _) = try Fixture.unlockedStore()
+        let (_, store, _) = try TestStore.unlockedStore()
         let blobs = try store.pool.read { db in
             let tables = try String.fetchAll(
                 db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'"

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 @testable import Store
 
@@ -7,8 +8,8 @@ import Testing
 struct LogEventTests {
     @Test("Logging a message and each later change of its status are events, in order, whoever writes them")
     func eventsFollowEveryWriter() throws {
-        let (_, _, store) = try Fixture.unlockedStore()
-        let bob = try store.addContact(name: "bob", number: Fixture.number("+447700900010"), pairingCode: Data())
+        let (_, _, store) = try TestStore.unlockedStore()
+        let bob = try store.addContact(name: "bob", number: TestStore.number("+447700900010"), pairingCode: Data())
         #expect(try store.read { try $0.latestLogSequence() } == 0)
         let (messageID, outboxID) = try store.write { tx in
             let id = try tx.appendLog(NewLogEntry(direction: .outgoing, contact: bob, status: .queued, text: "hi"))
@@ -41,8 +42,8 @@ struct LogEventTests {
 
     @Test("Removing a contact removes its events; sequence numbers are never reused")
     func deletionAndReuse() throws {
-        let (_, _, store) = try Fixture.unlockedStore()
-        let bob = try store.addContact(name: "bob", number: Fixture.number("+447700900010"), pairingCode: Data())
+        let (_, _, store) = try TestStore.unlockedStore()
+        let bob = try store.addContact(name: "bob", number: TestStore.number("+447700900010"), pairingCode: Data())
         try store.write { _ = try $0.appendLog(NewLogEntry(direction: .incoming, contact: bob, status: .decrypted, text: "a")) }
         let before = try store.read { try $0.latestLogSequence() }
         try store.removeContact(named: "bob")
@@ -75,7 +76,7 @@ struct LogEventTests {
 
     @Test("Contact names are read without a passphrase, and nothing is created where no database is")
     func contactNamesWithoutUnlocking() throws {
-        let (directory, _, store) = try Fixture.unlockedStore()
+        let (directory, _, store) = try TestStore.unlockedStore()
         _ = try store.addContact(name: "Zoë", number: nil, pairingCode: Data())
         _ = try store.addContact(name: "bob", number: nil, pairingCode: Data())
         #expect(GatewayStore.contactNames(inDirectory: directory.url) == ["bob", "Zoë"])

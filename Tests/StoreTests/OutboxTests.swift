@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Store
 
@@ -6,13 +7,13 @@ import Testing
 struct OutboxTests {
     private func contacts(_ store: UnlockedStore, _ names: [String]) throws -> [Contact] {
         try names.enumerated().map { index, name in
-            try store.addContact(name: name, number: Fixture.number("+4477009000\(10 + index)"), pairingCode: Data())
+            try store.addContact(name: name, number: TestStore.number("+4477009000\(10 + index)"), pairingCode: Data())
         }
     }
 
     @Test("The log returns the newest entries oldest first, filters by contact, follows by id")
     func log() throws {
-        let (_, _, store) = try Fixture.unlockedStore()
+        let (_, _, store) = try TestStore.unlockedStore()
         let (alice, bob) = try { let c = try contacts(store, ["alice", "bob"]); return (c[0], c[1]) }()
         let base = Date(timeIntervalSince1970: 1_800_000_000)
         var ids: [Int64] = []
@@ -44,7 +45,7 @@ struct OutboxTests {
 
     @Test("Outbox rows go queued → submitting → sent → delivered, the log follows, bad moves are refused")
     func stateTransitions() throws {
-        let (_, _, store) = try Fixture.unlockedStore()
+        let (_, _, store) = try TestStore.unlockedStore()
         let alice = try contacts(store, ["alice"])[0]
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let (messageID, outboxID) = try store.write { tx in
@@ -75,7 +76,7 @@ struct OutboxTests {
 
     @Test("Temporary failures retry after their time; permanent ones fail for good; interrupted rows requeue")
     func failures() throws {
-        let (_, _, store) = try Fixture.unlockedStore()
+        let (_, _, store) = try TestStore.unlockedStore()
         let alice = try contacts(store, ["alice"])[0]
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let (messageID, id) = try store.write { tx in
@@ -102,7 +103,7 @@ struct OutboxTests {
 
     @Test("Claims alternate fairly across contacts, and one contact's retry wait blocks nobody")
     func fairness() throws {
-        let (_, _, store) = try Fixture.unlockedStore()
+        let (_, _, store) = try TestStore.unlockedStore()
         let people = try contacts(store, ["alice", "bob", "carol"])
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         try store.write { tx in
@@ -133,14 +134,14 @@ struct OutboxTests {
 
     @Test("A contact without a number cannot be queued to")
     func noNumber() throws {
-        let (_, _, store) = try Fixture.unlockedStore()
+        let (_, _, store) = try TestStore.unlockedStore()
         let peer = try store.addContact(name: "peer", number: nil, pairingCode: Data())
         #expect(throws: StoreError.self) { try store.write { try $0.enqueueOutbox("C", to: peer) } }
     }
 
     @Test("A PDU fingerprint is recorded once: the same SMS read twice is processed once")
     func fingerprints() throws {
-        let (_, _, store) = try Fixture.unlockedStore()
+        let (_, _, store) = try TestStore.unlockedStore()
         let old = Date(timeIntervalSince1970: 1_700_000_000)
         #expect(try store.write { try $0.recordReceivedFingerprint("sha256:abc", at: old) } == true)
         #expect(try store.write { try $0.recordReceivedFingerprint("sha256:abc") } == false)
@@ -158,7 +159,7 @@ struct OutboxTests {
 
     @Test("OTP entries: add, list, get, update, remove; names unique without regard to case")
     func otpEntries() throws {
-        let (_, _, store) = try Fixture.unlockedStore()
+        let (_, _, store) = try TestStore.unlockedStore()
         let bank = try store.addOTPEntry(name: "Bank", secret: Data("s1".utf8))
         #expect(bank.state == nil && !bank.description.contains("s1"))
         try store.addOTPEntry(name: "mail", secret: Data("s2".utf8), state: Data("step=1".utf8))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Store
 
@@ -8,8 +9,8 @@ struct RoutingTests {
 
     @Test("Every number of a contact finds it, each number belongs to one contact, and clearing drops them all")
     func severalNumbers() throws {
-        let (_, _, store) = try Fixture.unlockedStore()
-        let numbers = try ["+447700900101", "+447700900102", "+447700900103"].map(Fixture.number)
+        let (_, _, store) = try TestStore.unlockedStore()
+        let numbers = try ["+447700900101", "+447700900102", "+447700900103"].map(TestStore.number)
         _ = try store.addContact(name: "base", number: nil, pairingCode: Data())
         let base = try store.write { try $0.setNumbers(numbers, forContactNamed: "base") }
         #expect(base.number == numbers[0])
@@ -26,7 +27,7 @@ struct RoutingTests {
             #expect(throws: StoreError.self) { try store.write { try $0.setNumbers([number], forContactNamed: "other") } }
             #expect(throws: StoreError.self) { _ = try store.addContact(name: "third", number: number, pairingCode: Data()) }
         }
-        let twice = try Fixture.number("+447700900109")
+        let twice = try TestStore.number("+447700900109")
         #expect(throws: StoreError.self) { try store.write { try $0.setNumbers([twice, twice], forContactNamed: "other") } }
 
         // Replacing the list frees the numbers left out; clearing makes a copy-and-paste peer.
@@ -47,11 +48,11 @@ struct RoutingTests {
 
     @Test("SMS to a contact with several numbers go to each number in turn")
     func numbersInTurn() throws {
-        let (_, _, store) = try Fixture.unlockedStore()
-        let numbers = try ["+447700900201", "+447700900202", "+447700900203"].map(Fixture.number)
+        let (_, _, store) = try TestStore.unlockedStore()
+        let numbers = try ["+447700900201", "+447700900202", "+447700900203"].map(TestStore.number)
         _ = try store.addContact(name: "peer", number: nil, pairingCode: Data())
         let peer = try store.write { try $0.setNumbers(numbers, forContactNamed: "peer") }
-        let single = try store.addContact(name: "single", number: Fixture.number("+447700900299"), pairingCode: Data())
+        let single = try store.addContact(name: "single", number: TestStore.number("+447700900299"), pairingCode: Data())
         var sentTo: [PhoneNumber] = []
         for index in 0..<7 {
             try store.write { tx in
@@ -67,9 +68,9 @@ struct RoutingTests {
 
     @Test("A pinned contact's rows go to its modem while it is ready and to any modem while it is not")
     func pinnedModemWithFailover() throws {
-        let (_, _, store) = try Fixture.unlockedStore()
-        let pinned = try store.addContact(name: "pinned", number: Fixture.number("+447700900301"), pairingCode: Data())
-        let free = try store.addContact(name: "free", number: Fixture.number("+447700900302"), pairingCode: Data())
+        let (_, _, store) = try TestStore.unlockedStore()
+        let pinned = try store.addContact(name: "pinned", number: TestStore.number("+447700900301"), pairingCode: Data())
+        let free = try store.addContact(name: "free", number: TestStore.number("+447700900302"), pairingCode: Data())
         #expect(try store.write { try $0.setModem("north", forContactNamed: "pinned") }.modem == "north")
         #expect(throws: StoreError.self) { try store.write { try $0.setModem("", forContactNamed: "pinned") } }
         try store.write { tx in

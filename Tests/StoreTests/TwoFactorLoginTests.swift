@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 @testable import Store
 
@@ -7,7 +8,7 @@ import Testing
 struct TwoFactorLoginTests {
     /// A store with two-factor login on, and its directory.
     func enrolled() throws -> (TemporaryDirectory, GatewayStore) {
-        let (directory, store, unlocked) = try Fixture.unlockedStore()
+        let (directory, store, unlocked) = try TestStore.unlockedStore()
         try unlocked.enableTwoFactor(FakeSecondFactor.enrolment)
         return (directory, store)
     }
@@ -17,16 +18,16 @@ struct TwoFactorLoginTests {
         let (_, store) = try enrolled()
         #expect(try store.twoFactorEnabled)
         #expect(throws: StoreError.secondFactorFailed(.missing, remainingAttempts: 2)) {
-            _ = try store.unlock(passphrase: Fixture.passphrase)
+            _ = try store.unlock(passphrase: TestStore.passphrase)
         }
-        _ = try store.unlock(passphrase: Fixture.passphrase, secondFactor: FakeSecondFactor.check("111111"))
+        _ = try store.unlock(passphrase: TestStore.passphrase, secondFactor: FakeSecondFactor.check("111111"))
         #expect(throws: StoreError.secondFactorFailed(.replayed, remainingAttempts: 2)) {
-            _ = try store.unlock(passphrase: Fixture.passphrase, secondFactor: FakeSecondFactor.check("111111"))
+            _ = try store.unlock(passphrase: TestStore.passphrase, secondFactor: FakeSecondFactor.check("111111"))
         }
         #expect(throws: StoreError.secondFactorFailed(.wrong, remainingAttempts: 1)) {
-            _ = try store.unlock(passphrase: Fixture.passphrase, secondFactor: FakeSecondFactor.check("999999"))
+            _ = try store.unlock(passphrase: TestStore.passphrase, secondFactor: FakeSecondFactor.check("999999"))
         }
-        let unlocked = try store.unlock(passphrase: Fixture.passphrase, secondFactor: FakeSecondFactor.check("222222"))
+        let unlocked = try store.unlock(passphrase: TestStore.passphrase, secondFactor: FakeSecondFactor.check("222222"))
         #expect(try unlocked.twoFactorEnabled)
     }
 
@@ -54,13 +55,13 @@ struct TwoFactorLoginTests {
     func codesLockTheAccount() throws {
         let (_, store) = try enrolled()
         let start = Date(timeIntervalSince1970: 1_900_000_000)
-        _ = try? store.unlock(passphrase: Fixture.passphrase, now: start, secondFactor: FakeSecondFactor.check("0"))
+        _ = try? store.unlock(passphrase: TestStore.passphrase, now: start, secondFactor: FakeSecondFactor.check("0"))
         _ = try? store.unlock(passphrase: "not the passphrase", now: start + 1)
         #expect(throws: StoreError.lockedOut(until: start + 2 + 60)) {
-            _ = try store.unlock(passphrase: Fixture.passphrase, now: start + 2, secondFactor: FakeSecondFactor.check("1"))
+            _ = try store.unlock(passphrase: TestStore.passphrase, now: start + 2, secondFactor: FakeSecondFactor.check("1"))
         }
         #expect(throws: StoreError.lockedOut(until: start + 62)) {
-            _ = try store.unlock(passphrase: Fixture.passphrase, now: start + 3, secondFactor: FakeSecondFactor.check("111111"))
+            _ = try store.unlock(passphrase: TestStore.passphrase, now: start + 3, secondFactor: FakeSecondFactor.check("111111"))
         }
     }
 
@@ -73,7 +74,7 @@ struct TwoFactorLoginTests {
         }
         let reopened = try directory.open()
         #expect(try reopened.twoFactorEnabled == false)
-        #expect(throws: StoreError.twoFactorSettingAltered) { _ = try reopened.unlock(passphrase: Fixture.passphrase) }
+        #expect(throws: StoreError.twoFactorSettingAltered) { _ = try reopened.unlock(passphrase: TestStore.passphrase) }
         #expect(StoreError.twoFactorSettingAltered.exitCode == 65)
     }
 
@@ -82,14 +83,14 @@ struct TwoFactorLoginTests {
         let (_, store) = try enrolled()
         try store.pool.write { db in try db.execute(sql: "UPDATE account SET two_factor_secret = NULL") }
         #expect(throws: StoreError.twoFactorSecretMissing) {
-            _ = try store.unlock(passphrase: Fixture.passphrase, secondFactor: FakeSecondFactor.check("111111"))
+            _ = try store.unlock(passphrase: TestStore.passphrase, secondFactor: FakeSecondFactor.check("111111"))
         }
     }
 
     @Test("A passphrase change keeps the setting bound; disabling unbinds it")
     func passphraseChangeAndDisable() throws {
         let (directory, store) = try enrolled()
-        let unlocked = try store.unlock(passphrase: Fixture.passphrase, secondFactor: FakeSecondFactor.check("111111"))
+        let unlocked = try store.unlock(passphrase: TestStore.passphrase, secondFactor: FakeSecondFactor.check("111111"))
         try unlocked.changePassphrase(to: "another long passphrase")
         #expect(throws: StoreError.secondFactorFailed(.missing, remainingAttempts: 2)) {
             _ = try directory.open().unlock(passphrase: "another long passphrase")
@@ -110,7 +111,7 @@ struct TwoFactorLoginTests {
     @Test("Enabling twice is refused, and the login secret is no OTP entry")
     func enableTwiceAndReservedName() throws {
         let (_, store) = try enrolled()
-        let unlocked = try store.unlock(passphrase: Fixture.passphrase, secondFactor: FakeSecondFactor.check("111111"))
+        let unlocked = try store.unlock(passphrase: TestStore.passphrase, secondFactor: FakeSecondFactor.check("111111"))
         #expect(throws: StoreError.self) { try unlocked.enableTwoFactor(FakeSecondFactor.enrolment) }
         #expect(try unlocked.otpEntries().isEmpty)
         let secret = Data(FakeSecondFactor.codes.joined(separator: ",").utf8)
@@ -119,7 +120,7 @@ struct TwoFactorLoginTests {
 
     @Test("No spelling of the reserved login name reaches, creates or lists an OTP entry")
     func reservedNameSpellings() throws {
-        let (_, _, unlocked) = try Fixture.unlockedStore()
+        let (_, _, unlocked) = try TestStore.unlockedStore()
         for name in ["smsgw-login", "SMSGW-Login", "  smsgw-login\t", "ｓｍｓｇｗ-ｌｏｇｉｎ", "ＳＭＳＧＷ－ＬＯＧＩＮ"] {
             #expect(OTPEntry.isReservedName(name), "\(name)")
             #expect(throws: StoreError.self) { try unlocked.addOTPEntry(name: name, secret: Data("s".utf8)) }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 @testable import SystemCalls
 
@@ -17,14 +18,14 @@ struct DescriptorTests {
     }
 
     @Test func aDescriptorIsClosedWhenAThrowLeavesItsScope() throws {
-        let scratch = try ScratchDirectory()
+        let scratch = TemporaryDirectory(prefix: "syscalls")
         let path = scratch.file("half-made")
         #expect(throws: Refused.self) { try openThenFail(path) }
         #expect(openDescriptors(on: path) == 0)
     }
 
     @Test func aLockNotTakenLeavesNoDescriptorBehind() throws {
-        let scratch = try ScratchDirectory()
+        let scratch = TemporaryDirectory(prefix: "syscalls")
         let path = scratch.file("lock")
         let holder = try FileDescriptor.open(path, O_RDWR | O_CREAT)
         try holder.lock(.exclusive, waiting: false)
@@ -40,7 +41,7 @@ struct DescriptorTests {
     }
 
     @Test func aSocketThatCannotListenLeavesNoFileBehind() throws {
-        let scratch = try ScratchDirectory()
+        let scratch = TemporaryDirectory(prefix: "syscalls")
         let path = scratch.file("missing-directory/status.sock")
         #expect(throws: SystemCallError(call: "bind", path: path, code: ENOENT)) {
             _ = try UnixSocket.listen(at: path)
@@ -49,7 +50,7 @@ struct DescriptorTests {
     }
 
     @Test func aSocketListensPrivatelyAndCarriesALineEachWay() throws {
-        let scratch = try ScratchDirectory()
+        let scratch = TemporaryDirectory(prefix: "syscalls")
         let path = scratch.file("control.sock")
         let listener = try UnixSocket.listen(at: path)
         #expect(try FileSystem.status(of: path).map { $0.st_mode & 0o777 } == 0o600)
@@ -80,7 +81,7 @@ struct DescriptorTests {
     }
 
     @Test func filesMadeUnderAUmaskArePrivateAndTheMaskComesBack() throws {
-        let scratch = try ScratchDirectory()
+        let scratch = TemporaryDirectory(prefix: "syscalls")
         let path = scratch.file("private")
         let before = umask(0o022)
         defer { umask(before) }
@@ -108,7 +109,7 @@ struct DescriptorTests {
     }
 
     @Test func aDuplicateOutlivesNothingButItself() throws {
-        let scratch = try ScratchDirectory()
+        let scratch = TemporaryDirectory(prefix: "syscalls")
         let path = scratch.file("shared")
         let original = try FileDescriptor.open(path, O_RDWR | O_CREAT)
         try original.writeAll(Array("passphrase file\n".utf8), at: 0)

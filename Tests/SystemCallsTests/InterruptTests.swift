@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 @testable import SystemCalls
 
@@ -53,7 +54,7 @@ struct InterruptTests {
     }
 
     @Test func aWaitingLockSurvivesSignalsAndIsTakenWhenTheHolderLetsGo() throws {
-        let scratch = try ScratchDirectory()
+        let scratch = TemporaryDirectory(prefix: "syscalls")
         let path = scratch.file("lock")
         let holder = try FileDescriptor.open(path, O_RDWR | O_CREAT)
         try holder.lock(.exclusive, waiting: true)

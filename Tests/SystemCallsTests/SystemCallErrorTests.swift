@@ -1,6 +1,7 @@
 import Failures
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 @testable import SystemCalls
 
@@ -37,7 +38,7 @@ struct SystemCallErrorTests {
     }
 
     @Test func aMissingFileIsNotFound() throws {
-        let scratch = try ScratchDirectory()
+        let scratch = TemporaryDirectory(prefix: "syscalls")
         let path = scratch.file("missing")
         #expect {
             _ = try FileDescriptor.open(path, O_RDONLY)
@@ -49,7 +50,7 @@ struct SystemCallErrorTests {
     }
 
     @Test func aSymbolicLinkIsRefusedWithELOOP() throws {
-        let scratch = try ScratchDirectory()
+        let scratch = TemporaryDirectory(prefix: "syscalls")
         let link = scratch.file("lock")
         try FileSystem.symbolicLink(at: link, to: scratch.file("elsewhere"))
         #expect(throws: SystemCallError(call: "open", path: link, code: ELOOP)) {
@@ -60,7 +61,7 @@ struct SystemCallErrorTests {
     }
 
     @Test func anExistingNameIsAConflictForLinkAndExclusiveCreate() throws {
-        let scratch = try ScratchDirectory()
+        let scratch = TemporaryDirectory(prefix: "syscalls")
         let first = scratch.file("first")
         let second = scratch.file("second")
         _ = try FileDescriptor.open(first, O_WRONLY | O_CREAT | O_EXCL)
@@ -81,7 +82,7 @@ struct SystemCallErrorTests {
     }
 
     @Test func nothingListeningIsUnavailableOrNotFound() throws {
-        let scratch = try ScratchDirectory()
+        let scratch = TemporaryDirectory(prefix: "syscalls")
         let path = scratch.file("nobody.sock")
         #expect {
             _ = try UnixSocket.connect(to: path)

@@ -3,6 +3,7 @@ import Gateway
 import Glibc
 import Store
 import Testing
+import TestSupport
 
 /// The daemon's preflight as values, without a modem: each finding and when the account is unlocked.
 struct PreflightTests {
@@ -53,7 +54,7 @@ struct PreflightTests {
         #expect(empty.map(\.subject).suffix(3) == ["data directory", "daemon", "account"])
         #expect(empty.last?.remedy == .createAccount)
 
-        let store = try GatewayPair.makeStore(root)
+        let store = try TestStore.unlockedStore(in: root)
         try store.close()
         let ready = Preflight.findings(configuration(modems: [device("/dev/null")]), source: "test", simulated: false) { "tester" }
         #expect(ready.last?.detail == "unlocks the account tester")

@@ -2,6 +2,7 @@ import Foundation
 import Modem
 import Operations
 import Store
+import TestSupport
 import Testing
 
 @testable import Gateway
@@ -11,7 +12,7 @@ import Testing
 @Suite("Inbox receiver over an in-memory modem")
 struct InboxReceiverTests {
     static func scan(_ rig: MemoryRig) async {
-        await InboxReceiver(context: rig.context).scan(rig.link, logger: GatewayPair.quietLogger)
+        await InboxReceiver(context: rig.context).scan(rig.link, logger: quietLogger("smsgw.gateway.test"))
     }
 
     @Test func aVerifiedMessageIsCommittedThenDeletedFromTheModem() async throws {

@@ -2,6 +2,7 @@ import Foundation
 import Modem
 import Operations
 import Store
+import TestSupport
 import Testing
 
 @testable import Gateway

@@ -5,6 +5,7 @@ import Modem
 import SMSCipher
 import Operations
 import Store
+import TestSupport
 
 @testable import Gateway
 
@@ -16,7 +17,8 @@ import Store
 final class MemoryRig: @unchecked Sendable {
     static let bobNumber = "+15550002"
 
-    let root: URL
+    /// Holds the store's data directory (`directory.url`) as long as the rig lives.
+    let directory = TemporaryDirectory(prefix: "smsgw-memory")
     let store: UnlockedStore
     /// Bob's side of the pairing, to seal what he sends.
     private var bob: Session
@@ -43,8 +45,7 @@ final class MemoryRig: @unchecked Sendable {
     }
 
     private init(ready: Bool, intervals: GatewayConfiguration.Intervals, pinFile: String?) throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("smsgw-memory-\(UUID().uuidString.prefix(8))")
-        store = try GatewayPair.makeStore(root.appendingPathComponent("data"))
+        store = try TestStore.unlockedStore(in: directory.url)
         var rng = SystemRandomNumberGenerator()
         let mine = PairingCode.generate(using: &rng)
         let bobs = PairingCode.generate(using: &rng)
@@ -60,7 +61,7 @@ final class MemoryRig: @unchecked Sendable {
         if ready { link.update { $0.phase = .ready } }
         context = GatewayContext(
             store: StoreRunner(store: store), intervals: intervals, resync: ResyncSettings(), links: [link],
-            logger: GatewayPair.quietLogger)
+            logger: quietLogger("smsgw.gateway.test"))
     }
 
     /// How long a test waits for a condition before it fails. Alone each condition holds in well
@@ -70,8 +71,6 @@ final class MemoryRig: @unchecked Sendable {
 
     static let fastIntervals = GatewayConfiguration.Intervals(
         pollSeconds: 60, healthSeconds: 0.2, retryBaseSeconds: 0.1, retryMaxSeconds: 0.2, resyncRetrySeconds: 60)
-
-    deinit { try? FileManager.default.removeItem(at: root) }
 
     /// The next storage location, as a SIM would hand them out.
     func nextLocation() -> StoredMessage.Location {

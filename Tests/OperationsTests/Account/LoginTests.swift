@@ -2,6 +2,7 @@ import Foundation
 import OTP
 import Operations
 import Store
+import TestSupport
 import Testing
 
 /// The unlock sequence (``Login``): an account first, the lock before any passphrase, the code
@@ -18,7 +19,7 @@ struct LoginTests {
 
     /// Runs `body` with a store whose account has two-factor login on with ``secret``, enrolled at `start`.
     static func withEnrolledAccount(_ body: (GatewayStore) throws -> Void) throws {
-        try Fixture.withAccount { _, gateway, store in
+        try TestStore.withAccount { _, gateway, store in
             var rng = SystemRandomNumberGenerator()
             let proposal = try TwoFactorLogin.propose(for: store, secret: secret, using: &rng)
             try TwoFactorLogin.enable(proposal, code: code(at: start), in: store, now: start)
@@ -28,7 +29,7 @@ struct LoginTests {
 
     @Test("No account: not found, before anything is asked")
     func noAccount() throws {
-        try Fixture.withDirectory { directory in
+        try TestStore.withDirectory { directory in
             let gateway = try directory.open()
             #expect(throws: AccountError.noAccount(directory: gateway.directory.path)) { _ = try Login.begin(gateway, now: Self.start) }
             #expect(AccountError.noAccount(directory: "/x").category == .notFound)
@@ -37,20 +38,20 @@ struct LoginTests {
 
     @Test("Without two-factor login the passphrase alone unlocks, and a wrong one says how many tries are left")
     func passphraseOnly() throws {
-        try Fixture.withAccount { _, gateway, _ in
+        try TestStore.withAccount { _, gateway, _ in
             let login = try Login.begin(gateway, now: Self.start)
             #expect(!login.requiresCode)
             #expect(throws: StoreError.authenticationFailed(remainingAttempts: 2)) {
                 _ = try login.unlock(passphrase: "not the passphrase", code: nil, now: Self.start)
             }
-            let store = try login.unlock(passphrase: Fixture.passphrase, code: nil, now: Self.start)
+            let store = try login.unlock(passphrase: TestStore.passphrase, code: nil, now: Self.start)
             #expect(store.username == "field-user")
         }
     }
 
     @Test("A locked account is refused by begin, before a passphrase is asked, until the lock ends")
     func lockedBeforeAsking() throws {
-        try Fixture.withAccount { _, gateway, _ in
+        try TestStore.withAccount { _, gateway, _ in
             let login = try Login.begin(gateway, now: Self.start)
             for attempt in 0..<3 {
                 _ = try? login.unlock(passphrase: "not the passphrase", code: nil, now: Self.start + Double(attempt))
@@ -58,7 +59,7 @@ struct LoginTests {
             #expect(throws: StoreError.lockedOut(until: Self.start + 2 + 60)) { _ = try Login.begin(gateway, now: Self.start + 10) }
             #expect(StoreError.lockedOut(until: Self.start).category == .locked)
             let later = try Login.begin(gateway, now: Self.start + 120)
-            _ = try later.unlock(passphrase: Fixture.passphrase, code: nil, now: Self.start + 120)
+            _ = try later.unlock(passphrase: TestStore.passphrase, code: nil, now: Self.start + 120)
         }
     }
 
@@ -67,7 +68,7 @@ struct LoginTests {
         try Self.withEnrolledAccount { gateway in
             let login = try Login.begin(gateway, now: Self.start + 30)
             #expect(login.requiresCode)
-            for passphrase in [Fixture.passphrase, "not the passphrase"] {
+            for passphrase in [TestStore.passphrase, "not the passphrase"] {
                 #expect(throws: AccountError.codeRequired) { _ = try login.unlock(passphrase: passphrase, code: nil, now: Self.start + 30) }
             }
             // Nothing was counted: the first wrong passphrase still leaves two attempts.
@@ -84,16 +85,16 @@ struct LoginTests {
             let login = try Login.begin(gateway, now: now)
             // The enrolment's own code was spent when it was enabled.
             #expect(throws: StoreError.secondFactorFailed(.replayed, remainingAttempts: 2)) {
-                _ = try login.unlock(passphrase: Fixture.passphrase, code: Self.code(at: Self.start), now: now)
+                _ = try login.unlock(passphrase: TestStore.passphrase, code: Self.code(at: Self.start), now: now)
             }
-            let store = try login.unlock(passphrase: Fixture.passphrase, code: Self.code(at: now), now: now)
+            let store = try login.unlock(passphrase: TestStore.passphrase, code: Self.code(at: now), now: now)
             #expect(try TwoFactorLogin.isEnabled(store))
             let wrong = String(format: "%06d", (Int(try Self.code(at: now + 30))! + 1) % 1_000_000)
             #expect(throws: StoreError.secondFactorFailed(.wrong, remainingAttempts: 2)) {
-                _ = try login.unlock(passphrase: Fixture.passphrase, code: wrong, now: now + 30)
+                _ = try login.unlock(passphrase: TestStore.passphrase, code: wrong, now: now + 30)
             }
             #expect(throws: StoreError.secondFactorFailed(.replayed, remainingAttempts: 1)) {
-                _ = try login.unlock(passphrase: Fixture.passphrase, code: Self.code(at: now), now: now + 30)
+                _ = try login.unlock(passphrase: TestStore.passphrase, code: Self.code(at: now), now: now + 30)
             }
         }
     }
@@ -103,12 +104,12 @@ struct LoginTests {
         try Self.withEnrolledAccount { gateway in
             let login = try Login.begin(gateway, now: Self.start)
             for offset in 1...3 {
-                _ = try? login.unlock(passphrase: Fixture.passphrase, code: "000000", now: Self.start + Double(offset))
+                _ = try? login.unlock(passphrase: TestStore.passphrase, code: "000000", now: Self.start + Double(offset))
             }
             #expect(throws: StoreError.lockedOut(until: Self.start + 3 + 60)) { _ = try Login.begin(gateway, now: Self.start + 4) }
             // After the lock, a code of that later time is accepted: the check used the given clock.
             let later = Self.start + 3600
-            let store = try Login.begin(gateway, now: later).unlock(passphrase: Fixture.passphrase, code: Self.code(at: later), now: later)
+            let store = try Login.begin(gateway, now: later).unlock(passphrase: TestStore.passphrase, code: Self.code(at: later), now: later)
             #expect(store.username == "field-user")
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Operations
 import Store
+import TestSupport
 import Testing
 
 /// Backups and pruning the message log through the application layer.
@@ -8,11 +9,11 @@ import Testing
 struct MaintenanceTests {
     @Test("A backup of a data directory without a database is refused and creates none")
     func backupNeedsADatabase() throws {
-        try Fixture.withDirectory { directory in
+        try TestStore.withDirectory { directory in
             let destination = directory.url.deletingLastPathComponent().appendingPathComponent("copy.sqlite")
             let missing = directory.url.appendingPathComponent(GatewayStore.databaseFileName).path
             #expect(throws: MaintenanceError.noDatabase(path: missing)) {
-                _ = try DatabaseBackup.write(dataDirectory: directory.url, to: destination, logger: Fixture.logger)
+                _ = try DatabaseBackup.write(dataDirectory: directory.url, to: destination, logger: TestStore.logger)
             }
             #expect(MaintenanceError.noDatabase(path: missing).category == .notFound)
             #expect(!FileManager.default.fileExists(atPath: directory.url.path))
@@ -21,19 +22,19 @@ struct MaintenanceTests {
 
     @Test("A backup is a complete copy, 0600, that unlocks with the passphrase and never overwrites a file")
     func backupCopies() throws {
-        try Fixture.withAccount { directory, _, store in
+        try TestStore.withAccount { directory, _, store in
             _ = try Account.rename(store, to: "before the backup")
-            try Fixture.withDirectory { copy in
+            try TestStore.withDirectory { copy in
                 try FileManager.default.createDirectory(at: copy.url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                 let destination = copy.url.appendingPathComponent(GatewayStore.databaseFileName)
-                let outcome = try DatabaseBackup.write(dataDirectory: directory.url, to: destination, logger: Fixture.logger)
+                let outcome = try DatabaseBackup.write(dataDirectory: directory.url, to: destination, logger: TestStore.logger)
                 #expect(outcome.destination == destination && outcome.source.lastPathComponent == GatewayStore.databaseFileName)
                 let mode = try FileManager.default.attributesOfItem(atPath: destination.path)[.posixPermissions] as? Int
                 #expect(mode == 0o600)
-                let restored = try Login.begin(copy.open(), now: Date()).unlock(passphrase: Fixture.passphrase, code: nil, now: Date())
+                let restored = try Login.begin(copy.open(), now: Date()).unlock(passphrase: TestStore.passphrase, code: nil, now: Date())
                 #expect(restored.username == "before the backup")
                 #expect(throws: StoreError.self) {
-                    _ = try DatabaseBackup.write(dataDirectory: directory.url, to: destination, logger: Fixture.logger)
+                    _ = try DatabaseBackup.write(dataDirectory: directory.url, to: destination, logger: TestStore.logger)
                 }
             }
         }
@@ -41,7 +42,7 @@ struct MaintenanceTests {
 
     @Test("Pruning deletes what was logged before now minus the days, and refuses a negative age")
     func prune() throws {
-        try Fixture.withAccount { _, _, store in
+        try TestStore.withAccount { _, _, store in
             let now = Date(timeIntervalSince1970: 1_900_000_000)
             try store.write { tx in
                 for age in [0.0, 1, 3, 10] {

@@ -3,6 +3,7 @@ import OTP
 import Operations
 import SplitMix
 import Store
+import TestSupport
 import Testing
 
 /// The OTP domain on top of the store (``OTPEntries``): known answers from RFC 4226 and RFC 6238,
@@ -15,7 +16,7 @@ struct OTPEntriesTests {
 
     @Test("TOTP codes are RFC 6238's at the given time, and a time is refused for HOTP")
     func totpKnownAnswers() throws {
-        try Fixture.withAccount { _, _, store in
+        try TestStore.withAccount { _, _, store in
             var rng = SplitMix64(seed: 1)
             let request = OTPEnrolmentRequest(source: .base32(Self.rfcSecret), digits: 8)
             try OTPEntries.add(request, named: "rfc", to: store, using: &rng)
@@ -31,13 +32,13 @@ struct OTPEntriesTests {
 
     @Test("HOTP codes are RFC 4226's and each one moves the stored counter on")
     func hotpKnownAnswers() throws {
-        try Fixture.withAccount { directory, _, store in
+        try TestStore.withAccount { directory, _, store in
             var rng = SplitMix64(seed: 2)
             try OTPEntries.add(OTPEnrolmentRequest(source: .base32(Self.rfcSecret), kind: .hotp(counter: 1)), named: "hotp", to: store, using: &rng)
             #expect(try OTPEntries.code(named: "hotp", in: store, at: nil, now: Self.now) == "287082")
             #expect(try OTPEntries.code(named: "hotp", in: store, at: nil, now: Self.now) == "359152")
             // Another process sees the counter where this one left it.
-            let again = try directory.open().unlock(passphrase: Fixture.passphrase)
+            let again = try directory.open().unlock(passphrase: TestStore.passphrase)
             #expect(try OTPEntries.code(named: "hotp", in: again, at: nil, now: Self.now) == "969429")
             #expect(try OTPEntries.list(in: again).first?.counter == 4)
         }
@@ -45,12 +46,12 @@ struct OTPEntriesTests {
 
     @Test("verify accepts a code once, refuses its replay and wrong codes, then throttles; the state is committed")
     func verifyCommitsState() throws {
-        try Fixture.withAccount { directory, _, store in
+        try TestStore.withAccount { directory, _, store in
             var rng = SplitMix64(seed: 3)
             try OTPEntries.add(OTPEnrolmentRequest(source: .base32(Self.rfcSecret)), named: "login", to: store, using: &rng)
             let code = try OTPEntries.code(named: "login", in: store, at: nil, now: Self.now)
             try OTPEntries.verify(code, named: "login", in: store, now: Self.now)
-            let reopened = try directory.open().unlock(passphrase: Fixture.passphrase)
+            let reopened = try directory.open().unlock(passphrase: TestStore.passphrase)
             #expect(throws: OTPEntryError.codeReplayed("login")) { try OTPEntries.verify(code, named: "login", in: reopened, now: Self.now + 1) }
 
             let wrong = String(format: "%06d", (Int(code)! + 1) % 1_000_000)
@@ -71,7 +72,7 @@ struct OTPEntriesTests {
 
     @Test("list shows parameters, never secrets, with every key in its JSON; uri round-trips through add")
     func listAndURI() throws {
-        try Fixture.withAccount { _, _, store in
+        try TestStore.withAccount { _, _, store in
             var rng = SplitMix64(seed: 4)
             let generated = try OTPEntries.add(
                 OTPEnrolmentRequest(source: .generated, algorithm: .sha256, issuer: "ACME"), named: "first", to: store, using: &rng)
@@ -97,7 +98,7 @@ struct OTPEntriesTests {
 
     @Test("A URI with parameters beside it, and a bad secret, are refused as invalid input")
     func refusedRequests() throws {
-        try Fixture.withAccount { _, _, store in
+        try TestStore.withAccount { _, _, store in
             var rng = SplitMix64(seed: 5)
             let uri = "otpauth://totp/x?secret=\(Self.rfcSecret)"
             #expect(throws: OTPEntryError.parametersWithURI) {
@@ -116,7 +117,7 @@ struct OTPEntriesTests {
 
     @Test("No spelling of the reserved login name reaches any operation")
     func reservedName() throws {
-        try Fixture.withAccount { _, _, store in
+        try TestStore.withAccount { _, _, store in
             var rng = SplitMix64(seed: 6)
             for name in ["smsgw-login", " SMSGW-Login", "Smsgw-login\t", "ＳＭＳＧＷ－ＬＯＧＩＮ"] {
                 let refused = OTPEntryError.reservedName(name)

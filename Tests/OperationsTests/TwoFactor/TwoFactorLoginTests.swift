@@ -3,6 +3,7 @@ import OTP
 import Operations
 import SplitMix
 import Store
+import TestSupport
 import Testing
 
 /// Two-factor enrolment, status and disabling (``TwoFactorLogin``).
@@ -10,7 +11,7 @@ import Testing
 struct TwoFactorLoginTests {
     @Test("A proposal is stored only once its first code matches, and that code is spent")
     func enableNeedsTheCode() throws {
-        try Fixture.withAccount { _, gateway, store in
+        try TestStore.withAccount { _, gateway, store in
             let now = Date(timeIntervalSince1970: 1_900_000_000)
             var rng = SplitMix64(seed: 12)
             let proposal = try TwoFactorLogin.propose(for: store, secret: nil, using: &rng)
@@ -28,14 +29,14 @@ struct TwoFactorLoginTests {
             let login = try Login.begin(gateway, now: now)
             #expect(login.requiresCode)
             #expect(throws: StoreError.secondFactorFailed(.replayed, remainingAttempts: 2)) {
-                _ = try login.unlock(passphrase: Fixture.passphrase, code: totp.code(at: now), now: now)
+                _ = try login.unlock(passphrase: TestStore.passphrase, code: totp.code(at: now), now: now)
             }
         }
     }
 
     @Test("A second enrolment is refused before anything is shown; disabling turns it off once")
     func alreadyOnAndDisable() throws {
-        try Fixture.withAccount { _, gateway, store in
+        try TestStore.withAccount { _, gateway, store in
             let now = Date(timeIntervalSince1970: 1_900_000_000)
             var rng = SystemRandomNumberGenerator()
             let proposal = try TwoFactorLogin.propose(for: store, secret: nil, using: &rng)
@@ -56,7 +57,7 @@ struct TwoFactorLoginTests {
 
     @Test("A given secret is used as it is; a new one comes from the caller's randomness")
     func secrets() throws {
-        try Fixture.withAccount { _, _, store in
+        try TestStore.withAccount { _, _, store in
             var rng = SplitMix64(seed: 7)
             let given = try TwoFactorLogin.propose(for: store, secret: "jbsw y3dp ehpk 3pxp", using: &rng)
             #expect(try #require(given.uri.totp).secret == OTPSecret(base32: "JBSWY3DPEHPK3PXP"))

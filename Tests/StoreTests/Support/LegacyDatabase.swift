@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TestSupport
 @testable import Store
 
 /// A database as smsgw wrote it before the v4 migrations: the schema up to `v3-routing`, a data
@@ -16,7 +17,7 @@ enum LegacyDatabase {
         let pool = try DatabasePool(path: directory.databasePath)
         try StoreSchema.migrator.migrate(pool, upTo: "v3-routing")
         let account = UUID(), salt = PassphraseKey.randomSalt(), now = Date().timeIntervalSince1970
-        let kek = try KeyEncryptionKey.derive(passphrase: Fixture.passphrase, salt: salt, parameters: Fixture.parameters)
+        let kek = try KeyEncryptionKey.derive(passphrase: TestStore.passphrase, salt: salt, parameters: TestStore.parameters)
         let dataKey = DataKey.random()
         let wrapped = try dataKey.wrapped(by: kek, for: .dataKey(account: account))
         try pool.write { db in
@@ -27,8 +28,8 @@ enum LegacyDatabase {
                     VALUES (?, 'field-user', ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    account.storeString, salt, Int64(Fixture.parameters.memoryKiB), Int64(Fixture.parameters.iterations),
-                    Int64(Fixture.parameters.parallelism), wrapped, now, now,
+                    account.storeString, salt, Int64(TestStore.parameters.memoryKiB), Int64(TestStore.parameters.iterations),
+                    Int64(TestStore.parameters.parallelism), wrapped, now, now,
                 ]
             )
             try db.execute(

@@ -1,0 +1,26 @@
+/// Polls `condition` until it holds or `timeout` passes, and says whether it held.
+///
+/// A condition that throws has not held yet (a store read while a daemon writes, a file not there
+/// yet). The condition is looked at once more after the deadline: on a busy machine the task may
+/// not have run for a while, and the last look is the one that counts.
+///
+/// Wait on conditions, never on time, and keep blocking calls out of the condition where you can:
+/// tests share Swift's cooperative pool, and a condition that blocks a thread (a synchronous
+/// process wait, an Argon2id hash) starves the services the test is waiting for.
+///
+/// - Parameters:
+///   - timeout: How long to wait. Alone, most conditions hold in well under a second; the whole
+///     suite on two cores makes them wait their turn, so be generous.
+///   - interval: How long to sleep between looks.
+///   - condition: What to wait for.
+public func eventually(
+    timeout: Duration = .seconds(45), every interval: Duration = .milliseconds(100),
+    _ condition: () async throws -> Bool
+) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if (try? await condition()) == true { return true }
+        try? await Task.sleep(for: interval)
+    }
+    return (try? await condition()) == true
+}
