@@ -36,6 +36,9 @@ struct EncryptCommand: ParsableCommand {
     @Option(help: "The most SMS a long text may take, 1 to 32 (with --lines: 1).")
     var maxParts: Int?
 
+    @Flag(help: "Print {\"id\",\"contact\",\"ciphertext\",\"ciphertexts\",\"parts\",\"position\"} as JSON (one object per line with --lines).")
+    var json = false
+
     func validate() throws {
         if lines, let text, text != "-" {
             throw ValidationError("--lines reads stdin; leave out the text argument.")
@@ -63,9 +66,9 @@ struct EncryptCommand: ParsableCommand {
         }
         Output.report(sealed.replacements, line: line)
         logger.info("Encrypted a message.", metadata: [LogKey.contact: "\(sealed.contact)", LogKey.position: "\(sealed.position)"])
-        if sealed.ciphertexts.count > 1 {
+        if sealed.ciphertexts.count > 1, !json {
             Output.diagnostic("The text takes \(sealed.ciphertexts.count) SMS, one per line below; send them all.")
         }
-        return sealed.ciphertext
+        return json ? try Output.json(sealed) : sealed.ciphertext
     }
 }
