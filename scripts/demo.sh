@@ -65,11 +65,14 @@ alice_daemon=$!
 bob_daemon=$!
 echo "Gate is clear. Over to you, through two gateways." | "$SMSGW" --data-dir "$work/alice" send bob
 echo "Received. Heading out now [ETA 10 min]." | "$SMSGW" --data-dir "$work/bob" send alice
-echo "waiting for both messages to arrive (each daemon first connects to its modem, about 5 s)…"
+# A text longer than one SMS goes as parts, each sealed at its own position; bob's gateway shows it once whole.
+report="Field report: the north road is open to the second bridge; the bridge holds one vehicle at a time. Water and fuel at the depot for three days. The radio mast on the ridge is down, so SMS only until it is repaired. Next report at 18:00."
+printf '%s\n' "$report" | "$SMSGW" --data-dir "$work/alice" send bob
+echo "waiting for the messages to arrive (each daemon first connects to its modem, about 5 s)…"
 for _ in $(seq 90); do
     a=$("$SMSGW" --data-dir "$work/alice" log --json | grep -c '"decrypted"' || true)
     b=$("$SMSGW" --data-dir "$work/bob" log --json | grep -c '"decrypted"' || true)
-    [ "$a" -ge 2 ] && [ "$b" -ge 2 ] && break
+    [ "$a" -ge 2 ] && [ "$b" -ge 3 ] && break
     sleep 1
 done
 "$SMSGW" --data-dir "$work/alice" status

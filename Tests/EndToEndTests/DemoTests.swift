@@ -37,7 +37,8 @@ struct DemoTests {
         #expect(process.terminationStatus == 0, "\(text)")
         #expect(!text.contains("\u{1B}"), "colour into a pipe")
         #expect(text.contains("== 7. The message log on each side"))
-        #expect(text.components(separatedBy: "\tdecrypted\t").count - 1 >= 4, "both daemons decrypted: \(text)")
+        #expect(text.components(separatedBy: "\tdecrypted\t").count - 1 >= 5, "both daemons decrypted: \(text)")
+        #expect(text.contains("the text takes 2 SMS") && text.contains("Next report at 18:00."), "the long text: \(text)")
     }
 
     @Test("On a terminal with NO_COLOR set the demo writes no colour either")

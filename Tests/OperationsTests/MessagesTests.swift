@@ -49,11 +49,12 @@ struct MessagesTests {
 
         #expect(throws: StoreError.self) { try Messages.queue("x", to: "carol", store: a, now: Date(), using: &rng) }
         #expect(throws: CipherError.self) { try Messages.queue("Hello “Bob”", to: "bob", store: a, now: Date(), using: &rng) }
-        #expect(throws: CipherError.self) { try Messages.queue(String(repeating: "x", count: 200), to: "bob", store: a, now: Date(), using: &rng) }
+        #expect(throws: CipherError.self) { try Messages.queue(String(repeating: "x", count: 142), to: "bob", maxParts: 1, store: a, now: Date(), using: &rng) }
+        #expect(throws: CipherError.self) { try Messages.queue(String(repeating: "x", count: 1089), to: "bob", store: a, now: Date(), using: &rng) }
         #expect(try a.read { try $0.outboxItems() }.count == 2)
         #expect(try Contacts.contact(named: "bob", store: a).sendPosition == 2)
         let json = try OperationsJSON.string(queued)
-        #expect(json == "{\"contact\":\"bob\",\"id\":\(queued.logID),\"position\":0}")
+        #expect(json == "{\"contact\":\"bob\",\"id\":\(queued.logID),\"parts\":1,\"position\":0}")
     }
 
     @Test func aContactWithoutANumberIsUnavailableForATextAndAResyncAlike() throws {

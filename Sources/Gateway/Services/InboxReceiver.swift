@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Modem
+import Operations
 public import ServiceLifecycle
 import Store
 
@@ -104,6 +105,7 @@ public struct InboxReceiver: Service {
         for entry in listing.unreadable { await handleUnreadable(entry, link: link, logger: logger) }
         let waiting = await handleGroups(groups, link: link, logger: logger)
         await freeStorageIfFull(waiting: waiting, listing: listing, link: link, logger: logger)
+        await releaseWaitingLongTexts(logger: logger)
         link.update { $0.reportsDeferred = deferred }
         if deferred { link.requestInboxScan() }
     }
@@ -181,5 +183,20 @@ public struct InboxReceiver: Service {
         link.update { $0.received += 1 }
         let record = link.record
         _ = try? await context.store.write { try $0.saveModemStatus(record) }
+    }
+}
+
+extension InboxReceiver {
+    /// Logs, with their gaps marked, the long texts whose missing parts waited too long
+    /// (``Operations/LongTexts/releaseWaiting(in:timeout:now:)``).
+    func releaseWaitingLongTexts(logger: Logger) async {
+        do {
+            let ids = try await context.store.write { tx in try LongTexts.releaseWaiting(in: tx, now: Date()) }
+            for id in ids {
+                logger.notice("A long text is shown with parts missing; they did not arrive in time.", metadata: [GatewayLog.message: "\(id)"])
+            }
+        } catch {
+            logger.warning("Could not hand out long texts that waited too long.", metadata: [GatewayLog.error: "\(error)"])
+        }
     }
 }

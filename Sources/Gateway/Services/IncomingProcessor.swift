@@ -204,7 +204,7 @@ extension IncomingOutcome {
     /// The outcome of a message that opened, as ``Operations/IncomingMessage`` applied it.
     init(_ applied: AppliedMessage) {
         switch applied.content {
-        case .text, .typed: self = .decrypted(contact: applied.contact, message: applied.logID)
+        case .text, .typed, .part: self = .decrypted(contact: applied.contact, message: applied.logID)
         case .resync(let resync): self = .resync(contact: applied.contact, completed: resync.completed, message: applied.logID)
         }
     }

@@ -34,6 +34,8 @@ public struct ContactStatus: Sendable, Equatable, Codable {
     public var quarantined: Int
     public var lastSentAt: Date?
     public var lastReceivedAt: Date?
+    /// The protocol version the peer speaks (docs/PROTOCOL.md §10): 2 reads long texts and typed messages.
+    public var protocolVersion: Int
 
     /// The contact with its session (nil before pairing or when it cannot be read) and sync state.
     public init(
@@ -55,11 +57,13 @@ public struct ContactStatus: Sendable, Equatable, Codable {
         self.quarantined = quarantined
         lastSentAt = contact.lastSentAt
         lastReceivedAt = contact.lastReceivedAt
+        protocolVersion = contact.protocolVersion
     }
 
     enum CodingKeys: String, CodingKey {
         case name, number, numbers, modem, modemMissing, pairing, rePairing, epoch, sendPosition, receivePosition, sync,
             lastResync, quarantined, lastSentAt, lastReceivedAt
+        case protocolVersion = "protocol"
     }
 
     // Written by hand so that absent values are null, not missing: every object has every key.
@@ -80,5 +84,6 @@ public struct ContactStatus: Sendable, Equatable, Codable {
         try container.encode(quarantined, forKey: .quarantined)
         try container.encode(lastSentAt, forKey: .lastSentAt)
         try container.encode(lastReceivedAt, forKey: .lastReceivedAt)
+        try container.encode(protocolVersion, forKey: .protocolVersion)
     }
 }

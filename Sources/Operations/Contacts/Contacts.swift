@@ -36,15 +36,18 @@ public enum Contacts {
         public var numbers: [PhoneNumber]?
         /// The modem pin: `.some(nil)` lets any modem send.
         public var modem: String??
+        /// The protocol version the peer speaks, 1 or 2 (docs/PROTOCOL.md §10).
+        public var protocolVersion: Int?
 
-        public init(name: String? = nil, numbers: [PhoneNumber]? = nil, modem: String?? = nil) {
+        public init(name: String? = nil, numbers: [PhoneNumber]? = nil, modem: String?? = nil, protocolVersion: Int? = nil) {
             self.name = name
             self.numbers = numbers
             self.modem = modem
+            self.protocolVersion = protocolVersion
         }
     }
 
-    /// Changes a contact's numbers, modem pin and name, in one transaction.
+    /// Changes a contact's numbers, modem pin, protocol version and name, in one transaction.
     ///
     /// - Returns: The contact as it is now.
     /// - Throws: ``Store/StoreError`` for an unknown contact, or a name or number refused or used.
@@ -53,6 +56,10 @@ public enum Contacts {
             var contact = try tx.contact(named: contactName)
             if let numbers = changes.numbers { contact = try tx.setNumbers(numbers, forContactNamed: contact.name) }
             if let modem = changes.modem { contact = try tx.setModem(modem, forContactNamed: contact.name) }
+            if let version = changes.protocolVersion {
+                try tx.setProtocolVersion(version, for: contact)
+                contact.protocolVersion = version
+            }
             if let name = changes.name { contact = try tx.renameContact(named: contact.name, to: name) }
             return try ContactStatus.read(contact, in: tx)
         }

@@ -51,6 +51,12 @@ public enum IncomingMessage {
             try tx.resetFailures(for: contact)
             return AppliedMessage(logID: id, contact: contact.name, content: .text(message))
         case .typed(let typed):
+            if contact.protocolVersion < 2 { try tx.setProtocolVersion(2, for: contact) }
+            if let part = TextPart(typed.payload) {
+                return try LongTexts.receive(
+                    part, typed, session: result.session, ciphertext: ciphertext, from: contact, fingerprint: fingerprint,
+                    in: tx, now: now)
+            }
             try tx.saveSession(result.session, for: contact)
             try tx.recordReceived(from: contact, at: now)
             let id = try tx.appendLog(NewLogEntry(
@@ -91,8 +97,11 @@ public struct AppliedMessage: Sendable, Equatable {
         case text(ReceivedMessage)
         /// A resync handshake.
         case resync(AppliedResync)
-        /// A typed payload (docs/PROTOCOL.md §3.4), kept in the log with status `typed`.
+        /// A typed payload (docs/PROTOCOL.md §3.4) of a kind this version does not act on, kept in
+        /// the log with status `typed`.
         case typed(ReceivedTyped)
+        /// A part of a long text (docs/PROTOCOL.md §8), and the text when it completed one.
+        case part(AppliedPart)
     }
 }
 

@@ -4,12 +4,27 @@ public import Failures
 public enum MessageError: CategorizedError, Sendable, Equatable {
     /// Nothing, or only spaces and line breaks.
     case emptyText
+    /// A text over one message for a contact whose peer speaks protocol version 1, which cannot
+    /// read parts (docs/PROTOCOL.md §10).
+    case peerReadsOneMessage(contact: String, septets: Int)
+    /// A limit of parts outside 1…32.
+    case partLimit(Int)
 
-    public var category: ErrorCategory { .invalidInput }
+    public var category: ErrorCategory {
+        switch self {
+        case .emptyText, .partLimit: .invalidInput
+        case .peerReadsOneMessage: .conflict
+        }
+    }
 
     public var description: String {
         switch self {
-        case .emptyText: "The text is empty; give a message (nothing was encrypted and no key was used)."
+        case .emptyText:
+            "The text is empty; give a message (nothing was encrypted and no key was used)."
+        case .peerReadsOneMessage(let contact, let septets):
+            "The text needs \(septets) septets, more than one message, but \(contact)'s gateway speaks protocol version 1, which reads one message of at most 141 septets; shorten it, or set the contact to version 2 once its gateway is upgraded (nothing was encrypted)."
+        case .partLimit(let limit):
+            "A text may be split into 1 to 32 messages; \(limit) is outside that."
         }
     }
 }

@@ -7,70 +7,100 @@ public import Store
 /// pasted in to be opened. Each is one store transaction, so a running daemon (another process
 /// on the same database) never sees half of one, and a crash never reuses a pad.
 public enum Messages {
+    /// The messages a text would cost, for a counter or a "this takes 3 SMS" before sending:
+    /// computed by the very split that sealing uses (docs/PROTOCOL.md §8.1).
+    ///
+    /// - Throws: ``MessageError/partLimit(_:)``; ``SMSCipher/CipherError`` for a text that is not
+    ///   GSM-7 or needs more than `maxParts` messages.
+    public static func plan(_ text: String, transliterate: Bool = false, maxParts: Int = defaultMaxParts) throws -> TextPlan {
+        let prepared = try PreparedText(text, transliterate: transliterate)
+        let split = try prepared.split(maxParts: maxParts)
+        return TextPlan(septets: split.septetCount, messages: split.messageCount, remaining: split.remainingInLastMessage)
+    }
+
+    /// Parts a text may be split into unless the caller says otherwise (docs/PROTOCOL.md §8.1).
+    public static let defaultMaxParts = 8
+
     /// Seals `text` for the contact to copy and paste: the new ratchet state and a log row
-    /// (`encrypted`, the text and the ciphertext) commit together before the ciphertext is returned.
+    /// (`encrypted`, the text and the ciphertexts) commit together before the ciphertexts are returned.
     ///
     /// - Parameters:
-    ///   - text: GSM 03.38 text (extension characters count twice) that fits one message.
+    ///   - text: GSM 03.38 text (extension characters count twice); over 141 septets it becomes
+    ///     parts, one ciphertext each, at most `maxParts`.
     ///   - contactName: The contact's name (without regard to case); it must be paired.
     ///   - transliterate: Replace common characters GSM-7 lacks first (see ``EncryptedMessage/replacements``).
+    ///   - maxParts: The most messages the text may take, 1 to 32.
     ///   - store: The unlocked store.
     ///   - now: The clock, for the log and the contact's last-sent time.
-    ///   - rng: The message's fresh randomness.
-    /// - Throws: ``MessageError/emptyText``; ``Store/StoreError/notFound(_:)`` for an unknown
-    ///   contact; ``ContactError/notPaired(contact:)``; ``SMSCipher/CipherError`` for a text that
-    ///   does not fit or is not GSM-7, naming the characters.
+    ///   - rng: The messages' fresh randomness.
+    /// - Throws: ``MessageError``; ``Store/StoreError/notFound(_:)`` for an unknown contact;
+    ///   ``ContactError/notPaired(contact:)``; ``SMSCipher/CipherError`` for a text that does not
+    ///   fit or is not GSM-7, naming the characters.
     public static func encrypt(
-        _ text: String, for contactName: String, transliterate: Bool = false, store: UnlockedStore, now: Date,
-        using rng: inout some RandomNumberGenerator
+        _ text: String, for contactName: String, transliterate: Bool = false, maxParts: Int = defaultMaxParts,
+        store: UnlockedStore, now: Date, using rng: inout some RandomNumberGenerator
     ) throws -> EncryptedMessage {
         let prepared = try PreparedText(text, transliterate: transliterate)
+        let split = try prepared.split(maxParts: maxParts)
         return try store.write { tx in
             let contact = try tx.contact(named: contactName)
-            let (sealed, logID) = try seal(prepared, for: contact, logged: .encrypted, in: tx, now: now, using: &rng)
+            let sealed = try seal(prepared, split, for: contact, logged: .encrypted, in: tx, now: now, using: &rng)
             try tx.recordSent(to: contact, at: now)
             return EncryptedMessage(
-                logID: logID, contact: contact.name, ciphertext: sealed.ciphertext, position: sealed.position,
-                replacements: prepared.replacements)
+                logID: sealed.logID, contact: contact.name, ciphertexts: sealed.messages.map(\.ciphertext),
+                position: sealed.messages[0].position, replacements: prepared.replacements)
         }
     }
 
     /// Seals `text` for the contact and queues it for the daemon: the new ratchet state, the log
-    /// row (`queued`) and the outbox row commit together, before any modem sees the ciphertext. A
-    /// running daemon submits it within about 50 ms.
+    /// row (`queued`) and one outbox row per SMS commit together, before any modem sees a
+    /// ciphertext. A running daemon submits them within about 50 ms, in order.
     ///
-    /// - Parameters: As ``encrypt(_:for:transliterate:store:now:using:)``; the contact must also
-    ///   have a number.
-    /// - Throws: As ``encrypt(_:for:transliterate:store:now:using:)``, and
+    /// - Parameters: As ``encrypt(_:for:transliterate:maxParts:store:now:using:)``; the contact
+    ///   must also have a number.
+    /// - Throws: As ``encrypt(_:for:transliterate:maxParts:store:now:using:)``, and
     ///   ``ContactError/noNumber(contact:purpose:)`` (unavailable) for a contact without a number.
     @discardableResult
     public static func queue(
-        _ text: String, to contactName: String, transliterate: Bool = false, store: UnlockedStore, now: Date,
-        using rng: inout some RandomNumberGenerator
+        _ text: String, to contactName: String, transliterate: Bool = false, maxParts: Int = defaultMaxParts,
+        store: UnlockedStore, now: Date, using rng: inout some RandomNumberGenerator
     ) throws -> QueuedMessage {
         let prepared = try PreparedText(text, transliterate: transliterate)
+        let split = try prepared.split(maxParts: maxParts)
         return try store.write { tx in
             let contact = try tx.contact(named: contactName).requiringNumber(for: .message)
-            let (sealed, logID) = try seal(prepared, for: contact, logged: .queued, in: tx, now: now, using: &rng)
-            let outboxID = try tx.enqueueOutbox(sealed.ciphertext, to: contact, messageID: logID, now: now)
+            let sealed = try seal(prepared, split, for: contact, logged: .queued, in: tx, now: now, using: &rng)
+            let outboxIDs = try sealed.messages.map { message in
+                try tx.enqueueOutbox(message.ciphertext, to: contact, messageID: sealed.logID, now: now)
+            }
             return QueuedMessage(
-                logID: logID, outboxID: outboxID, position: sealed.position, replacements: prepared.replacements,
-                contact: contact.name)
+                logID: sealed.logID, outboxID: outboxIDs[0], position: sealed.messages[0].position,
+                replacements: prepared.replacements, contact: contact.name, parts: outboxIDs.count)
         }
     }
 
-    /// Seals the text with the contact's session, saves the new state and logs the message with
-    /// its text and ciphertext, in the caller's transaction; the state is saved before anything
-    /// can leave, so a pad is never used twice.
+    /// Seals every message of the split with the contact's session, at consecutive positions,
+    /// saves the new state and logs the text with its ciphertexts (one per line), in the caller's
+    /// transaction; the state is saved before anything can leave, so a pad is never used twice.
     private static func seal(
-        _ prepared: PreparedText, for contact: Contact, logged status: MessageStatus, in tx: StoreTransaction, now: Date,
-        using rng: inout some RandomNumberGenerator
-    ) throws -> (Sealed, logID: Int64) {
-        let sealed = try tx.requirePairedSession(for: contact).sealing(prepared.text, using: &rng)
-        try tx.saveSession(sealed.session, for: contact)
+        _ prepared: PreparedText, _ split: LongText, for contact: Contact, logged status: MessageStatus,
+        in tx: StoreTransaction, now: Date, using rng: inout some RandomNumberGenerator
+    ) throws -> (messages: [Sealed], logID: Int64) {
+        if split.messageCount > 1, contact.protocolVersion < 2 {
+            throw MessageError.peerReadsOneMessage(contact: contact.name, septets: split.septetCount)
+        }
+        var session = try tx.requirePairedSession(for: contact)
+        var messages: [Sealed] = []
+        for plaintext in split.plaintexts {
+            let sealed = try session.sealing(plaintext, using: &rng)
+            session = sealed.session
+            messages.append(sealed)
+        }
+        try tx.saveSession(session, for: contact)
         let logID = try tx.appendLog(NewLogEntry(
-            time: now, direction: .outgoing, contact: contact, status: status, text: prepared.text, ciphertext: sealed.ciphertext))
-        return (sealed, logID)
+            time: now, direction: .outgoing, contact: contact, status: status, text: prepared.text,
+            ciphertext: messages.map(\.ciphertext).joined(separator: "\n")))
+        return (messages, logID)
     }
 
     /// Opens a ciphertext a person pasted (copy and paste): verifies it, then commits the new
@@ -115,6 +145,12 @@ struct PreparedText {
             self.text = text
         }
         guard self.text.contains(where: { !$0.isWhitespace }) else { throw .emptyText }
+    }
+
+    /// The messages the text becomes (docs/PROTOCOL.md §8.1).
+    func split(maxParts: Int) throws -> LongText {
+        guard (1...TextPart.maxCount).contains(maxParts) else { throw MessageError.partLimit(maxParts) }
+        return try LongText(text, maxParts: maxParts)
     }
 }
 

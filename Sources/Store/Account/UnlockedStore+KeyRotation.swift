@@ -46,6 +46,7 @@ struct SealedColumn: Sendable {
     static let all: [SealedColumn] = [
         SealedColumn(table: "contacts", rowName: "id", column: "session") { .contactSession($0) },
         SealedColumn(table: "contacts", rowName: "id", column: "pairing_code") { .contactPairingCode($0) },
+        SealedColumn(table: "contacts", rowName: "id", column: "reassembly") { .contactReassembly($0) },
         SealedColumn(table: "messages", rowName: "uuid", column: "text") { .messageText($0) },
         SealedColumn(table: "otp_entries", rowName: "id", column: "secret") { .otpSecret($0) },
         SealedColumn(table: "otp_entries", rowName: "id", column: "state") { .otpState($0) },

@@ -26,6 +26,9 @@ public struct Contact: Sendable, Hashable, Codable, Identifiable {
     public var lastReceivedAt: Date?
     /// Consecutive incoming messages that failed verification.
     public var verificationFailures: Int
+    /// The protocol version the peer speaks (docs/PROTOCOL.md §10): 2 for contacts added since
+    /// version 2, 1 for older ones until set or until the peer sends a typed message.
+    public var protocolVersion: Int = 2
 
     /// Every number of the contact, the main one first; empty for a copy-and-paste peer.
     public var numbers: [PhoneNumber] { number.map { [$0] + otherNumbers } ?? [] }
@@ -43,7 +46,7 @@ extension Contact {
     /// The non-secret columns, in the order ``init(row:)`` reads them.
     static let columns = """
         id, name, phone_number, pairing_state, created_at, updated_at, last_sent_at,
-        last_received_at, verification_failures, modem
+        last_received_at, verification_failures, modem, protocol_version
         """
 
     init(row: Row) throws {
@@ -64,6 +67,7 @@ extension Contact {
             verificationFailures: row["verification_failures"]
         )
         self.modem = row["modem"]
+        self.protocolVersion = row["protocol_version"]
     }
 }
 

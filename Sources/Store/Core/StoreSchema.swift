@@ -247,6 +247,17 @@ enum StoreSchema {
             try db.execute(sql: "ALTER TABLE account ADD COLUMN key_generation INTEGER NOT NULL DEFAULT 1")
         }
 
+        migrator.registerMigration("v5-protocol-version-2") { db in
+            // Contacts stored before protocol version 2 keep speaking version 1 until the operator
+            // (or a typed message from the peer) says otherwise; new contacts are inserted at 2.
+            // The reassembly state holds a contact's long texts still missing parts (sealed).
+            try db.execute(sql: """
+                ALTER TABLE contacts ADD COLUMN protocol_version INTEGER NOT NULL DEFAULT 1
+                    CHECK (protocol_version IN (1, 2));
+                ALTER TABLE contacts ADD COLUMN reassembly BLOB;
+                """)
+        }
+
         return migrator
     }
 

@@ -35,6 +35,11 @@ struct SecretContext: Sendable, Hashable, CustomStringConvertible {
         SecretContext("smsgw/v1/contact/\(contact.storeString)/session")
     }
 
+    /// The contact's long texts still missing parts (docs/PROTOCOL.md §8.2).
+    static func contactReassembly(_ contact: UUID) -> SecretContext {
+        SecretContext("smsgw/v1/contact/\(contact.storeString)/reassembly")
+    }
+
     /// This side's pairing code, kept until the contact is paired.
     static func contactPairingCode(_ contact: UUID) -> SecretContext {
         SecretContext("smsgw/v1/contact/\(contact.storeString)/pairing-code")

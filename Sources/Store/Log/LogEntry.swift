@@ -39,6 +39,11 @@ public struct MessageStatus: RawRepresentable, Sendable, Hashable, Codable, Cust
     /// An incoming typed message (docs/PROTOCOL.md §3.4) kept without acting on it: a kind this
     /// version does not handle. The text holds its kind and body; the error says so.
     public static let typed = MessageStatus(rawValue: "typed")
+    /// An incoming part of a long text (its segment as text, docs/PROTOCOL.md §8); the whole text
+    /// follows as its own `decrypted` row once complete, or as `partial`.
+    public static let part = MessageStatus(rawValue: "part")
+    /// A long text shown with its missing parts marked: it waited too long, or made room for another.
+    public static let partial = MessageStatus(rawValue: "partial")
     /// A resynchronisation that completed: new keys are in force from this message on.
     public static let resynced = MessageStatus(rawValue: "resynced")
 

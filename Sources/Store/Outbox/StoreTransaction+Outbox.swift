@@ -155,11 +155,25 @@ extension StoreTransaction {
         return item
     }
 
+    /// Moves the log row the outbox row carries to `status`, or, for a long text whose parts are
+    /// several outbox rows, to the status of its least advanced part (failed as soon as one part
+    /// failed), so the message reads `sent` only when every part was sent.
     private func followLog(_ item: OutboxItem, status: MessageStatus, error: String?) throws {
         guard let messageID = item.messageID else { return }
+        let states = try String.fetchAll(
+            cached("SELECT state FROM outbox WHERE message_id = ? AND kind = 'text'"), arguments: [messageID])
+        let overall = states.count > 1 ? Self.overallStatus(states.compactMap(OutboxState.init(rawValue:))) : status
         try db.execute(
             sql: "UPDATE messages SET status = ?, error = COALESCE(?, error) WHERE id = ?",
-            arguments: [status.rawValue, error, messageID]
+            arguments: [overall.rawValue, error, messageID]
         )
+    }
+
+    /// The status of a message sent as several SMS: failed if one failed, else its least advanced part's.
+    static func overallStatus(_ states: [OutboxState]) -> MessageStatus {
+        if states.contains(.failed) { return .failed }
+        if states.contains(where: { $0 == .queued || $0 == .submitting }) { return .queued }
+        if states.contains(.sent) { return .sent }
+        return .delivered
     }
 }

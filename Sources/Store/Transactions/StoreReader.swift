@@ -79,7 +79,7 @@ public class StoreReader {
         try secret(column: "pairing_code", of: contact, context: .contactPairingCode(contact.id))
     }
 
-    private func secret(column: String, of contact: Contact, context: SecretContext) throws -> Data? {
+    func secret(column: String, of contact: Contact, context: SecretContext) throws -> Data? {
         guard let row = try Row.fetchOne(
             cached("SELECT \(column) AS secret FROM contacts WHERE id = ?"), arguments: [contact.id.storeString]
         ) else {

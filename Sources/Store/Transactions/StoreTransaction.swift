@@ -26,8 +26,8 @@ public final class StoreTransaction: StoreReader {
         try db.execute(
             sql: """
                 INSERT INTO contacts (id, name, name_key, phone_number, pairing_state, pairing_code,
-                    created_at, updated_at)
-                VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)
+                    created_at, updated_at, protocol_version)
+                VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, 2)
                 """,
             arguments: [id.storeString, name, key, number?.e164, sealed, time, time]
         )
@@ -144,7 +144,7 @@ public final class StoreTransaction: StoreReader {
 
     // MARK: Helpers
 
-    private func updateContact(_ contact: Contact, set assignments: String, _ values: [(any DatabaseValueConvertible)?]) throws {
+    func updateContact(_ contact: Contact, set assignments: String, _ values: [(any DatabaseValueConvertible)?]) throws {
         try cached("UPDATE contacts SET \(assignments), updated_at = ? WHERE id = ?")
             .execute(arguments: StatementArguments(values + [now, contact.id.storeString]))
         if db.changesCount == 0 {

@@ -79,7 +79,8 @@ extension ContactCommand {
     }
 
     struct Edit: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Rename a contact, change its numbers or pin it to a modem.")
+        static let configuration = CommandConfiguration(
+            abstract: "Rename a contact, change its numbers, pin it to a modem or set its protocol version.")
 
         @OptionGroup(title: "Global options") var global: GlobalOptions
 
@@ -104,6 +105,9 @@ extension ContactCommand {
         @Flag(name: .customLong("any-modem"), help: "Let any modem send to this contact (undoes --modem).")
         var anyModem = false
 
+        @Option(name: .customLong("protocol"), help: "The protocol version the contact's gateway speaks: 2 reads long texts, 1 does not.")
+        var protocolVersion: Int?
+
         func validate() throws {
             if !number.isEmpty && clearNumber {
                 throw ValidationError("Give either --number or --clear-number, not both.")
@@ -111,8 +115,11 @@ extension ContactCommand {
             if modem != nil && anyModem {
                 throw ValidationError("Give either --modem or --any-modem, not both.")
             }
-            if newName == nil && number.isEmpty && !clearNumber && modem == nil && !anyModem {
-                throw ValidationError("Nothing to change; give --name, --number, --clear-number, --modem or --any-modem.")
+            if let protocolVersion, ![1, 2].contains(protocolVersion) {
+                throw ValidationError("--protocol is 1 or 2.")
+            }
+            if newName == nil && number.isEmpty && !clearNumber && modem == nil && !anyModem && protocolVersion == nil {
+                throw ValidationError("Nothing to change; give --name, --number, --clear-number, --modem, --any-modem or --protocol.")
             }
         }
 
@@ -121,10 +128,10 @@ extension ContactCommand {
             let store = try StoreAccess.unlock(global)
             let changes = Contacts.Changes(
                 name: newName, numbers: !phones.isEmpty || clearNumber ? phones : nil,
-                modem: modem != nil || anyModem ? .some(modem) : nil)
+                modem: modem != nil || anyModem ? .some(modem) : nil, protocolVersion: protocolVersion)
             let contact = try Contacts.edit(name, changes: changes, store: store)
             let numbers = contact.numbers.isEmpty ? "no number" : contact.numbers.joined(separator: " ")
-            Output.line("Saved \(contact.name) (\(numbers); \(contact.modem.map { "via \($0)" } ?? "any modem")).")
+            Output.line("Saved \(contact.name) (\(numbers); \(contact.modem.map { "via \($0)" } ?? "any modem"); protocol \(contact.protocolVersion)).")
             try ContactCommand.warnIfUnknown(modem: modem, contact: contact.name, store: store)
         }
     }

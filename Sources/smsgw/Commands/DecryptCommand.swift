@@ -66,6 +66,12 @@ struct DecryptCommand: ParsableCommand {
                 metadata: [LogKey.contact: "\(contact)", LogKey.position: "\(message.position)", LogKey.epoch: "\(message.epoch)"])
             if message.wasLate { logger.info("The message arrived late.", metadata: [LogKey.contact: "\(contact)"]) }
             return escape(message.text)
+        case .part(let part):
+            guard let text = part.text, part.received == part.count else {
+                Output.diagnostic(prefix + part.note + (part.text == nil ? "" : " Its text follows."))
+                return part.text.map(escape) ?? ""
+            }
+            return escape(text)
         case .typed(let typed):
             Output.diagnostic(prefix + "this was a typed message (\(typed.payload.kind)), which this version keeps in the log without acting on it.")
             return ""

@@ -9,11 +9,12 @@ import TerminalIO
 struct EncryptCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "encrypt",
-        abstract: "Encrypt a text for a contact into one 160-character SMS.",
+        abstract: "Encrypt a text for a contact into 160-character SMS: one, or one per part of a long text.",
         discussion: """
             Left out, the text is typed at a prompt when stdin is a terminal, else read from stdin (as \
             for `-`); an argument works, with a warning. The new key state and the log entry commit \
-            before the ciphertext is printed, so a crash never reuses a pad. --lines: one message per \
+            before the ciphertext is printed, so a crash never reuses a pad. A text over 141 septets \
+            becomes parts, one line each: send every line. --lines: one message of one SMS per \
             stdin line, one ciphertext per output line. See docs/CLI.md.
             """
     )
@@ -31,6 +32,12 @@ struct EncryptCommand: ParsableCommand {
 
     @Flag(help: "Read one message per stdin line; print one ciphertext per line.")
     var lines = false
+
+    @Option(help: "The most SMS a long text may take, 1 to 32 (with --lines: 1).")
+    var maxParts: Int?
+
+    @Flag(help: "Print {\"id\",\"contact\",\"ciphertext\",\"ciphertexts\",\"parts\",\"position\"} as JSON (one object per line with --lines).")
+    var json = false
 
     func validate() throws {
         if lines, let text, text != "-" {
@@ -53,10 +60,15 @@ struct EncryptCommand: ParsableCommand {
     private func seal(_ input: String, store: UnlockedStore, logger: Logger, line: Int?) throws -> String {
         var rng = SystemRandomNumberGenerator()
         let sealed = try Transliterated.explaining(transliterate) {
-            try Messages.encrypt(input, for: name, transliterate: transliterate, store: store, now: Date(), using: &rng)
+            try Messages.encrypt(
+                input, for: name, transliterate: transliterate, maxParts: maxParts ?? (lines ? 1 : Messages.defaultMaxParts),
+                store: store, now: Date(), using: &rng)
         }
         Output.report(sealed.replacements, line: line)
         logger.info("Encrypted a message.", metadata: [LogKey.contact: "\(sealed.contact)", LogKey.position: "\(sealed.position)"])
-        return sealed.ciphertext
+        if sealed.ciphertexts.count > 1, !json {
+            Output.diagnostic("The text takes \(sealed.ciphertexts.count) SMS, one per line below; send them all.")
+        }
+        return json ? try Output.json(sealed) : sealed.ciphertext
     }
 }

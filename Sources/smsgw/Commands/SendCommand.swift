@@ -29,11 +29,14 @@ struct SendCommand: ParsableCommand {
     @Flag(help: "Replace common characters GSM-7 lacks (curly quotes, accents) and report each.")
     var transliterate = false
 
-    @Flag(help: "Print {\"id\",\"contact\",\"position\"} as JSON (one object per line with --lines).")
+    @Flag(help: "Print {\"id\",\"contact\",\"position\",\"parts\"} as JSON (one object per line with --lines).")
     var json = false
 
     @Flag(help: "Queue one message per stdin line; print one id per line.")
     var lines = false
+
+    @Option(help: "The most SMS a long text may take, 1 to 32 (default 8).")
+    var maxParts = Messages.defaultMaxParts
 
     func validate() throws {
         if lines, let text, text != "-" {
@@ -60,8 +63,15 @@ struct SendCommand: ParsableCommand {
     /// Queues one text in one transaction; returns the line to print (the id, or the JSON object).
     private func queue(_ input: String, store: UnlockedStore, line: Int?, contact: inout String) throws -> String {
         var rng = SystemRandomNumberGenerator()
+        let plan = try Transliterated.explaining(transliterate) {
+            try Messages.plan(input, transliterate: transliterate, maxParts: maxParts)
+        }
+        if plan.messages > 1 {
+            Output.diagnostic((line.map { "line \($0): " } ?? "") + "the text takes \(plan.messages) SMS (\(plan.septets) septets).")
+        }
         let queued = try Transliterated.explaining(transliterate) {
-            try Messages.queue(input, to: name, transliterate: transliterate, store: store, now: Date(), using: &rng)
+            try Messages.queue(
+                input, to: name, transliterate: transliterate, maxParts: maxParts, store: store, now: Date(), using: &rng)
         }
         Output.report(queued.replacements, line: line)
         contact = queued.contact
