@@ -106,6 +106,7 @@ public struct InboxReceiver: Service {
         let waiting = await handleGroups(groups, link: link, logger: logger)
         await freeStorageIfFull(waiting: waiting, listing: listing, link: link, logger: logger)
         await releaseWaitingLongTexts(logger: logger)
+        await acknowledge(logger: logger)
         link.update { $0.reportsDeferred = deferred }
         if deferred { link.requestInboxScan() }
     }
@@ -197,6 +198,28 @@ extension InboxReceiver {
             }
         } catch {
             logger.warning("Could not hand out long texts that waited too long.", metadata: [GatewayLog.error: "\(error)"])
+        }
+    }
+}
+
+extension InboxReceiver {
+    /// Queues the acknowledgements that are due, and sends again (or gives up) what the peers did
+    /// not acknowledge in time (``Operations/Acknowledgements``).
+    func acknowledge(logger: Logger) async {
+        do {
+            let (queued, resent, givenUp) = try await context.store.write { tx in
+                var rng = SystemRandomNumberGenerator()
+                let queued = try Acknowledgements.sendDue(in: tx, now: Date(), using: &rng)
+                let (resent, givenUp) = try Acknowledgements.resendDue(in: tx, now: Date())
+                return (queued.count, resent.count, givenUp.count)
+            }
+            if queued > 0 { logger.info("Acknowledgements queued.", metadata: [GatewayLog.count: "\(queued)"]) }
+            if resent > 0 { logger.notice("SMS not acknowledged in time are sent again.", metadata: [GatewayLog.count: "\(resent)"]) }
+            if givenUp > 0 {
+                logger.warning("SMS never acknowledged are given up; their messages failed.", metadata: [GatewayLog.count: "\(givenUp)"])
+            }
+        } catch {
+            logger.warning("Could not queue acknowledgements or re-sends.", metadata: [GatewayLog.error: "\(error)"])
         }
     }
 }

@@ -84,12 +84,13 @@ enum IncomingProcessor {
         } catch CipherError.malformed {
             return try plain(sms.text, from: contact, fingerprint: sms.fingerprint, in: tx, now: now)
         } catch CipherError.duplicate {
-            let id = try tx.appendLog(NewLogEntry(
-                time: now, direction: .incoming, contact: contact, status: .duplicate, ciphertext: sms.text,
-                error: CipherError.duplicate.description, fingerprint: sms.fingerprint))
-            _ = try tx.recordReceivedFingerprint(sms.fingerprint, at: now)
-            return .duplicate(contact: contact.name, message: id)
+            _ = try Acknowledgements.acknowledgeAgain(sms.text, from: contact, in: tx, now: now)
+            return try duplicate(sms, from: contact, in: tx, now: now)
         } catch {
+            // A copy re-sent for want of an acknowledgement, whose key is gone: a duplicate, not a failure.
+            if error == .notAuthentic, try Acknowledgements.acknowledgeAgain(sms.text, from: contact, in: tx, now: now) {
+                return try duplicate(sms, from: contact, in: tx, now: now)
+            }
             return try reject(sms.text, from: contact, error: error, fingerprint: sms.fingerprint, in: tx, now: now)
         }
         _ = try tx.recordReceivedFingerprint(sms.fingerprint, at: now)
@@ -97,6 +98,14 @@ enum IncomingProcessor {
             result, ciphertext: sms.text, from: contact, fingerprint: sms.fingerprint, path: .gateway(resync), in: tx, now: now,
             using: &rng)
         return IncomingOutcome(applied)
+    }
+
+    private static func duplicate(_ sms: StoredMessage, from contact: Contact, in tx: StoreTransaction, now: Date) throws -> IncomingOutcome {
+        let id = try tx.appendLog(NewLogEntry(
+            time: now, direction: .incoming, contact: contact, status: .duplicate, ciphertext: sms.text,
+            error: CipherError.duplicate.description, fingerprint: sms.fingerprint))
+        _ = try tx.recordReceivedFingerprint(sms.fingerprint, at: now)
+        return .duplicate(contact: contact.name, message: id)
     }
 
     private static func plain(
@@ -204,7 +213,7 @@ extension IncomingOutcome {
     /// The outcome of a message that opened, as ``Operations/IncomingMessage`` applied it.
     init(_ applied: AppliedMessage) {
         switch applied.content {
-        case .text, .typed, .part: self = .decrypted(contact: applied.contact, message: applied.logID)
+        case .text, .typed, .part, .acknowledgement: self = .decrypted(contact: applied.contact, message: applied.logID)
         case .resync(let resync): self = .resync(contact: applied.contact, completed: resync.completed, message: applied.logID)
         }
     }

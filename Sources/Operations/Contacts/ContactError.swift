@@ -19,10 +19,12 @@ public enum ContactError: CategorizedError, Sendable, Equatable {
     /// The contact has no number (a copy-and-paste peer), so nothing reaches it over SMS. The
     /// same rule for a text and a resync, so they fail alike.
     case noNumber(contact: String, purpose: Purpose)
+    /// Acknowledgements asked for a contact whose peer speaks protocol version 1, which cannot read them.
+    case acknowledgementsNeedVersionTwo(contact: String)
 
     public var category: ErrorCategory {
         switch self {
-        case .notPaired, .alreadyPaired: .conflict
+        case .notPaired, .alreadyPaired, .acknowledgementsNeedVersionTwo: .conflict
         case .noNumber: .unavailable
         }
     }
@@ -35,6 +37,8 @@ public enum ContactError: CategorizedError, Sendable, Equatable {
             "\"\(contact)\" is already paired; start a manual re-pairing first to exchange new codes."
         case .noNumber(let contact, .message):
             "The contact \"\(contact)\" has no phone number, so no SMS can go to them; add their number, or exchange messages by copy and paste."
+        case .acknowledgementsNeedVersionTwo(let contact):
+            "\"\(contact)\" speaks protocol version 1, whose gateway cannot read acknowledgements; set the contact to version 2 once its gateway is upgraded, then turn them on."
         case .noNumber(let contact, .resync):
             "The contact \"\(contact)\" has no phone number, so a resync cannot go over SMS; re-pair by hand with new codes, or add their number."
         }

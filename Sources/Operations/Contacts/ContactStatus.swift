@@ -36,6 +36,8 @@ public struct ContactStatus: Sendable, Equatable, Codable {
     public var lastReceivedAt: Date?
     /// The protocol version the peer speaks (docs/PROTOCOL.md §10): 2 reads long texts and typed messages.
     public var protocolVersion: Int
+    /// Whether messages to and from the contact are acknowledged end to end (docs/PROTOCOL.md §9).
+    public var acknowledgements: Bool
 
     /// The contact with its session (nil before pairing or when it cannot be read) and sync state.
     public init(
@@ -58,12 +60,14 @@ public struct ContactStatus: Sendable, Equatable, Codable {
         lastSentAt = contact.lastSentAt
         lastReceivedAt = contact.lastReceivedAt
         protocolVersion = contact.protocolVersion
+        acknowledgements = contact.acknowledgements
     }
 
     enum CodingKeys: String, CodingKey {
         case name, number, numbers, modem, modemMissing, pairing, rePairing, epoch, sendPosition, receivePosition, sync,
             lastResync, quarantined, lastSentAt, lastReceivedAt
         case protocolVersion = "protocol"
+        case acknowledgements = "acks"
     }
 
     // Written by hand so that absent values are null, not missing: every object has every key.
@@ -85,5 +89,6 @@ public struct ContactStatus: Sendable, Equatable, Codable {
         try container.encode(lastSentAt, forKey: .lastSentAt)
         try container.encode(lastReceivedAt, forKey: .lastReceivedAt)
         try container.encode(protocolVersion, forKey: .protocolVersion)
+        try container.encode(acknowledgements, forKey: .acknowledgements)
     }
 }

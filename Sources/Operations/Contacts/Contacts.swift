@@ -38,12 +38,18 @@ public enum Contacts {
         public var modem: String??
         /// The protocol version the peer speaks, 1 or 2 (docs/PROTOCOL.md §10).
         public var protocolVersion: Int?
+        /// Whether messages are acknowledged end to end (docs/PROTOCOL.md §9).
+        public var acknowledgements: Bool?
 
-        public init(name: String? = nil, numbers: [PhoneNumber]? = nil, modem: String?? = nil, protocolVersion: Int? = nil) {
+        public init(
+            name: String? = nil, numbers: [PhoneNumber]? = nil, modem: String?? = nil, protocolVersion: Int? = nil,
+            acknowledgements: Bool? = nil
+        ) {
             self.name = name
             self.numbers = numbers
             self.modem = modem
             self.protocolVersion = protocolVersion
+            self.acknowledgements = acknowledgements
         }
     }
 
@@ -59,6 +65,11 @@ public enum Contacts {
             if let version = changes.protocolVersion {
                 try tx.setProtocolVersion(version, for: contact)
                 contact.protocolVersion = version
+            }
+            if let on = changes.acknowledgements {
+                if on, contact.protocolVersion < 2 { throw ContactError.acknowledgementsNeedVersionTwo(contact: contact.name) }
+                try tx.setAcknowledgements(on, for: contact)
+                contact.acknowledgements = on
             }
             if let name = changes.name { contact = try tx.renameContact(named: contact.name, to: name) }
             return try ContactStatus.read(contact, in: tx)

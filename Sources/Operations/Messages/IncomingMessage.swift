@@ -43,6 +43,7 @@ public enum IncomingMessage {
     ) throws -> AppliedMessage {
         switch result.opened {
         case .message(let message):
+            try Acknowledgements.note(message.epoch, message.position, ciphertext: ciphertext, from: contact, in: tx, now: now)
             try tx.saveSession(result.session, for: contact)
             try tx.recordReceived(from: contact, at: now)
             let id = try tx.appendLog(NewLogEntry(
@@ -52,6 +53,10 @@ public enum IncomingMessage {
             return AppliedMessage(logID: id, contact: contact.name, content: .text(message))
         case .typed(let typed):
             if contact.protocolVersion < 2 { try tx.setProtocolVersion(2, for: contact) }
+            if let acknowledgement = Acknowledgement(typed.payload) {
+                return try Acknowledgements.receive(acknowledgement, session: result.session, from: contact, in: tx, now: now)
+            }
+            try Acknowledgements.note(typed.epoch, typed.position, ciphertext: ciphertext, from: contact, in: tx, now: now)
             if let part = TextPart(typed.payload) {
                 return try LongTexts.receive(
                     part, typed, session: result.session, ciphertext: ciphertext, from: contact, fingerprint: fingerprint,
@@ -102,6 +107,9 @@ public struct AppliedMessage: Sendable, Equatable {
         case typed(ReceivedTyped)
         /// A part of a long text (docs/PROTOCOL.md §8), and the text when it completed one.
         case part(AppliedPart)
+        /// An acknowledgement from the peer's gateway (docs/PROTOCOL.md §9); its ``AppliedMessage/logID``
+        /// is the last message it completed, or 0.
+        case acknowledgement(AppliedAcknowledgement)
     }
 }
 

@@ -29,6 +29,9 @@ public struct Contact: Sendable, Hashable, Codable, Identifiable {
     /// The protocol version the peer speaks (docs/PROTOCOL.md §10): 2 for contacts added since
     /// version 2, 1 for older ones until set or until the peer sends a typed message.
     public var protocolVersion: Int = 2
+    /// Whether this side acknowledges what it decrypts from the contact, and expects the
+    /// contact's gateway to do the same (docs/PROTOCOL.md §9; off by default: each costs an SMS).
+    public var acknowledgements = false
 
     /// Every number of the contact, the main one first; empty for a copy-and-paste peer.
     public var numbers: [PhoneNumber] { number.map { [$0] + otherNumbers } ?? [] }
@@ -46,7 +49,7 @@ extension Contact {
     /// The non-secret columns, in the order ``init(row:)`` reads them.
     static let columns = """
         id, name, phone_number, pairing_state, created_at, updated_at, last_sent_at,
-        last_received_at, verification_failures, modem, protocol_version
+        last_received_at, verification_failures, modem, protocol_version, acks
         """
 
     init(row: Row) throws {
@@ -68,6 +71,7 @@ extension Contact {
         )
         self.modem = row["modem"]
         self.protocolVersion = row["protocol_version"]
+        self.acknowledgements = row["acks"]
     }
 }
 

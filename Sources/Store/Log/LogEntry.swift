@@ -44,6 +44,8 @@ public struct MessageStatus: RawRepresentable, Sendable, Hashable, Codable, Cust
     public static let part = MessageStatus(rawValue: "part")
     /// A long text shown with its missing parts marked: it waited too long, or made room for another.
     public static let partial = MessageStatus(rawValue: "partial")
+    /// The peer's gateway acknowledged every SMS of the outgoing message (docs/PROTOCOL.md §9).
+    public static let acknowledged = MessageStatus(rawValue: "acknowledged")
     /// A resynchronisation that completed: new keys are in force from this message on.
     public static let resynced = MessageStatus(rawValue: "resynced")
 

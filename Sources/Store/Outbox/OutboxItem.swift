@@ -40,8 +40,17 @@ public struct OutboxItem: Sendable, Hashable, Codable, Identifiable {
     public var updatedAt: Date
     public var sentAt: Date?
     public var deliveredAt: Date?
-    /// What the row carries: a text message, or a resynchronisation handshake.
+    /// What the row carries: a text message, a resynchronisation handshake or an acknowledgement.
     public var kind: OutboxKind = .text
+    /// The epoch and position the ciphertext was sealed at (rows queued since acknowledgements).
+    public var epoch: UInt32?
+    public var position: UInt32?
+    /// Whether the row is sent again until the peer acknowledges it (docs/PROTOCOL.md §9.2).
+    public var awaitsAcknowledgement = false
+    /// How often it was sent again for want of an acknowledgement.
+    public var resends = 0
+    /// When the peer's gateway acknowledged it.
+    public var acknowledgedAt: Date?
 }
 
 /// What an outbox row carries.
@@ -50,6 +59,8 @@ public enum OutboxKind: String, Sendable, Hashable, Codable, CaseIterable {
     case text
     /// A resynchronisation handshake SMS (`smsgw resync`, or the answer to the peer's).
     case handshake
+    /// An acknowledgement of messages received (docs/PROTOCOL.md §9); it has no log entry.
+    case acknowledgement
 }
 
 extension OutboxItem {
@@ -79,6 +90,11 @@ extension OutboxItem {
             deliveredAt: date("delivered_at"),
             kind: OutboxKind(rawValue: row["kind"] ?? "text") ?? .text
         )
+        epoch = (row["epoch"] as Int64?).flatMap { UInt32(exactly: $0) }
+        position = (row["position"] as Int64?).flatMap { UInt32(exactly: $0) }
+        awaitsAcknowledgement = row["awaits_ack"] ?? false
+        resends = row["resends"] ?? 0
+        acknowledgedAt = date("acknowledged_at")
     }
 }
 

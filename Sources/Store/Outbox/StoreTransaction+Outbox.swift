@@ -163,8 +163,9 @@ extension StoreTransaction {
         let states = try String.fetchAll(
             cached("SELECT state FROM outbox WHERE message_id = ? AND kind = 'text'"), arguments: [messageID])
         let overall = states.count > 1 ? Self.overallStatus(states.compactMap(OutboxState.init(rawValue:))) : status
+        // An acknowledgement from the peer's gateway says more than a later delivery report.
         try db.execute(
-            sql: "UPDATE messages SET status = ?, error = COALESCE(?, error) WHERE id = ?",
+            sql: "UPDATE messages SET status = ?, error = COALESCE(?, error) WHERE id = ? AND status != 'acknowledged'",
             arguments: [overall.rawValue, error, messageID]
         )
     }

@@ -108,6 +108,9 @@ extension ContactCommand {
         @Option(name: .customLong("protocol"), help: "The protocol version the contact's gateway speaks: 2 reads long texts, 1 does not.")
         var protocolVersion: Int?
 
+        @Option(help: "Acknowledge messages end to end with this contact: on or off (each acknowledgement costs an SMS).")
+        var acks: Switch?
+
         func validate() throws {
             if !number.isEmpty && clearNumber {
                 throw ValidationError("Give either --number or --clear-number, not both.")
@@ -118,8 +121,8 @@ extension ContactCommand {
             if let protocolVersion, ![1, 2].contains(protocolVersion) {
                 throw ValidationError("--protocol is 1 or 2.")
             }
-            if newName == nil && number.isEmpty && !clearNumber && modem == nil && !anyModem && protocolVersion == nil {
-                throw ValidationError("Nothing to change; give --name, --number, --clear-number, --modem, --any-modem or --protocol.")
+            if newName == nil && number.isEmpty && !clearNumber && modem == nil && !anyModem && protocolVersion == nil && acks == nil {
+                throw ValidationError("Nothing to change; give --name, --number, --clear-number, --modem, --any-modem, --protocol or --acks.")
             }
         }
 
@@ -128,10 +131,11 @@ extension ContactCommand {
             let store = try StoreAccess.unlock(global)
             let changes = Contacts.Changes(
                 name: newName, numbers: !phones.isEmpty || clearNumber ? phones : nil,
-                modem: modem != nil || anyModem ? .some(modem) : nil, protocolVersion: protocolVersion)
+                modem: modem != nil || anyModem ? .some(modem) : nil, protocolVersion: protocolVersion,
+                acknowledgements: acks.map { $0 == .on })
             let contact = try Contacts.edit(name, changes: changes, store: store)
             let numbers = contact.numbers.isEmpty ? "no number" : contact.numbers.joined(separator: " ")
-            Output.line("Saved \(contact.name) (\(numbers); \(contact.modem.map { "via \($0)" } ?? "any modem"); protocol \(contact.protocolVersion)).")
+            Output.line("Saved \(contact.name) (\(numbers); \(contact.modem.map { "via \($0)" } ?? "any modem"); protocol \(contact.protocolVersion); acknowledgements \(contact.acknowledgements ? "on" : "off")).")
             try ContactCommand.warnIfUnknown(modem: modem, contact: contact.name, store: store)
         }
     }
@@ -162,4 +166,9 @@ extension ContactCommand {
             Output.line("Removed \(contact.name) with their keys and messages.")
         }
     }
+}
+
+/// `on` or `off`, for a setting given as an option.
+enum Switch: String, ExpressibleByArgument, CaseIterable {
+    case on, off
 }

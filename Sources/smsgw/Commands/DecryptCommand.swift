@@ -72,6 +72,9 @@ struct DecryptCommand: ParsableCommand {
                 return part.text.map(escape) ?? ""
             }
             return escape(text)
+        case .acknowledgement(let acknowledgement):
+            Output.diagnostic(prefix + "this was an acknowledgement from \(contact)'s gateway of \(acknowledgement.positions) message(s); \(acknowledgement.messages.count) of yours are now acknowledged.")
+            return ""
         case .typed(let typed):
             Output.diagnostic(prefix + "this was a typed message (\(typed.payload.kind)), which this version keeps in the log without acting on it.")
             return ""

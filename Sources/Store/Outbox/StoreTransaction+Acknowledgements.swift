@@ -1,0 +1,156 @@
+public import Foundation
+import GRDB
+
+/// Positions decrypted from one contact in one epoch, not acknowledged yet.
+public struct PendingAcknowledgements: Sendable, Equatable {
+    public var contact: Contact
+    public var epoch: UInt32
+    /// Ascending.
+    public var positions: [UInt32]
+    /// When the oldest of them was decrypted.
+    public var oldest: Date
+}
+
+extension StoreReader {
+    /// Every contact's positions waiting to be acknowledged, per epoch.
+    public func pendingAcknowledgements() throws -> [PendingAcknowledgements] {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT contact_id, epoch, position, received_at FROM pending_acks WHERE queued_at IS NULL
+                ORDER BY contact_id, epoch, position
+                """)
+        var result: [PendingAcknowledgements] = []
+        for row in rows {
+            let id = try UUID.fromStore(row["contact_id"])
+            let epoch = UInt32(truncatingIfNeeded: row["epoch"] as Int64)
+            let position = UInt32(truncatingIfNeeded: row["position"] as Int64)
+            let time = Date(timeIntervalSince1970: row["received_at"])
+            if let last = result.indices.last, result[last].contact.id == id, result[last].epoch == epoch {
+                result[last].positions.append(position)
+                result[last].oldest = min(result[last].oldest, time)
+            } else {
+                result.append(PendingAcknowledgements(contact: try contact(id: id), epoch: epoch, positions: [position], oldest: time))
+            }
+        }
+        return result
+    }
+
+    /// Rows sent (or delivered) that wait for an acknowledgement whose time to be sent again has
+    /// come: `timeout · 2^resends` after they were last sent.
+    public func outboxAwaitingAcknowledgement(dueBy now: Date, timeout: TimeInterval) throws -> [OutboxItem] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT * FROM outbox
+                WHERE awaits_ack = 1 AND acknowledged_at IS NULL AND state IN ('sent', 'delivered')
+                    AND sent_at + ? * (1 << resends) <= ?
+                ORDER BY id
+                """,
+            arguments: [timeout, now.timeIntervalSince1970]
+        ).map(OutboxItem.init(row:))
+    }
+}
+
+extension StoreTransaction {
+    /// Turns acknowledgements on or off for the contact (docs/PROTOCOL.md §9).
+    public func setAcknowledgements(_ on: Bool, for contact: Contact) throws {
+        try updateContact(contact, set: "acks = ?", [on])
+        if !on { try db.execute(sql: "DELETE FROM pending_acks WHERE contact_id = ?", arguments: [contact.id.storeString]) }
+    }
+
+    /// Records where an outbox row's ciphertext was sealed, and whether it is sent again until acknowledged.
+    public func recordSealedPosition(ofOutbox id: Int64, epoch: UInt32, position: UInt32, awaitsAcknowledgement: Bool) throws {
+        try db.execute(
+            sql: "UPDATE outbox SET epoch = ?, position = ?, awaits_ack = ? WHERE id = ?",
+            arguments: [Int64(epoch), Int64(position), awaitsAcknowledgement, id])
+    }
+
+    /// Notes a position decrypted from the contact, with its ciphertext, to acknowledge with the next batch.
+    public func addPendingAcknowledgement(
+        from contact: Contact, epoch: UInt32, position: UInt32, ciphertext: String, at now: Date
+    ) throws {
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO pending_acks (contact_id, epoch, position, received_at, ciphertext)
+                VALUES (?, ?, ?, ?, ?)
+                """,
+            arguments: [contact.id.storeString, Int64(epoch), Int64(position), now.timeIntervalSince1970, ciphertext])
+    }
+
+    /// Marks positions as acknowledged (their acknowledgement is queued); they are kept a day, so
+    /// that a copy of one re-sent because the acknowledgement was lost is acknowledged again.
+    public func markAcknowledgementsQueued(from contact: Contact, epoch: UInt32, positions: [UInt32], at now: Date) throws {
+        for position in positions {
+            try db.execute(
+                sql: "UPDATE pending_acks SET queued_at = ? WHERE contact_id = ? AND epoch = ? AND position = ?",
+                arguments: [now.timeIntervalSince1970, contact.id.storeString, Int64(epoch), Int64(position)])
+        }
+        try db.execute(
+            sql: "DELETE FROM pending_acks WHERE queued_at < ?", arguments: [now.timeIntervalSince1970 - 86_400])
+    }
+
+    /// Acknowledges again a message received a second time: the sender re-sent it because the
+    /// first acknowledgement did not arrive. Returns whether `ciphertext` was acknowledged before.
+    public func acknowledgeAgain(_ ciphertext: String, from contact: Contact, at now: Date) throws -> Bool {
+        try db.execute(
+            sql: "UPDATE pending_acks SET queued_at = NULL, received_at = ? WHERE contact_id = ? AND ciphertext = ?",
+            arguments: [now.timeIntervalSince1970, contact.id.storeString, ciphertext])
+        return db.changesCount > 0
+    }
+
+    /// Marks the contact's outbox rows sealed at `positions` of `epoch` acknowledged, and each
+    /// message all of whose SMS are now acknowledged `acknowledged`.
+    /// - Returns: The ids of those messages; positions this side never sent are ignored.
+    @discardableResult
+    public func acknowledge(from contact: Contact, epoch: UInt32, positions: [UInt32], at now: Date) throws -> [Int64] {
+        var messages: Set<Int64> = []
+        for position in positions {
+            let ids = try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT message_id FROM outbox WHERE contact_id = ? AND epoch = ? AND position = ? AND kind = 'text'
+                        AND acknowledged_at IS NULL AND message_id IS NOT NULL
+                    """,
+                arguments: [contact.id.storeString, Int64(epoch), Int64(position)])
+            try db.execute(
+                sql: """
+                    UPDATE outbox SET acknowledged_at = ?, updated_at = ?
+                    WHERE contact_id = ? AND epoch = ? AND position = ? AND kind = 'text' AND acknowledged_at IS NULL
+                    """,
+                arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970, contact.id.storeString, Int64(epoch), Int64(position)])
+            messages.formUnion(ids)
+        }
+        var acknowledged: [Int64] = []
+        for id in messages.sorted() {
+            let waiting = try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM outbox WHERE message_id = ? AND kind = 'text' AND acknowledged_at IS NULL",
+                arguments: [id]) ?? 0
+            guard waiting == 0 else { continue }
+            try db.execute(
+                sql: "UPDATE messages SET status = 'acknowledged' WHERE id = ? AND status != 'failed'", arguments: [id])
+            acknowledged.append(id)
+        }
+        return acknowledged
+    }
+
+    /// Queues a row that waited too long for its acknowledgement to be sent again, the same ciphertext.
+    public func queueForResend(_ id: Int64, at now: Date) throws {
+        try db.execute(
+            sql: """
+                UPDATE outbox SET state = 'queued', resends = resends + 1, next_attempt_at = ?, updated_at = ?
+                WHERE id = ? AND state IN ('sent', 'delivered')
+                """,
+            arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970, id])
+    }
+
+    /// Gives up on a row its peer never acknowledged: the row and its message become failed.
+    public func failUnacknowledged(_ id: Int64, error: String, at now: Date) throws {
+        try db.execute(
+            sql: "UPDATE outbox SET state = 'failed', last_error = ?, error_permanent = 1, updated_at = ? WHERE id = ?",
+            arguments: [error, now.timeIntervalSince1970, id])
+        try db.execute(
+            sql: "UPDATE messages SET status = 'failed', error = ? WHERE id = (SELECT message_id FROM outbox WHERE id = ?)",
+            arguments: [error, id])
+    }
+}
