@@ -30,6 +30,7 @@ sys.dont_write_bytecode = True
 
 from bench_gammu import gammu_run
 from bench_report import print_report
+from bench_protocol2 import ack_share_run, long_text_run, print_protocol2
 from bench_smsgw import crypto_run, smsgw_one_daemon, smsgw_pairs
 from bench_support import BenchError
 
@@ -50,9 +51,13 @@ def main():
     ap.add_argument("--gammu-receiver-loopsleep", type=int, default=1)
     ap.add_argument("--gammu-receiver-commtimeout", type=int, default=1)
     ap.add_argument("--only", default="smsgw,one,crypto,gammu",
-                    help="parts to run, comma separated: smsgw, one (one daemon with N modems), crypto, gammu")
+                    help="parts to run, comma separated: smsgw, one (one daemon with N modems), crypto, gammu, "
+                         "longtext (a 5-part text, protocol 2), acks (the acknowledgement share)")
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
     ap.add_argument("--json", help="also write the raw results to this file")
+    ap.add_argument("--long-texts", type=int, default=5, help="5-part texts sent one at a time (protocol 2)")
+    ap.add_argument("--ack-rates", default="1,10,100", help="messages per minute for the acknowledgement share")
+    ap.add_argument("--ack-minutes", type=float, default=2.0, help="minutes of traffic per acknowledgement rate")
     args = ap.parse_args()
 
     gammu = shutil.which(args.gammu_smsd)
@@ -86,6 +91,14 @@ def main():
                     results["one_daemon"].append(smsgw_one_daemon(args, n, os.path.join(work, f"one-{n}")))
                 except BenchError as e:
                     print(f"  one-daemon run failed: {e}", flush=True)
+        if "longtext" in parts:
+            print(f"smsgw, {args.long_texts} texts of 5 parts ...", flush=True)
+            results["long_text"] = long_text_run(args, os.path.join(work, "longtext"))
+        if "acks" in parts:
+            results["acks"] = []
+            for rate in [float(x) for x in args.ack_rates.split(",") if x]:
+                print(f"smsgw, acknowledgements at {rate:g} messages/min ...", flush=True)
+                results["acks"].append(ack_share_run(args, os.path.join(work, f"acks-{rate:g}"), rate))
         for n in ns:
             if "gammu" in parts:
                 print(f"gammu-smsd, {n} pair(s) x {args.messages} messages ...", flush=True)
@@ -95,6 +108,7 @@ def main():
         print(f"gateway_benchmark: {e}", file=sys.stderr)
     finally:
         print_report(results, args)
+        print_protocol2(results)
         print(f"\ntotal run time {time.time() - t_all:.0f} s")
         if args.json:
             with open(args.json, "w") as f:
