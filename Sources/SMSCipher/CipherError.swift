@@ -1,3 +1,4 @@
+public import Failures
 public import GSM7
 
 /// Everything that can go wrong when sealing or opening a message.
@@ -41,7 +42,18 @@ public enum CipherError: Error, Sendable, Equatable {
     }
 }
 
-extension CipherError: CustomStringConvertible {
+extension CipherError: CategorizedError {
+    /// What kind of failure this is, for every front end (the CLI exits 65 for all of them).
+    public var category: ErrorCategory {
+        switch self {
+        case .textTooLong, .unsupportedText, .malformed, .invalidPairing: .invalidInput
+        case .duplicate, .notAuthentic, .beyondWindow, .replayedHandshake, .conflictingHandshake: .verificationFailed
+        case .noResyncRequest, .chainExhausted: .conflict
+        case .unsupportedStateVersion, .corruptedState: .corrupted
+        }
+    }
+
+
     public var description: String {
         switch self {
         case .textTooLong(let septets, let capacity):
@@ -64,7 +76,7 @@ extension CipherError: CustomStringConvertible {
         case .replayedHandshake:
             return "A resynchronisation message was replayed or belongs to an earlier resync; it was ignored."
         case .conflictingHandshake:
-            return "A second, different answer to this side's resync arrived: someone besides the contact holds the pairing secret (a copy of a key state). Nothing was changed; pair again with new codes exchanged in person (resync --manual)."
+            return "A second, different answer to this side's resync arrived: someone besides the contact holds the pairing secret (a copy of a key state). Nothing was changed; pair again with new codes exchanged in person (a manual re-pairing)."
         case .noResyncRequest:
             return "The contact has not asked for a resync (or its request was already accepted or rejected), so there is nothing to accept or reject."
         case .chainExhausted:

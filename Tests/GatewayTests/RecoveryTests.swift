@@ -1,3 +1,4 @@
+import Failures
 import Foundation
 import Gateway
 import Operations
@@ -99,8 +100,8 @@ extension GatewayIntegrationTests {
                 _ = try Gateway(store: store, configuration: GatewayConfiguration(dataDirectory: root), logger: GatewayPair.quietLogger)
                 Issue.record("a gateway without modems was built")
             } catch let error as GatewayError {
-                #expect(error.exitCode == 69)
-                #expect(error.message.contains("--sim"))
+                #expect(error == .noModem && error.category == .unavailable)
+                #expect(error.description.contains("simulated network") && !error.description.contains("smsgw "))
             }
         }
     }

@@ -90,6 +90,6 @@ struct ContactsTests {
         let damaged = #expect(throws: StoreError.self) { try a.read { try $0.loadSession(for: $0.contact(named: "bob")) } }
         #expect(damaged.map { "\($0)".contains("new codes") && !"\($0)".contains("smsgw") } == true)
         // The contact view shows it as not paired rather than failing.
-        #expect(try Contacts.contact(named: "bob", store: a).sync.state == "not paired")
+        #expect(try Contacts.contact(named: "bob", store: a).sync.state == .notPaired)
     }
 }

@@ -40,34 +40,4 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
             self.completedAt = completedAt
         }
     }
-
-    /// A contact's synchronisation: fine, waiting for a handshake answer, or failing.
-    public struct SyncState: Sendable, Equatable, Codable {
-        /// `ok`, `not paired`, `resync requested` (the peer asks; the operator accepts or rejects),
-        /// `resync pending` (this side asked) or `failing`.
-        public var state: String
-        /// Consecutive incoming messages that failed verification.
-        public var consecutiveFailures: Int
-        /// What to do, when something is to be done (for example "run `smsgw resync alice`").
-        public var advice: String?
-
-        public init(state: String, consecutiveFailures: Int, advice: String?) {
-            self.state = state
-            self.consecutiveFailures = consecutiveFailures
-            self.advice = advice
-        }
-
-        /// Whether nothing needs attention.
-        public var isOK: Bool { state == "ok" }
-
-        enum CodingKeys: String, CodingKey { case state, consecutiveFailures, advice }
-
-        // By hand so that no advice is `null`, not a missing key.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(state, forKey: .state)
-            try container.encode(consecutiveFailures, forKey: .consecutiveFailures)
-            try container.encode(advice, forKey: .advice)
-        }
-    }
 }

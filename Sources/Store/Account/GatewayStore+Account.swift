@@ -82,6 +82,6 @@ extension GatewayStore {
 
 extension StoreError {
     static let accountExists = StoreError.alreadyExists(
-        "An account already exists in this data directory; unlock it, or choose another --data-dir."
+        "An account already exists in this data directory; unlock it, or choose another data directory."
     )
 }

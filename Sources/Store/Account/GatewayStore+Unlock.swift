@@ -144,6 +144,6 @@ extension GatewayStore {
 
 extension StoreError {
     static let accountChanged = StoreError.invalidState(
-        "The account was changed by another smsgw process at the same time; run the command again."
+        "The account was changed by another smsgw process at the same time; try again."
     )
 }

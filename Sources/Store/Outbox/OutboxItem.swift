@@ -86,7 +86,7 @@ extension StoreReader {
     /// One outbox row.
     public func outboxItem(id: Int64) throws -> OutboxItem {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM outbox WHERE id = ?", arguments: [id]) else {
-            throw StoreError.notFound("No outbox entry has id \(id); see `smsgw status` for the queue.")
+            throw StoreError.notFound(.outboxEntry(id: id))
         }
         return try OutboxItem(row: row)
     }

@@ -28,7 +28,7 @@ extension ContactCommand {
             }
             for contact in contacts {
                 let number = contact.numbers.isEmpty ? "-" : contact.numbers.joined(separator: " ")
-                let fields = [contact.name, number, contact.pairing + (contact.rePairing ? " (re-pairing)" : ""), contact.sync.state]
+                let fields = [contact.name, number, contact.pairing + (contact.rePairing ? " (re-pairing)" : ""), contact.sync.state.rawValue]
                 Output.line(fields.map(TerminalText.escaped).joined(separator: "\t"))
             }
         }
@@ -71,7 +71,7 @@ extension ContactCommand {
                 "failures:         \(contact.sync.consecutiveFailures) in a row",
                 "kept for resync:  \(contact.quarantined)",
             ]
-            for line in lines + (contact.sync.advice.map { ["advice:           \($0)"] } ?? []) {
+            for line in lines + (contact.sync.advice.map { ["advice:           \($0.sentence(naming: contact.name))"] } ?? []) {
                 Output.line(TerminalText.escaped(line))
             }
         }

@@ -80,7 +80,7 @@ struct StatusCommand: ParsableCommand {
         lines.append("Contacts:")
         if status.contacts.isEmpty { lines.append("  none; add one with `smsgw contact add NAME --number +E164`.") }
         for contact in status.contacts {
-            var facts = [contact.sync.state]
+            var facts = [contact.sync.state.rawValue]
             if !contact.numbers.isEmpty { facts.insert(contact.numbers.joined(separator: " "), at: 0) }
             if let modem = contact.modem {
                 facts.append("via \(modem)" + (contact.modemMissing ? " (no such modem is configured: any modem sends)" : ""))
@@ -92,7 +92,7 @@ struct StatusCommand: ParsableCommand {
             facts.append("last sent \(contact.lastSentAt.map { age(of: $0, now: now) } ?? "never")")
             facts.append("last received \(contact.lastReceivedAt.map { age(of: $0, now: now) } ?? "never")")
             lines.append("  \(contact.name): " + facts.joined(separator: ", "))
-            if let advice = contact.sync.advice { lines.append("    \(advice)") }
+            if let advice = contact.sync.advice { lines.append("    \(advice.sentence(naming: contact.name))") }
         }
         return lines
     }
