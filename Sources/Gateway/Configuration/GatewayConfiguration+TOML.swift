@@ -31,7 +31,7 @@ extension GatewayConfiguration {
     ) throws(ConfigurationError) -> GatewayConfiguration {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw ConfigurationError(
-                key: nil, "Cannot read the configuration file \(url.path); check the path given with --config and its permissions.")
+                key: nil, "Cannot read the configuration file \(url.path); check the path and its permissions.")
         }
         return try GatewayConfiguration(toml: String(decoding: data, as: UTF8.self), environment: environment, source: url.path)
     }

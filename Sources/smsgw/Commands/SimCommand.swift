@@ -131,7 +131,8 @@ extension SimCommand {
             do {
                 answer = try ControlClient.send(command.joined(separator: " "), socketPath: socket)
             } catch {
-                FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+                // The simulator's sentence names no command; the CLI says which one starts it.
+                FileHandle.standardError.write(Data("Error: \(error) (`smsgw sim --dir \(dir)` starts one.)\n".utf8))
                 throw ExitCode(69)
             }
             print(answer)
