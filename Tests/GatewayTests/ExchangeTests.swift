@@ -28,7 +28,7 @@ extension GatewayIntegrationTests {
 
             let status = try GatewayStatus.read(from: pair.a.store)
             #expect(status.modems.count == 1)
-            #expect(status.modems.first?.state == "ready")
+            #expect(status.modems.first?.state == .ready)
             #expect(status.modems.first?.sentCount == 20)
             #expect((status.modems.first?.receivedCount ?? 0) >= 20)
             #expect(status.outbox["delivered"] == 20)

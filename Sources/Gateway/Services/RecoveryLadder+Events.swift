@@ -1,4 +1,5 @@
 import Modem
+import Store
 
 /// The events: each reports the result of the step the ladder asked for and returns the next.
 extension RecoveryLadder {

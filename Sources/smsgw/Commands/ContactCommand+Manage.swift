@@ -28,7 +28,7 @@ extension ContactCommand {
             }
             for contact in contacts {
                 let number = contact.numbers.isEmpty ? "-" : contact.numbers.joined(separator: " ")
-                let fields = [contact.name, number, contact.pairing + (contact.rePairing ? " (re-pairing)" : ""), contact.sync.state.rawValue]
+                let fields = [contact.name, number, contact.pairing.rawValue + (contact.rePairing ? " (re-pairing)" : ""), contact.sync.state.rawValue]
                 Output.line(fields.map(TerminalText.escaped).joined(separator: "\t"))
             }
         }
@@ -56,7 +56,7 @@ extension ContactCommand {
                 return
             }
             func show(_ value: (some CustomStringConvertible)?) -> String { value.map(\.description) ?? "-" }
-            let pairing = contact.rePairing ? "pending (re-pairing; current session still in use)" : contact.pairing
+            let pairing = contact.rePairing ? "pending (re-pairing; current session still in use)" : contact.pairing.rawValue
             let lines = [
                 "name:             \(contact.name)",
                 "number:           \(contact.numbers.isEmpty ? "- (copy and paste)" : contact.numbers.joined(separator: " "))",

@@ -62,7 +62,7 @@ struct StatusCommand: ParsableCommand {
             lines.append("  none recorded; start the daemon with `smsgw serve --config FILE` (or `smsgw serve --sim`).")
         }
         for modem in status.modems {
-            var facts = [modem.state, modem.connected ? "connected" : "not connected"]
+            var facts = [modem.state.rawValue, modem.connected ? "connected" : "not connected"]
             if let signal = modem.signalPercent { facts.append("signal \(signal)%") }
             if let name = modem.networkOperator { facts.append(name) }
             facts.append("sent \(modem.sentCount)")
@@ -100,7 +100,7 @@ struct StatusCommand: ParsableCommand {
     /// "message 42 to bob: queued, 2 attempts, last error: …", or a resync handshake.
     static func describe(_ entry: GatewayStatus.OutboxEntry, now: Date) -> String {
         let what = entry.id.map { "message \($0) to \(entry.contact)" } ?? "resync handshake to \(entry.contact)"
-        var facts = [entry.state == "failed" ? "failed \(age(of: entry.updatedAt, now: now))" : entry.state]
+        var facts = [entry.state == .failed ? "failed \(age(of: entry.updatedAt, now: now))" : entry.state.rawValue]
         if entry.attempts > 0 { facts.append("\(entry.attempts) attempt\(entry.attempts == 1 ? "" : "s")") }
         if let error = entry.lastError { facts.append("last error: \(error)") }
         return "\(what): " + facts.joined(separator: ", ")
