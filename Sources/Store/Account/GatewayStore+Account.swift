@@ -50,7 +50,7 @@ extension GatewayStore {
                 }
             }
         }
-        logger.info("Created the gateway account.", metadata: ["smsgw.account.kdf": "\(parameters)"])
+        logger.info("Created the gateway account.", metadata: [StoreLog.kdf: "\(parameters)"])
         return UnlockedStore(
             gateway: self, accountID: accountID, username: username,
             keys: AccountKeys(dataKey: dataKey, kek: kek, generation: 1)

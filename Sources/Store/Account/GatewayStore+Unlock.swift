@@ -136,8 +136,8 @@ extension GatewayStore {
 
     private func failureMetadata(_ failures: Int, _ lockedUntil: Date?) -> Logger.Metadata {
         [
-            LogKey.failures: "\(failures)",
-            LogKey.lockedUntil: "\(lockedUntil.map { ISO8601DateFormatter().string(from: $0) } ?? "-")",
+            StoreLog.failures: "\(failures)",
+            StoreLog.lockedUntil: "\(lockedUntil.map { ISO8601DateFormatter().string(from: $0) } ?? "-")",
         ]
     }
 }

@@ -42,7 +42,7 @@ enum FilePermissions {
             if info.st_mode & 0o055 != 0 {
                 logger.warning(
                     "The data directory is readable by other users; consider chmod 700.",
-                    metadata: [LogKey.path: "\(path)", LogKey.mode: "\(String(info.st_mode & 0o777, radix: 8))"]
+                    metadata: [StoreLog.path: "\(path)", StoreLog.mode: "\(String(info.st_mode & 0o777, radix: 8))"]
                 )
             }
             return
@@ -127,14 +127,4 @@ enum FilePermissions {
             throw .configuration(error.description)
         }
     }
-}
-
-/// Metadata keys this module logs with; values never hold secrets.
-enum LogKey {
-    static let path = "smsgw.store.path"
-    static let mode = "smsgw.store.mode"
-    static let migration = "smsgw.store.migration"
-    static let contact = "smsgw.contact"
-    static let failures = "smsgw.account.failures"
-    static let lockedUntil = "smsgw.account.locked-until"
 }
