@@ -92,7 +92,7 @@ extension ContactCommand {
             help: ArgumentHelp(
                 "The contact's number in international form; replaces all its numbers.",
                 discussion: "Repeat it for a peer gateway with several modems: the first is the main number, SMS go to each in turn."))
-        var number: [String] = []
+        var number: [PhoneNumber] = []
 
         @Flag(name: .customLong("clear-number"), help: "Remove the numbers (a copy-and-paste peer).")
         var clearNumber = false
@@ -116,7 +116,7 @@ extension ContactCommand {
         }
 
         func run() throws {
-            let phones = try number.map { try PhoneNumber($0) }
+            let phones = number
             let store = try StoreAccess.unlock(global)
             let changes = Contacts.Changes(
                 name: newName, numbers: !phones.isEmpty || clearNumber ? phones : nil,
