@@ -43,7 +43,8 @@ public enum CipherError: Error, Sendable, Equatable {
 }
 
 extension CipherError: CategorizedError {
-    /// What kind of failure this is, for every front end (the CLI exits 65 for all of them).
+    /// What kind of failure this is, for every front end: bad input, a message that did not
+    /// verify, a request the session state does not allow, or a stored state that cannot be read.
     public var category: ErrorCategory {
         switch self {
         case .textTooLong, .unsupportedText, .malformed, .invalidPairing: .invalidInput

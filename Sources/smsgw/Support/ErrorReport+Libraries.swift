@@ -1,3 +1,4 @@
+import Foundation
 import Gateway
 import GSM7
 import SMSCipher
@@ -15,6 +16,8 @@ extension ErrorReport {
             "\(pid > 0 ? "smsgw serve (process \(pid))" : "smsgw serve") is running on this data directory and holds the current data key; stop it first (systemctl stop smsgw), then run the command again."
         case GatewayError.noModem:
             "No modem is configured; add a [[modem]] table to the configuration (see config/smsgw.toml.example) or run `smsgw serve --sim`."
+        case CipherError.conflictingHandshake:
+            CipherError.conflictingHandshake.description.replacingOccurrences(of: "(a manual re-pairing)", with: "(`smsgw resync NAME --manual`)")
         case GSM7Error.unsupportedCharacters, CipherError.unsupportedText(.unsupportedCharacters):
             gsm7Sentence(error)
         default:
