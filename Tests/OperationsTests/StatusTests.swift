@@ -17,7 +17,7 @@ struct StatusTests {
             return couple.alice
         }
         #expect(unlocked == 1 && status.daemon == .notRunning)
-        #expect(status.outbox["queued"] == 1 && status.outbox.count == 5 && status.queue.map(\.kind) == [.text])
+        #expect(status.outbox[.queued] == 1 && status.outbox.count == 5 && status.queue.map(\.kind) == [.text])
         #expect(status.contacts.map(\.name) == ["bob"] && status.contacts.first?.sync.state == .ok)
     }
 

@@ -7,7 +7,8 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
     /// Each modem as its supervisor last recorded it (empty when the daemon never ran).
     public var modems: [ModemStatusRecord]
     /// How many outbox rows are in each state (`queued`, `submitting`, `sent`, `delivered`, `failed`); every state is present.
-    public var outbox: [String: Int]
+    /// In JSON an object keyed by the states' spellings.
+    public var outbox: [OutboxState: Int]
     /// The messages still waiting to be sent, oldest first, then the newest that failed (see
     /// ``OutboxEntry``).
     public var queue: [OutboxEntry]
@@ -18,7 +19,7 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
     public var daemon: DaemonState?
 
     public init(
-        modems: [ModemStatusRecord], outbox: [String: Int], queue: [OutboxEntry] = [], contacts: [ContactStatus],
+        modems: [ModemStatusRecord], outbox: [OutboxState: Int], queue: [OutboxEntry] = [], contacts: [ContactStatus],
         daemon: DaemonState? = nil
     ) {
         self.modems = modems

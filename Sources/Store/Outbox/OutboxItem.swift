@@ -2,7 +2,7 @@ public import Foundation
 import GRDB
 
 /// Where an outgoing SMS is in its life: queued → submitting → sent → delivered, or failed.
-public enum OutboxState: String, Sendable, Hashable, Codable, CaseIterable {
+public enum OutboxState: String, Sendable, Hashable, Codable, CodingKeyRepresentable, CaseIterable {
     /// Waiting for a modem (again, after a temporary error, once `nextAttemptAt` has passed).
     case queued
     /// Claimed by a modem that is submitting it now.

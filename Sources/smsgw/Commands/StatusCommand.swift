@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Operations
+import Store
 
 /// `smsgw status`: the modems, the queue and each contact's sync state, as the daemon left them.
 struct StatusCommand: ParsableCommand {
@@ -72,9 +73,8 @@ struct StatusCommand: ParsableCommand {
             if let error = modem.lastError { lines.append("    last error: \(error)") }
         }
 
-        let order = ["queued", "submitting", "sent", "delivered", "failed"]
-        let states = order.filter { status.outbox[$0] != nil } + status.outbox.keys.filter { !order.contains($0) }.sorted()
-        lines.append("Outbox: " + states.map { "\($0) \(status.outbox[$0] ?? 0)" }.joined(separator: ", "))
+        let states = OutboxState.allCases.filter { status.outbox[$0] != nil }
+        lines.append("Outbox: " + states.map { "\($0.rawValue) \(status.outbox[$0] ?? 0)" }.joined(separator: ", "))
         for entry in status.queue { lines.append("  " + describe(entry, now: now)) }
 
         lines.append("Contacts:")
