@@ -1,23 +1,23 @@
 import Foundation
 import Testing
 
-/// Phone numbers and OTP algorithms parse themselves as arguments: a malformed one is a usage
+/// Phone numbers, OTP algorithms and retention ages parse themselves as arguments: a malformed one is a usage
 /// error (64) naming the option, before the store is unlocked.
 @Suite("Argument types parse themselves")
 struct ArgumentTypeTests {
-    @Test("A malformed --number or --algorithm is a usage error naming the option; good ones work in any spelling")
+    @Test("A malformed --number, --algorithm or --older-than is a usage error naming the option; good ones work in any spelling")
     func malformedArguments() throws {
         try withTemporaryDirectory { root in
             let alice = try Peer.create("alice", in: root)
-            let cases: [[String]] = [
-                ["contact", "add", "bob", "--number", "07700 900123"],
-                ["contact", "add", "bob", "--number", "+447700900123", "--number", "+12"],
-                ["otp", "add", "bank", "--generate", "--algorithm", "md5"],
+            let cases: [([String], String)] = [
+                (["contact", "add", "bob", "--number", "07700 900123"], "--number"),
+                (["contact", "add", "bob", "--number", "+447700900123", "--number", "+12"], "--number"),
+                (["otp", "add", "bank", "--generate", "--algorithm", "md5"], "--algorithm"),
+                (["log", "prune", "--older-than", "1.5"], "--older-than"),
             ]
-            for arguments in cases {
+            for (arguments, option) in cases {
                 let result = try alice.run(arguments)
                 #expect(result.status == 64, "\(arguments) exited \(result.status): \(result.stderr)")
-                let option = arguments.contains("--algorithm") ? "--algorithm" : "--number"
                 #expect(result.stderr.contains(option) && result.stderr.hasPrefix("smsgw: "), "\(arguments): \(result.stderr)")
             }
             #expect(try alice.run(["contact", "show", "bob"]).status == 66, "a refused contact was added")
