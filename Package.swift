@@ -38,7 +38,7 @@ let package = Package(
         ),
 
         // GSM 03.38 alphabet, septet counting and packing. Pure.
-        .target(name: "GSM7", swiftSettings: strict),
+        .target(name: "GSM7", dependencies: ["Failures"], swiftSettings: strict),
 
         // SHA-256 and HMAC-SHA256 with precomputed key states, for SMSCipher: the processor's SHA
         // extensions when it has them, portable C otherwise. Our own, so SMSCipher needs no
@@ -48,7 +48,7 @@ let package = Package(
         // The protocol: pairing, ratchet, wire format, resync messages. Pure values, no I/O.
         .target(
             name: "SMSCipher",
-            dependencies: ["GSM7", "CSHA256"],
+            dependencies: ["GSM7", "CSHA256", "Failures"],
             swiftSettings: strict
         ),
 
@@ -61,7 +61,7 @@ let package = Package(
         .target(
             name: "Modem",
             dependencies: [
-                "CGammu", "GSM7", "SystemCalls", .product(name: "Logging", package: "swift-log"),
+                "CGammu", "GSM7", "Failures", "SystemCalls", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
@@ -91,14 +91,14 @@ let package = Package(
 
         .target(
             name: "OTP",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["Failures", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
 
         // A virtual GSM network of AT modems on pseudo-terminals.
         .target(
             name: "ModemSimulator",
-            dependencies: ["GSM7", "SplitMix", "SystemCalls", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["GSM7", "SplitMix", "Failures", "SystemCalls", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
 
@@ -195,7 +195,7 @@ let package = Package(
         ),
         .testTarget(name: "TerminalIOTests", dependencies: ["TerminalIO", "SystemCalls", "Failures"], swiftSettings: strict),
         .testTarget(name: "SystemCallsTests", dependencies: ["TestSupport", "SystemCalls", "Failures"], swiftSettings: strict),
-        .testTarget(name: "GSM7Tests", dependencies: ["GSM7", "SplitMix"], swiftSettings: strict),
+        .testTarget(name: "GSM7Tests", dependencies: ["GSM7", "Failures", "SplitMix"], swiftSettings: strict),
         .testTarget(
             name: "SMSCipherTests",
             dependencies: ["SMSCipher", "GSM7", "SplitMix", "CSHA256", .product(name: "Crypto", package: "swift-crypto")],
@@ -204,7 +204,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["TestSupport", "Store", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["TestSupport", "Store", "Failures", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(name: "OTPTests", dependencies: ["OTP", "SplitMix", "ExternalTool"], swiftSettings: strict),
@@ -221,7 +221,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "TestSupport", "Gateway", "SimulatedGateway", "Operations", "Store", "SMSCipher", "GSM7", "Modem", "ModemSimulator",
+                "TestSupport", "Gateway", "SimulatedGateway", "Operations", "Failures", "Store", "SMSCipher", "GSM7", "Modem", "ModemSimulator",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

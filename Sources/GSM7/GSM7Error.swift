@@ -1,5 +1,10 @@
+public import Failures
+
 /// Why text could not be encoded to, or septets decoded from, GSM-7.
-public enum GSM7Error: Error, Sendable, Equatable, CustomStringConvertible {
+///
+/// Its sentence names no option of a front end: the CLI adds its `--transliterate` hint itself,
+/// using ``characterList``.
+public enum GSM7Error: CategorizedError, Sendable, Equatable {
     /// The text holds characters outside the default alphabet and the extension table; lists all of them.
     case unsupportedCharacters([Offence])
     /// The septets are not valid GSM-7 text. `position` is the 0-based index in the septet array of the
@@ -20,17 +25,24 @@ public enum GSM7Error: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Always ``Failures/ErrorCategory/invalidInput``: the text or the septets were given.
+    public var category: ErrorCategory { .invalidInput }
+
     public var description: String {
         switch self {
-        case .unsupportedCharacters(let offences):
-            let list = offences.map { "\(Self.describe($0.character)) at position \($0.position)" }
-            return "The text contains characters that GSM-7 cannot carry: "
-                + list.joined(separator: ", ")
-                + "; remove them or use --transliterate."
+        case .unsupportedCharacters:
+            return "The text contains characters that GSM-7 cannot carry: \(characterList); remove them or replace them with characters GSM-7 has."
         case .invalidSeptets(let position):
             return "The message is not valid GSM-7 text: septet \(position) (counting from 0) is out of range "
                 + "or an escape without a known extension code; check the message's data coding scheme."
         }
+    }
+
+    /// The characters GSM-7 cannot carry, each with its position (`“ (U+201C) at position 4, …`);
+    /// empty for ``invalidSeptets(position:)``.
+    public var characterList: String {
+        guard case .unsupportedCharacters(let offences) = self else { return "" }
+        return offences.map { "\(Self.describe($0.character)) at position \($0.position)" }.joined(separator: ", ")
     }
 
     /// The character itself when it prints visibly, then its code points: `“ (U+201C)`, or `U+0009` for a tab.

@@ -42,16 +42,14 @@ public final class Gateway: Sendable {
     ///   - statusSocket: Where to answer ``StatusSocket`` requests (the daemon passes
     ///     ``StatusSocket/path(in:)`` while it holds the ``Store/DaemonLock``); nil for none.
     ///   - makeModem: Makes each modem; ``gammuModem`` (libgammu) unless a test passes a double.
-    /// - Throws: ``GatewayError`` (69) when no modem is configured or a modem cannot be set up;
-    ///   ``ConfigurationError`` (78) for an unreadable pin_file or gammurc; ``StoreError``.
+    /// - Throws: ``GatewayError`` (unavailable) when no modem is configured or a modem cannot be
+    ///   set up; ``ConfigurationError`` for an unreadable pin_file or gammurc; ``StoreError``.
     public init(
         store: UnlockedStore, configuration: GatewayConfiguration, logger: Logger, handlesSignals: Bool = true,
         statusSocket: String? = nil, makeModem: ModemFactory = Gateway.gammuModem
     ) throws {
         guard !configuration.modems.isEmpty else {
-            throw GatewayError(
-                .unavailable,
-                "No modem is configured; add a [[modem]] table to the configuration (see config/smsgw.toml.example) or run `smsgw serve --sim`.")
+            throw GatewayError.noModem
         }
         var links: [ModemLink] = []
         for (offset, settings) in configuration.modems.enumerated() {
@@ -61,7 +59,7 @@ public final class Gateway: Sendable {
             do {
                 links.append(ModemLink(settings: settings, modem: try makeModem(settings, modemConfiguration, modemLogger)))
             } catch {
-                throw GatewayError(.unavailable, "The modem \(settings.name) cannot be set up: \(error.message)")
+                throw GatewayError.modemSetup(modem: settings.name, reason: error.message)
             }
         }
         let runner = StoreRunner(store: store)

@@ -170,14 +170,3 @@ public final class GammuModem: Sendable {
         try await run("reading the modem status") { session throws(ModemError) in try session.status() }
     }
 }
-
-/// Metadata keys of the Modem module's log lines.
-enum ModemLog {
-    static let modem = "smsgw.modem"
-    static let error = "smsgw.modem.error"
-    static let model = "smsgw.modem.model"
-    static let notifications = "smsgw.modem.notifications"
-    static let reference = "smsgw.modem.reference"
-    static let septets = "smsgw.modem.septets"
-    static let operation = "smsgw.modem.operation"
-}

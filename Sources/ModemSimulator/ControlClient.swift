@@ -19,7 +19,7 @@ public enum ControlClient {
         } catch where error.code == ENAMETOOLONG {
             throw SimulatorError("The control socket path \(socketPath) is too long.")
         } catch {
-            throw SimulatorError("No simulator answers at \(socketPath) (\(error.reason)); start one with `smsgw sim --dir DIR`.")
+            throw SimulatorError("No simulator answers at \(socketPath) (\(error.reason)); start the simulator in that directory first.")
         }
         let line = Array((command.replacingOccurrences(of: "\n", with: " ") + "\n").utf8)
         _ = try? socket.sendAll(line)

@@ -22,10 +22,10 @@ enum PrivateDirectory {
             found = try status(of: path)
         }
         guard let info = found, info.st_mode & S_IFMT == S_IFDIR else {
-            throw SimulatorError("The simulator directory \(path) is not a directory; give --dir a new or empty directory.")
+            throw SimulatorError("The simulator directory \(path) is not a directory; choose a new or empty directory for the simulator.")
         }
         guard info.st_uid == geteuid() else {
-            throw SimulatorError("The simulator directory \(path) belongs to another user, who could swap its modems; give --dir a directory of your own.")
+            throw SimulatorError("The simulator directory \(path) belongs to another user, who could swap its modems; choose a directory of your own for the simulator.")
         }
         if info.st_mode & 0o077 != 0 { try restrict(path, to: 0o700) }
     }

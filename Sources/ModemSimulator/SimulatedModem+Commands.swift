@@ -191,7 +191,7 @@ extension SimulatedModem {
                 network?.flushPending(to: self)
                 return .ok
             case .wrong(let left):
-                logger.warning("wrong PIN entered", metadata: ["smsgw.sim.attempts-left": "\(left)"])
+                logger.warning("wrong PIN entered", metadata: [SimulatorLog.attemptsLeft: "\(left)"])
                 return cme(16)
             case .notNeeded:
                 return cme(3)

@@ -72,11 +72,11 @@ extension SimulatedModem {
     func execute(line rawLine: String) -> ATReply? {
         let line = rawLine.trimmingSpaces
         guard line.count >= 2, line.prefix(2).uppercased() == "AT" else {
-            if !line.isEmpty { logger.debug("ignored non-AT line", metadata: ["smsgw.sim.line": "\(line)"]) }
+            if !line.isEmpty { logger.debug("ignored non-AT line", metadata: [SimulatorLog.line: "\(line)"]) }
             return nil
         }
         var body = Substring(line.dropFirst(2))
-        logger.trace("AT command", metadata: ["smsgw.sim.command": "\(line)"])
+        logger.trace("AT command", metadata: [SimulatorLog.command: "\(line)"])
         // Basic commands (E1, V1, Z, &F, I …) come first; extended ones (+X) follow, split by ';'.
         var infos: [String] = []
         while let c = body.first, !"+^*$%".contains(c) {

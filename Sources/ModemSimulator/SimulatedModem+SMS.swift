@@ -215,7 +215,7 @@ extension SimulatedModem {
         guard let octets = try? Hex.decode(hex), let smscLength = octets.first,
               octets.count == Int(smscLength) + 1 + length
         else {
-            logger.warning("AT+CMGS PDU does not match its length", metadata: ["smsgw.sim.pdu": "\(hex)"])
+            logger.warning("AT+CMGS PDU does not match its length", metadata: [SimulatorLog.pdu: "\(hex)"])
             return .cms(304)
         }
         let submit: SMSSubmit
@@ -225,7 +225,7 @@ extension SimulatedModem {
             }
             submit = s
         } catch {
-            logger.warning("undecodable SMS-SUBMIT", metadata: ["smsgw.sim.error": "\(error)"])
+            logger.warning("undecodable SMS-SUBMIT", metadata: [SimulatorLog.error: "\(error)"])
             network?.traffic.append(from: number, to: "", direction: "submit", pdu: octets, event: "undecodable",
                                     detail: "\(error)")
             return .cms(304)

@@ -31,7 +31,7 @@ public final class SimulatedModem: Sendable {
         self.notifications = notifications
         self.network = network
         var logger = logger
-        logger[metadataKey: SimulatorMetadata.modem] = "\(number)"
+        logger[metadataKey: SimulatorLog.modem] = "\(number)"
         self.logger = logger
         self.state = Mutex(ModemState(capacity: storageCapacity, pin: pin))
         self.linkPath = directory.appendingPathComponent("modem-\(index)").path
@@ -139,7 +139,7 @@ public final class SimulatedModem: Sendable {
         }
         let slavePath = pty.slavePath
         terminal.withLock { $0 = pty }
-        logger.info("modem plugged", metadata: ["smsgw.sim.pty": "\(slavePath)"])
+        logger.info("modem plugged", metadata: [SimulatorLog.pty: "\(slavePath)"])
         let thread = Thread { [self] in self.readLoop(generation: generation, pty: pty) }
         thread.name = "sim-modem-\(index)"
         thread.start()
@@ -194,11 +194,6 @@ public final class SimulatedModem: Sendable {
         }
         if sendNow { write("\r\n" + text + "\r\n") }
     }
-}
-
-/// Metadata keys the simulator logs with.
-enum SimulatorMetadata {
-    static let modem = "smsgw.modem"
 }
 
 extension ModemState {

@@ -40,7 +40,7 @@ extension SimulatedNetwork {
         if let error {
             traffic.append(from: sender.number, to: to, direction: "submit", pdu: pdu, event: "cms-error",
                            detail: "+CMS ERROR: \(error)")
-            logger.info("SMS-SUBMIT refused by fault injection", metadata: ["smsgw.sim.cms": "\(error)"])
+            logger.info("SMS-SUBMIT refused by fault injection", metadata: [SimulatorLog.cms: "\(error)"])
             return error
         }
         traffic.append(from: sender.number, to: to, direction: "submit", pdu: pdu, event: "accepted",
@@ -62,7 +62,7 @@ extension SimulatedNetwork {
             : nil
         guard let destination = modem(number: to) else {
             traffic.append(from: sender.number, to: to, direction: "deliver", pdu: [], event: "unknown-number")
-            logger.info("SMS to an unknown number", metadata: ["smsgw.sim.to": "\(to)"])
+            logger.info("SMS to an unknown number", metadata: [SimulatorLog.to: "\(to)"])
             if let report { sendStatusReport(report, status: SMSStatusReport.Status.notObtainable) }
             return
         }

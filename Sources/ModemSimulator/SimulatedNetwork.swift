@@ -138,7 +138,7 @@ public final class SimulatedNetwork: Sendable {
         server.start()
         control = server
         logger.info("simulated network started", metadata: [
-            "smsgw.sim.directory": "\(directory.path)", "smsgw.sim.modems": "\(modems.count)",
+            SimulatorLog.directory: "\(directory.path)", SimulatorLog.modems: "\(modems.count)",
         ])
     }
 

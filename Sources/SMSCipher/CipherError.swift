@@ -1,3 +1,4 @@
+public import Failures
 public import GSM7
 
 /// Everything that can go wrong when sealing or opening a message.
@@ -41,7 +42,19 @@ public enum CipherError: Error, Sendable, Equatable {
     }
 }
 
-extension CipherError: CustomStringConvertible {
+extension CipherError: CategorizedError {
+    /// What kind of failure this is, for every front end: bad input, a message that did not
+    /// verify, a request the session state does not allow, or a stored state that cannot be read.
+    public var category: ErrorCategory {
+        switch self {
+        case .textTooLong, .unsupportedText, .malformed, .invalidPairing: .invalidInput
+        case .duplicate, .notAuthentic, .beyondWindow, .replayedHandshake, .conflictingHandshake: .verificationFailed
+        case .noResyncRequest, .chainExhausted: .conflict
+        case .unsupportedStateVersion, .corruptedState: .corrupted
+        }
+    }
+
+
     public var description: String {
         switch self {
         case .textTooLong(let septets, let capacity):
@@ -67,7 +80,7 @@ extension CipherError: CustomStringConvertible {
         case .replayedHandshake:
             return "A resynchronisation message was replayed or belongs to an earlier resync; it was ignored."
         case .conflictingHandshake:
-            return "A second, different answer to this side's resync arrived: someone besides the contact holds the pairing secret (a copy of a key state). Nothing was changed; pair again with new codes exchanged in person (resync --manual)."
+            return "A second, different answer to this side's resync arrived: someone besides the contact holds the pairing secret (a copy of a key state). Nothing was changed; pair again with new codes exchanged in person (a manual re-pairing)."
         case .noResyncRequest:
             return "The contact has not asked for a resync (or its request was already accepted or rejected), so there is nothing to accept or reject."
         case .chainExhausted:

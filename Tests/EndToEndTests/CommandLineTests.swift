@@ -75,7 +75,7 @@ struct CommandLineTests {
             ]
             for contact in listed + inStatus + [shown] {
                 #expect(Set(contact.keys) == keys, "\(contact.keys.sorted())")
-                #expect(Set((contact["sync"] as? [String: Any])?.keys ?? [:].keys) == ["state", "consecutiveFailures", "advice"])
+                #expect(Set((contact["sync"] as? [String: Any])?.keys ?? [:].keys) == ["state", "consecutiveFailures", "advice", "action", "resyncCode"])
             }
             let bob = try #require(listed.first { $0["name"] as? String == "bob" })
             #expect(bob["pairing"] as? String == "paired" && bob["number"] is NSNull && bob["modem"] is NSNull)

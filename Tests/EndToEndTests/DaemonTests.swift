@@ -110,7 +110,8 @@ struct DaemonTests {
                 try rig.status(rig.bob).contacts.first?.sync.state == "resync requested"
             }
             let request = try #require(try rig.status(rig.bob).contacts.first)
-            #expect(request.epoch == 0 && request.sync.advice?.contains("code \(code)") == true, "advice: \(request.sync.advice ?? "none")")
+            #expect(request.epoch == 0 && request.sync.action == "acceptOrRejectResync" && request.sync.resyncCode == String(code), "sync: \(request.sync)")
+            #expect(request.sync.advice?.contains("code \(code)") == true && request.sync.advice?.contains("smsgw") == false, "advice: \(request.sync.advice ?? "none")")
             let accepted = try rig.bob.expect(["resync", "alice", "--accept"])
             #expect(accepted.stdout.contains("accepted"), "resync --accept printed \(accepted.stdout)")
             try await GatewayRig.wait("both sides to reach epoch 1", timeout: 60) {
@@ -163,7 +164,10 @@ struct DaemonTests {
             #expect(!incoming.contains { $0.text.map(desynced.contains) == true }, "bob decrypted a desynced message")
             let failing = try #require(try rig.status(rig.bob).contacts.first { $0.name == "alice" })
             #expect(failing.sync.state == "failing")
-            #expect(failing.sync.advice?.contains("smsgw resync alice") == true, "advice: \(failing.sync.advice ?? "none")")
+            #expect(failing.sync.action == "resync" && failing.sync.resyncCode == nil, "sync: \(failing.sync)")
+            #expect(failing.sync.advice?.contains("start a resync") == true && failing.sync.advice?.contains("smsgw") == false, "advice: \(failing.sync.advice ?? "none")")
+            let text = try rig.bob.expect(["status"])
+            #expect(text.stdout.contains("run `smsgw resync alice`"), "\(text.stdout)")
             #expect(failing.quarantined == 3)
 
             // Bob's operator runs `smsgw resync alice`; alice's daemon answers by itself (auto).

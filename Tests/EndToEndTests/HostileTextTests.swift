@@ -42,7 +42,7 @@ struct HostileTextTests {
                 let id = try tx.appendLog(NewLogEntry(direction: .outgoing, contact: bob, status: .queued, text: "to bob"))
                 try tx.enqueueOutbox(String(repeating: "A", count: 160), to: bob, messageID: id)
                 try tx.saveModemStatus(ModemStatusRecord(
-                    name: "north", state: "ready", connected: true, networkOperator: Self.operatorName, lastError: Self.modemError))
+                    name: "north", state: .ready, connected: true, networkOperator: Self.operatorName, lastError: Self.modemError))
             }
             try store.write { tx in
                 let claimed = try #require(try tx.claimNextOutbox(modem: "north"))

@@ -1,3 +1,4 @@
+import Failures
 import Foundation
 import Gateway
 import Logging
@@ -144,7 +145,7 @@ struct ConfigurationTests {
             #expect(error.key == input.key, "\(error)")
             #expect(error.message.contains(input.key), "\(error)")
             #expect(error.message.contains(input.hint), "\(error)")
-            #expect(error.exitCode == 78)
+            #expect(error.category == .configuration)
         }
     }
 

@@ -118,7 +118,7 @@ final class GatewayPair: @unchecked Sendable {
             let statusA = try? GatewayStatus.read(from: self.a.store)
             let statusB = try? GatewayStatus.read(from: self.b.store)
             let modems = (statusA?.modems ?? []) + (statusB?.modems ?? [])
-            return modems.count == self.a.sims.count + self.b.sims.count && modems.allSatisfy { $0.state == "ready" }
+            return modems.count == self.a.sims.count + self.b.sims.count && modems.allSatisfy { $0.state == .ready }
         }
     }
 

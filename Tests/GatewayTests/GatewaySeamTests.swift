@@ -30,7 +30,7 @@ struct GatewaySeamTests {
 
         await gateway.shutdown()
         try await task.value
-        #expect(try GatewayStatus.read(from: rig.store).modems.first?.state == "stopped")
+        #expect(try GatewayStatus.read(from: rig.store).modems.first?.state == .stopped)
         #expect(modem.calls.last == .disconnect)
     }
 }

@@ -136,7 +136,7 @@ extension GatewayIntegrationTests {
             #expect(await solo.start())
             #expect(await eventually { try GatewayStatus.read(from: solo.store).modems.first?.signalPercent != nil })
             solo.sim.unplug()
-            #expect(await eventually { try GatewayStatus.read(from: solo.store).modems.first?.state == "waiting for device" })
+            #expect(await eventually { try GatewayStatus.read(from: solo.store).modems.first?.state == .waitingForDevice })
             let modem = try #require(try GatewayStatus.read(from: solo.store).modems.first)
             #expect(modem.signalPercent == nil && modem.networkOperator == nil)
             await solo.stop()

@@ -58,7 +58,7 @@ extension GatewayIntegrationTests {
             // The pinned modem goes away: its contact's SMS leave through the other modem.
             pair.a.sims[0].unplug()
             #expect(await eventually(timeout: .seconds(60)) {
-                try GatewayStatus.read(from: pair.a.store).modems.first { $0.name == first }?.state != "ready"
+                try GatewayStatus.read(from: pair.a.store).modems.first { $0.name == first }?.state != .ready
             })
             let ids = try Set((0..<4).map { index in
                 try Messages.queue("failover #\(index)", to: "bob", store: pair.a.store).outboxID
@@ -72,7 +72,7 @@ extension GatewayIntegrationTests {
             // Back again: the pinned modem takes its contact's SMS once more.
             try pair.a.sims[0].replug()
             #expect(await eventually(timeout: .seconds(90)) {
-                try GatewayStatus.read(from: pair.a.store).modems.allSatisfy { $0.state == "ready" }
+                try GatewayStatus.read(from: pair.a.store).modems.allSatisfy { $0.state == .ready }
             })
             let last = try Messages.queue("back on the pinned modem", to: "bob", store: pair.a.store)
             #expect(await eventually(timeout: .seconds(60)) {

@@ -1,3 +1,4 @@
+import Failures
 import Foundation
 import Gateway
 import Operations
@@ -24,7 +25,7 @@ extension GatewayIntegrationTests {
             }
             let bodies = try queued.map { item in try pair.a.store.read { try $0.outboxItem(id: item.outboxID) }.body }
             let noticed = await eventually(timeout: .seconds(20)) {
-                try GatewayStatus.read(from: pair.a.store).modems.first?.state != "ready"
+                try GatewayStatus.read(from: pair.a.store).modems.first?.state != .ready
             }
             #expect(noticed)
             try await Task.sleep(for: .seconds(2))
@@ -32,7 +33,7 @@ extension GatewayIntegrationTests {
             #expect(await eventually(timeout: .seconds(60)) {
                 try pair.b.store.incoming(.decrypted).filter { $0.text?.hasPrefix("while hung") == true }.count == 3
             })
-            #expect(try GatewayStatus.read(from: pair.a.store).modems.first?.state == "ready")
+            #expect(try GatewayStatus.read(from: pair.a.store).modems.first?.state == .ready)
             // The send that timed out on the hung modem was retried with the same stored ciphertext.
             let items = try queued.map { item in try pair.a.store.read { try $0.outboxItem(id: item.outboxID) } }
             #expect(items.map(\.body) == bodies)
@@ -44,7 +45,7 @@ extension GatewayIntegrationTests {
             pair.a.sim.unplug()
             let waiting = await eventually(timeout: .seconds(20)) {
                 let modem = try GatewayStatus.read(from: pair.a.store).modems.first
-                return modem?.state == "waiting for device" || modem?.state == "recovering" || modem?.state == "connecting"
+                return modem?.state == .waitingForDevice || modem?.state == .recovering || modem?.state == .connecting
             }
             #expect(waiting)
             try Messages.queue("while unplugged", to: "bob", store: pair.a.store)
@@ -56,7 +57,7 @@ extension GatewayIntegrationTests {
                     && pair.a.store.incoming(.decrypted).contains { $0.text == "to the unplugged side" }
             })
             let modem = try #require(try GatewayStatus.read(from: pair.a.store).modems.first)
-            #expect(modem.state == "ready")
+            #expect(modem.state == .ready)
             #expect(modem.lastError == nil)
             await pair.stop()
         }
@@ -79,7 +80,7 @@ extension GatewayIntegrationTests {
             let gateway = try Gateway(store: store, configuration: configuration, logger: quietLogger("smsgw.gateway.test"), handlesSignals: false)
             let task = Task { try await gateway.run() }
             #expect(await eventually(timeout: .seconds(30)) {
-                try GatewayStatus.read(from: store).modems.first?.state == "wrong PIN"
+                try GatewayStatus.read(from: store).modems.first?.state == .wrongPIN
             })
             let modem = try #require(try GatewayStatus.read(from: store).modems.first)
             #expect(modem.lastError?.contains("PIN") == true)
@@ -87,7 +88,7 @@ extension GatewayIntegrationTests {
             #expect(modem.lastError?.contains("9999") == false)
             // It is never offered again: the gateway keeps running, the modem stays stopped.
             try await Task.sleep(for: .seconds(2))
-            #expect(try GatewayStatus.read(from: store).modems.first?.state == "wrong PIN")
+            #expect(try GatewayStatus.read(from: store).modems.first?.state == .wrongPIN)
             await gateway.shutdown()
             try await task.value
         }
@@ -101,8 +102,8 @@ extension GatewayIntegrationTests {
                 _ = try Gateway(store: store, configuration: GatewayConfiguration(dataDirectory: root), logger: quietLogger("smsgw.gateway.test"))
                 Issue.record("a gateway without modems was built")
             } catch let error as GatewayError {
-                #expect(error.exitCode == 69)
-                #expect(error.message.contains("--sim"))
+                #expect(error == .noModem && error.category == .unavailable)
+                #expect(error.description.contains("simulated network") && !error.description.contains("smsgw "))
             }
         }
     }

@@ -27,20 +27,19 @@ extension GatewayIntegrationTests {
             }
             #expect(await eventually { try pair.b.store.incoming(.rejected).count == 3 })
             let failing = try #require(try GatewayStatus.read(from: pair.b.store).contacts.first)
-            #expect(failing.sync.state == "failing")
-            #expect(failing.sync.advice?.contains("smsgw resync alice") == true)
+            #expect(failing.sync.state == .failing)
+            #expect(failing.sync.advice == .resync(failures: 3))
             #expect(failing.quarantined == 3)
 
             // Bob's operator runs `smsgw resync alice`; alice's gateway keeps the request for her operator.
             let started = try Resync.start(with: "alice", store: pair.b.store)
-            #expect(try GatewayStatus.read(from: pair.b.store).contacts.first?.sync.state == "resync pending")
+            #expect(try GatewayStatus.read(from: pair.b.store).contacts.first?.sync.state == .resyncPending)
             let handshake = try pair.b.store.read { try $0.outboxItem(id: started.outboxID) }
             #expect(handshake.kind == .handshake)
             #expect(handshake.body.count == 160)
-            #expect(await eventually { try GatewayStatus.read(from: pair.a.store).contacts.first?.sync.state == "resync requested" })
+            #expect(await eventually { try GatewayStatus.read(from: pair.a.store).contacts.first?.sync.state == .resyncRequested })
             let requested = try #require(try GatewayStatus.read(from: pair.a.store).contacts.first)
-            #expect(requested.epoch == 0 && requested.sync.advice?.contains("code \(started.code)") == true)
-            #expect(requested.sync.advice?.contains("smsgw resync bob --accept") == true)
+            #expect(requested.epoch == 0 && requested.sync.advice == .decideResyncRequest(code: started.code))
             #expect(try pair.a.store.outbox().filter { $0.kind == .handshake }.isEmpty, "alice answered before her operator accepted")
             #expect(try pair.a.store.incoming(.resync).contains { $0.text?.contains("waiting for the operator") == true })
 

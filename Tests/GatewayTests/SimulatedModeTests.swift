@@ -47,7 +47,7 @@ extension GatewayIntegrationTests {
 
             await gateway.shutdown()
             try await task.value
-            #expect(try GatewayStatus.read(from: store).modems.first?.state == "stopped")
+            #expect(try GatewayStatus.read(from: store).modems.first?.state == .stopped)
         }
     }
 }

@@ -13,7 +13,7 @@ struct ContactsTests {
         let carol = try Contacts.add(name: "carol", store: couple.alice, using: &rng)
         #expect(carol.number == nil && carol.pairingCode.split(separator: "-").count == 5)
         #expect(try OperationsJSON.string(carol).contains("\"number\":null"))
-        #expect(try Contacts.contact(named: "carol", store: couple.alice).pairing == "pending")
+        #expect(try Contacts.contact(named: "carol", store: couple.alice).pairing == .pending)
 
         // Each side enters the code the other gave (read back here from what each printed).
         let aliceCode = try couple.bob.read { try $0.loadPairingCode(for: $0.contact(named: "alice")) }
@@ -40,7 +40,7 @@ struct ContactsTests {
         let aliceNew = try Contacts.startRePairing("bob", store: couple.alice, using: &rng)
         let bobNew = try Contacts.startRePairing("alice", store: couple.bob, using: &rng)
         let pending = try Contacts.contact(named: "bob", store: couple.alice)
-        #expect(pending.pairing == "pending" && pending.rePairing)
+        #expect(pending.pairing == .pending && pending.rePairing)
         // Messages keep flowing on the current session meanwhile.
         let meanwhile = try Messages.encrypt("still flowing", for: "bob", store: couple.alice, now: Date(), using: &rng)
         _ = try Messages.decrypt(meanwhile.ciphertext, from: "alice", store: couple.bob, now: Date(), using: &rng)
@@ -48,7 +48,7 @@ struct ContactsTests {
         let paired = try Contacts.pair("bob", code: try PairingCode(parsing: bobNew.pairingCode), store: couple.alice, now: Date())
         _ = try Contacts.pair("alice", code: try PairingCode(parsing: aliceNew.pairingCode), store: couple.bob, now: Date())
         #expect(paired.rePaired)
-        #expect(try Contacts.contact(named: "bob", store: couple.alice).pairing == "paired")
+        #expect(try Contacts.contact(named: "bob", store: couple.alice).pairing == .paired)
         // The old receive chain is kept for late arrivals.
         let opened = try Messages.decrypt(late.ciphertext, from: "bob", store: couple.alice, now: Date(), using: &rng)
         guard case .text(let message) = opened.content else { Issue.record("not a text"); return }
@@ -90,6 +90,6 @@ struct ContactsTests {
         let damaged = #expect(throws: StoreError.self) { try a.read { try $0.loadSession(for: $0.contact(named: "bob")) } }
         #expect(damaged.map { "\($0)".contains("new codes") && !"\($0)".contains("smsgw") } == true)
         // The contact view shows it as not paired rather than failing.
-        #expect(try Contacts.contact(named: "bob", store: a).sync.state == "not paired")
+        #expect(try Contacts.contact(named: "bob", store: a).sync.state == .notPaired)
     }
 }

@@ -36,7 +36,7 @@ struct IncomingMessageTests {
             let note = try #require(try couple.bob.read { try $0.log() }.last)
             #expect(note.status == .resync && note.text?.contains("waiting for the operator") == true)
             #expect(note.text?.contains("smsgw") == false, "a log row names no command of a front end: \(note.text ?? "")")
-            #expect(try Contacts.contact(named: "alice", store: couple.bob).sync.state == "resync requested")
+            #expect(try Contacts.contact(named: "alice", store: couple.bob).sync.state == .resyncRequested)
         }
     }
 

@@ -19,7 +19,7 @@ struct ResyncTests {
         #expect(bodies[0] == bodies[1] && bodies[0] != bodies[2])
         #expect(first.code == again.code && first.code != restarted.code && first.contact == "bob")
         #expect(try couple.alice.read { try $0.logEntry(id: first.logID) }.status == .resync)
-        #expect(try Contacts.contact(named: "bob", store: couple.alice).sync.state == "resync pending")
+        #expect(try Contacts.contact(named: "bob", store: couple.alice).sync.state == .resyncPending)
         #expect(try OperationsJSON.string(first) == "{\"code\":\"\(first.code)\",\"contact\":\"bob\",\"id\":\(first.logID)}")
     }
 

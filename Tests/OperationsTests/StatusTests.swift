@@ -18,8 +18,8 @@ struct StatusTests {
             return couple.alice
         }
         #expect(unlocked == 1 && status.daemon == .notRunning)
-        #expect(status.outbox["queued"] == 1 && status.outbox.count == 5 && status.queue.map(\.kind) == ["text"])
-        #expect(status.contacts.map(\.name) == ["bob"] && status.contacts.first?.sync.state == "ok")
+        #expect(status.outbox[.queued] == 1 && status.outbox.count == 5 && status.queue.map(\.kind) == [.text])
+        #expect(status.contacts.map(\.name) == ["bob"] && status.contacts.first?.sync.state == .ok)
     }
 
     @Test func aDaemonThatHoldsTheLockIsAskedNotTheStoreAndItsSilenceIsUnavailable() throws {
@@ -49,6 +49,6 @@ struct StatusTests {
             for _ in 0..<SyncPolicy.failureThreshold { try tx.incrementFailures(for: bob) }
         }
         let bob = try Contacts.contact(named: "bob", store: couple.alice)
-        #expect(bob.sync.state == "failing" && bob.sync.consecutiveFailures == SyncPolicy.failureThreshold)
+        #expect(bob.sync.state == .failing && bob.sync.consecutiveFailures == SyncPolicy.failureThreshold)
     }
 }

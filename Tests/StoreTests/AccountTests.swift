@@ -1,3 +1,4 @@
+import Failures
 import Foundation
 import GRDB
 import TestSupport
@@ -41,8 +42,8 @@ struct AccountTests {
         let directory = TemporaryDirectory()
         let store = try directory.open()
         #expect(throws: StoreError.noAccount) { _ = try store.unlock(passphrase: TestStore.passphrase) }
-        #expect(StoreError.noAccount.exitCode == 66)
-        #expect(StoreError.noAccount.description.contains("smsgw init"))
+        #expect(StoreError.noAccount.category == .notFound)
+        #expect(StoreError.noAccount.description.contains("create one") && !StoreError.noAccount.description.contains("smsgw"))
     }
 
     @Test("Parameters below the OWASP minimum, short passphrases and bad usernames are refused")
@@ -75,7 +76,7 @@ struct AccountTests {
         #expect(throws: StoreError.authenticationFailed(remainingAttempts: 2)) {
             _ = try store.unlock(passphrase: "not the passphrase")
         }
-        #expect(StoreError.authenticationFailed(remainingAttempts: 2).exitCode == 77)
+        #expect(StoreError.authenticationFailed(remainingAttempts: 2).category == .authentication)
         // Success resets the count.
         _ = try store.unlock(passphrase: TestStore.passphrase)
         #expect(throws: StoreError.authenticationFailed(remainingAttempts: 2)) {
@@ -138,7 +139,7 @@ struct AccountTests {
         let error = StoreError.lockedOut(until: Date() + 125)
         #expect(error.description.contains("try again after"))
         #expect(error.description.contains("3 minutes"))
-        #expect(error.exitCode == 77)
+        #expect(error.category == .locked)
     }
 
     @Test("Changing the passphrase keeps data readable and retires the old passphrase")

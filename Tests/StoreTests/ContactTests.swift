@@ -1,3 +1,4 @@
+import Failures
 import Foundation
 import TestSupport
 import Testing
@@ -85,7 +86,7 @@ struct ContactTests {
         }
         _ = try store.addContact(name: String(repeating: "x", count: 64), number: nil, pairingCode: Data())
         #expect(throws: StoreError.self) { _ = try store.contact(named: "nobody") }
-        #expect(StoreError.notFound("x").exitCode == 66)
+        #expect(StoreError.notFound(.contact(named: "x")).category == .notFound)
     }
 
     @Test("Pairing stores the session, drops the code; counters and times update")

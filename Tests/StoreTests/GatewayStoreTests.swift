@@ -1,3 +1,4 @@
+import Failures
 import Foundation
 import GRDB
 import TestSupport
@@ -86,7 +87,7 @@ struct GatewayStoreTests {
             _ = try directory.open()
         } throws: { error in
             guard case .configuration = error as? StoreError else { return false }
-            return (error as? StoreError)?.exitCode == 78
+            return (error as? StoreError)?.category == .configuration
         }
     }
 

@@ -108,8 +108,8 @@ struct KeyRotationTests {
         #expect {
             try unlocked.changePassphrase(to: TestStore.passphrase, rotatingDataKey: true)
         } throws: { error in
-            guard case .invalidState(let message)? = error as? StoreError else { return false }
-            return message.contains("stop it first") && message.contains("\(getpid())")
+            guard let error = error as? StoreError, case .daemonRunning(let pid) = error else { return false }
+            return pid == getpid() && error.description.contains("stop it first") && !error.description.contains("smsgw ")
         }
         #expect(try unlocked.read { try AccountRecord.require($0.db) }.keyGeneration == 1)
     }

@@ -1,3 +1,4 @@
+import Failures
 import Foundation
 import GRDB
 import TestSupport
@@ -38,7 +39,7 @@ struct TwoFactorLoginTests {
         let missing = StoreError.secondFactorFailed(.missing, remainingAttempts: 1).description
         #expect(wrong.contains("code is wrong") && replayed.contains("already used") && missing.contains("no code"))
         for text in [wrong, replayed, missing] { #expect(!text.contains("passphrase")) }
-        #expect(StoreError.secondFactorFailed(.wrong, remainingAttempts: 2).exitCode == 77)
+        #expect(StoreError.secondFactorFailed(.wrong, remainingAttempts: 2).category == .authentication)
     }
 
     @Test("A wrong passphrase is reported as such and the code is never compared")
@@ -75,7 +76,7 @@ struct TwoFactorLoginTests {
         let reopened = try directory.open()
         #expect(try reopened.twoFactorEnabled == false)
         #expect(throws: StoreError.twoFactorSettingAltered) { _ = try reopened.unlock(passphrase: TestStore.passphrase) }
-        #expect(StoreError.twoFactorSettingAltered.exitCode == 65)
+        #expect(StoreError.twoFactorSettingAltered.category == .corrupted)
     }
 
     @Test("Deleting only the secret makes unlock fail, code or not")

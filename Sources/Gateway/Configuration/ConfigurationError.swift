@@ -1,9 +1,11 @@
+public import Failures
+
 /// A configuration file or environment variable the gateway cannot use.
 ///
 /// The message names the offending key (as written in the file, for example `intervals.poll_seconds`
-/// or `modem[2].device`, or the environment variable) and says what is expected. The CLI exits 78
-/// (EX_CONFIG) with it.
-public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+/// or `modem[2].device`, or the environment variable) and says what is expected. Its category is
+/// always ``Failures/ErrorCategory/configuration``.
+public struct ConfigurationError: CategorizedError, Sendable, Equatable {
     /// The key at fault (`log_level`, `intervals.poll_seconds`, `modem[1].pin_file`,
     /// `SMSGW_LOG_LEVEL`), or nil when the whole file is at fault.
     public var key: String?
@@ -15,8 +17,7 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
         self.message = message
     }
 
-    /// The sysexits(3) code for a configuration error: 78, EX_CONFIG.
-    public var exitCode: Int32 { 78 }
+    public var category: ErrorCategory { .configuration }
 
     public var description: String { message }
 }

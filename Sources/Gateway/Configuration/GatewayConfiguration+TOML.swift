@@ -31,7 +31,7 @@ extension GatewayConfiguration {
     ) throws(ConfigurationError) -> GatewayConfiguration {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw ConfigurationError(
-                key: nil, "Cannot read the configuration file \(url.path); check the path given with --config and its permissions.")
+                key: nil, "Cannot read the configuration file \(url.path); check the path and its permissions.")
         }
         return try GatewayConfiguration(toml: String(decoding: data, as: UTF8.self), environment: environment, source: url.path)
     }
@@ -56,7 +56,7 @@ extension GatewayConfiguration {
         self.init()
         for key in table.keys where !Self.topLevelKeys.contains(key) {
             throw ConfigurationError(
-                key: key, "Unknown key `\(key)` in \(source); expected data_dir, log_level, [intervals], [resync], [replies] or [[modem]].")
+                key: key, "Unknown key \(key) in \(source); expected data_dir, log_level, [intervals], [resync], [replies] or [[modem]].")
         }
         let reader = TOMLReader(source: source)
         if let path = try reader.string(table, "data_dir", path: "data_dir") {
@@ -67,12 +67,12 @@ extension GatewayConfiguration {
         }
         if let value = table["intervals"] {
             guard let intervalsTable = value.table else {
-                throw ConfigurationError(key: "intervals", "`intervals` must be a table ([intervals]) of numbers of seconds.")
+                throw ConfigurationError(key: "intervals", "The key intervals must be a table ([intervals]) of numbers of seconds.")
             }
             for key in intervalsTable.keys where !Self.intervalKeys.contains(key) {
                 throw ConfigurationError(
                     key: "intervals.\(key)",
-                    "Unknown key `intervals.\(key)`; expected one of \(Self.intervalKeys.joined(separator: ", ")).")
+                    "Unknown key intervals.\(key); expected one of \(Self.intervalKeys.joined(separator: ", ")).")
             }
             for key in Self.intervalKeys {
                 if let seconds = try reader.seconds(intervalsTable, key, path: "intervals.\(key)") {
@@ -84,7 +84,7 @@ extension GatewayConfiguration {
         var modemTables: [TOMLTable] = []
         if let value = table["modem"] {
             guard let array = value.array else {
-                throw ConfigurationError(key: "modem", "`modem` must be an array of tables: write each modem as a [[modem]] table.")
+                throw ConfigurationError(key: "modem", "The key modem must be an array of tables: write each modem as a [[modem]] table.")
             }
             for (offset, element) in array.enumerated() {
                 guard let modemTable = element.table else {
@@ -265,10 +265,10 @@ struct TOMLReader {
         for key in table.keys where !GatewayConfiguration.modemKeys.contains(key) {
             throw ConfigurationError(
                 key: "\(prefix).\(key)",
-                "Unknown key `\(prefix).\(key)`; expected \(GatewayConfiguration.modemKeys.sorted().joined(separator: ", ")).")
+                "Unknown key \(prefix).\(key); expected \(GatewayConfiguration.modemKeys.sorted().joined(separator: ", ")).")
         }
         guard let name = try string(table, "name", path: "\(prefix).name"), !name.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw ConfigurationError(key: "\(prefix).name", "\(prefix).name is required: give each modem a short name for logs and `smsgw status`.")
+            throw ConfigurationError(key: "\(prefix).name", "\(prefix).name is required: give each modem a short name for logs and the status.")
         }
         let device = try string(table, "device", path: "\(prefix).device")
         let connection = try string(table, "connection", path: "\(prefix).connection")

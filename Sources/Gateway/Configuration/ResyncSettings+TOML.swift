@@ -7,10 +7,10 @@ extension ResyncSettings {
     mutating func read(_ table: TOMLTable, source: String) throws(ConfigurationError) {
         if let value = table["resync"] {
             guard let resync = value.table else {
-                throw ConfigurationError(key: "resync", "`resync` must be a table ([resync]) with the key accept.")
+                throw ConfigurationError(key: "resync", "The key resync must be a table ([resync]) with the key accept.")
             }
             for key in resync.keys where key != "accept" {
-                throw ConfigurationError(key: "resync.\(key)", "Unknown key `resync.\(key)` in \(source); expected accept.")
+                throw ConfigurationError(key: "resync.\(key)", "Unknown key resync.\(key) in \(source); expected accept.")
             }
             if let text = try TOMLReader(source: source).string(resync, "accept", path: "resync.accept") {
                 accept = try Self.acceptance(text, key: "resync.accept")
@@ -18,10 +18,10 @@ extension ResyncSettings {
         }
         if let value = table["replies"] {
             guard let replies = value.table else {
-                throw ConfigurationError(key: "replies", "`replies` must be a table ([replies]) with the key per_contact_per_hour.")
+                throw ConfigurationError(key: "replies", "The key replies must be a table ([replies]) with the key per_contact_per_hour.")
             }
             for key in replies.keys where key != "per_contact_per_hour" {
-                throw ConfigurationError(key: "replies.\(key)", "Unknown key `replies.\(key)` in \(source); expected per_contact_per_hour.")
+                throw ConfigurationError(key: "replies.\(key)", "Unknown key replies.\(key) in \(source); expected per_contact_per_hour.")
             }
             if let count = replies["per_contact_per_hour"] {
                 guard count.type == .int, let number = count.int, number >= 0 else {
@@ -50,7 +50,7 @@ extension ResyncSettings {
     private static func acceptance(_ text: String, key: String) throws(ConfigurationError) -> Acceptance {
         guard let value = Acceptance(rawValue: text.trimmingCharacters(in: .whitespaces).lowercased()) else {
             throw ConfigurationError(
-                key: key, "\(key) must be \"operator\" (a peer's resync waits for `smsgw resync NAME --accept`) or \"auto\" (answered at once), not \"\(text)\".")
+                key: key, "\(key) must be \"operator\" (a peer's resync waits for the operator to accept it) or \"auto\" (answered at once), not \"\(text)\".")
         }
         return value
     }

@@ -128,7 +128,7 @@ final class ModemLink: Sendable {
         // Signal and operator were read while the modem was ready; in any other phase they are stale.
         let ready = s.phase == .ready
         return ModemStatusRecord(
-            name: name, state: s.phase.rawValue, connected: ready, signalPercent: ready ? s.signalPercent : nil,
+            name: name, state: s.phase, connected: ready, signalPercent: ready ? s.signalPercent : nil,
             networkOperator: ready ? s.networkOperator : nil, lastError: s.lastError, sentCount: s.sent, receivedCount: s.received)
     }
 }

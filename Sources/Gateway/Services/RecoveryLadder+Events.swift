@@ -1,4 +1,5 @@
 import Modem
+import Store
 
 /// The events: each reports the result of the step the ladder asked for and returns the next.
 extension RecoveryLadder {
@@ -6,7 +7,7 @@ extension RecoveryLadder {
     mutating func deviceChecked(present: Bool) -> Step {
         guard case .lookingForDevice(var attempt) = state else { return pending }
         guard present else {
-            let problem = "The device \(device) does not exist; plug the modem in or fix `device` in the configuration."
+            let problem = "The device \(device) does not exist; plug the modem in or fix device in the configuration."
             let notes: [Note] = attempt.reported == problem ? [] : [.waitingForDevice(problem)]
             attempt.reported = problem
             enter(.waitingForDevice, error: problem)
@@ -38,8 +39,8 @@ extension RecoveryLadder {
         guard case .opening(var attempt) = state else { return pending }
         if let stop = Self.stopPhase(for: error) {
             let advice = stop == .wrongPIN
-                ? "The SIM refused the PIN from \(pinSource); this modem is stopped so the SIM does not lock (no PUK). Put the right PIN in pin_file and restart smsgw."
-                : "\(error.message) This modem is stopped until a person fixes it and restarts smsgw."
+                ? "The SIM refused the PIN from \(pinSource); this modem is stopped so the SIM does not lock (no PUK). Put the right PIN in pin_file and restart the daemon."
+                : "\(error.message) This modem is stopped until a person fixes it and restarts the daemon."
             enter(stop, error: advice)
             state = .stopped
             return Step(action: .idle, notes: [.stopped(advice)], publishes: true)

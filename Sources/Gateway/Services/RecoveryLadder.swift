@@ -1,4 +1,5 @@
 import Modem
+import Store
 
 /// The recovery ladder of one modem as a value: what the last step found goes in, the next step
 /// comes out. No I/O, no clock, no modem; ``ModemSupervisor`` performs the steps and feeds their

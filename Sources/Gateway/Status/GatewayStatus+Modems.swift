@@ -2,5 +2,5 @@ public import Operations
 
 extension GatewayStatus {
     /// Whether any modem is ready (the daemon runs and can send).
-    public var hasReadyModem: Bool { modems.contains { $0.state == ModemPhase.ready.rawValue } }
+    public var hasReadyModem: Bool { modems.contains { $0.state == .ready } }
 }

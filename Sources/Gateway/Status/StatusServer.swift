@@ -40,7 +40,7 @@ public final class StatusServer: Service, Sendable {
     ///   - path: Where to listen, normally ``StatusSocket/path(in:)``.
     ///   - logger: Where failures to answer are logged.
     ///   - answer: The reply to a request line (without its LF).
-    /// - Throws: ``GatewayError`` (69) when the socket cannot be made.
+    /// - Throws: ``GatewayError`` (unavailable) when the socket cannot be made.
     public init(path: String, logger: Logger, answer: @escaping @Sendable (String) -> DaemonReply) throws(GatewayError) {
         self.path = path
         self.logger = logger
@@ -50,12 +50,10 @@ public final class StatusServer: Service, Sendable {
             listener = try UnixSocket.listen(at: path, mode: 0o600, backlog: 16)
             stopPipe = try WakePipe()
         } catch where error.code == ENAMETOOLONG {
-            throw GatewayError(.unavailable, "The status socket path \(path) is too long for a Unix socket; use a shorter data directory.")
+            throw GatewayError.statusSocketPathTooLong(path)
         } catch {
             try? FileSystem.remove(path)
-            throw GatewayError(
-                .unavailable,
-                "Cannot make the status socket \(path) (\(error.call): \(error.reason)); check the data directory's owner and permissions.")
+            throw GatewayError.statusSocket(path: path, error)
         }
     }
 

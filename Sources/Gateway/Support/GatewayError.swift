@@ -1,32 +1,30 @@
-/// An error of the gateway's own (not the store's, the modem's or the configuration's), with a
-/// sentence saying what to do and the sysexits(3) code the CLI exits with.
-public struct GatewayError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Which kind of failure; decides ``exitCode``.
-    public enum Kind: Sendable, Equatable {
-        /// A contact is not paired, has no number, or the text cannot be sent. Exit 65.
-        case dataError
-        /// A named thing does not exist. Exit 66.
-        case notFound
-        /// No modem can be used (none configured, all stopped). Exit 69.
-        case unavailable
-    }
+public import Failures
+public import SystemCalls
 
-    public var kind: Kind
-    public var message: String
+/// An error of the gateway's own (not the store's, the modem's or the configuration's): a
+/// sentence saying what to do that names no front end's command, and a ``category``.
+public enum GatewayError: CategorizedError, Sendable, Equatable {
+    /// The configuration has no modem, so there is nothing to serve.
+    case noModem
+    /// A configured modem could not be set up (its driver refused the configuration).
+    case modemSetup(modem: String, reason: String)
+    /// The status socket's path is longer than a Unix socket address holds.
+    case statusSocketPathTooLong(String)
+    /// The status socket could not be made.
+    case statusSocket(path: String, SystemCallError)
 
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
+    public var category: ErrorCategory { .unavailable }
 
-    /// 65 (EX_DATAERR), 66 (EX_NOINPUT) or 69 (EX_UNAVAILABLE), as in the CLI's ExitCode.swift.
-    public var exitCode: Int32 {
-        switch kind {
-        case .dataError: 65
-        case .notFound: 66
-        case .unavailable: 69
+    public var description: String {
+        switch self {
+        case .noModem:
+            "No modem is configured; add a [[modem]] table to the configuration (see config/smsgw.toml.example), or run the gateway on a simulated network."
+        case .modemSetup(let modem, let reason):
+            "The modem \(modem) cannot be set up: \(reason)"
+        case .statusSocketPathTooLong(let path):
+            "The status socket path \(path) is too long for a Unix socket; use a shorter data directory."
+        case .statusSocket(let path, let error):
+            "Cannot make the status socket \(path) (\(error.call): \(error.reason)); check the data directory's owner and permissions."
         }
     }
-
-    public var description: String { message }
 }

@@ -3,7 +3,7 @@
 /// A struct with a ``Code`` (grow it with new static constants, as GRDB's `ResultCode` does) plus the
 /// raw causes when there are some: the libgammu error name and the modem's `+CMS ERROR` / `+CME ERROR`
 /// number. ``isRetryable`` says whether trying the same operation later can succeed. Never carries a PIN.
-public struct ModemError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ModemError: Error, Sendable, Hashable {
     /// The kind of failure.
     public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
         public let rawValue: String

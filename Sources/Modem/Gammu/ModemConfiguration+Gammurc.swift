@@ -31,7 +31,7 @@ extension ModemConfiguration {
             let sectionName = section == 0 ? "[gammu]" : "[gammu\(section)]"
             throw ModemError(
                 .configuration,
-                "The gammurc file \(path) has no usable \(sectionName) section. Add one with at least `device` and `connection`.",
+                "The gammurc file \(path) has no usable \(sectionName) section. Add one with at least device and connection.",
                 gammuError: GSM_ErrorName(result).map { String(cString: $0) }
             )
         }

@@ -31,30 +31,21 @@ extension ContactStatus {
     /// - Parameter handshakeAttempts: How many times the pending handshake was queued.
     static func syncState(_ contact: Contact, session: Session?, handshakeAttempts: Int = 0) -> GatewayStatus.SyncState {
         let failures = contact.verificationFailures
-        let name = contact.name
         guard let session else {
-            return .init(state: "not paired", consecutiveFailures: failures, advice: "Pair with `smsgw contact pair \(name) CODE`.")
+            return .init(state: .notPaired, consecutiveFailures: failures, advice: .pair)
         }
         if let request = session.resyncRequest {
-            return .init(
-                state: "resync requested", consecutiveFailures: failures,
-                advice: "\(name)'s gateway asks for a resync (code \(request.code)): confirm the code with \(name) by phone, then run `smsgw resync \(name) --accept`, or `smsgw resync \(name) --reject` if \(name) did not ask.")
+            return .init(state: .resyncRequested, consecutiveFailures: failures, advice: .decideResyncRequest(code: request.code))
         }
         if let code = session.pendingResyncCode, handshakeAttempts >= SyncPolicy.handshakeAttempts {
-            return .init(
-                state: "resync unanswered", consecutiveFailures: failures,
-                advice: "The handshake (code \(code)) went unanswered \(handshakeAttempts) times: check with \(name) that their gateway runs and their operator accepted it, then run `smsgw resync \(name) --restart`.")
+            return .init(state: .resyncUnanswered, consecutiveFailures: failures, advice: .restartUnansweredResync(code: code))
         }
         if let code = session.pendingResyncCode {
-            return .init(
-                state: "resync pending", consecutiveFailures: failures,
-                advice: "Waiting for \(name)'s gateway to answer the handshake (code \(code), which \(name)'s operator confirms before accepting); it is sent again with growing pauses.")
+            return .init(state: .resyncPending, consecutiveFailures: failures, advice: .awaitResyncAnswer(code: code))
         }
         if failures >= SyncPolicy.failureThreshold {
-            return .init(
-                state: "failing", consecutiveFailures: failures,
-                advice: "\(failures) messages in a row failed verification; run `smsgw resync \(name)`.")
+            return .init(state: .failing, consecutiveFailures: failures, advice: .resync(failures: failures))
         }
-        return .init(state: "ok", consecutiveFailures: failures, advice: nil)
+        return .init(state: .ok, consecutiveFailures: failures, advice: nil)
     }
 }

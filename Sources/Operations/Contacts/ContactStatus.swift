@@ -18,7 +18,7 @@ public struct ContactStatus: Sendable, Equatable, Codable {
     /// Whether ``modem`` names no modem the daemon drives (or last drove), so any modem sends.
     public var modemMissing: Bool
     /// `pending` until the peer's code is entered (again, during a manual re-pairing), then `paired`.
-    public var pairing: String
+    public var pairing: PairingState
     /// True while a manual re-pairing is pending and the current session still works.
     public var rePairing: Bool
     /// The resync epoch (0 until the first resync); nil before pairing.
@@ -49,7 +49,7 @@ public struct ContactStatus: Sendable, Equatable, Codable {
         numbers = contact.numbers.map(\.e164)
         modem = contact.modem
         self.modemMissing = modemMissing
-        pairing = contact.pairingState.rawValue
+        pairing = contact.pairingState
         rePairing = contact.pairingState == .pending && session != nil
         epoch = session?.epoch
         sendPosition = session?.sendPosition

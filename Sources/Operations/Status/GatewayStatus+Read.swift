@@ -9,8 +9,8 @@ extension GatewayStatus {
     public static func read(from store: UnlockedStore, now: Date) throws -> GatewayStatus {
         try store.read { reader in
             let counts = try reader.outboxCounts()
-            var outbox: [String: Int] = [:]
-            for state in OutboxState.allCases { outbox[state.rawValue] = counts[state] ?? 0 }
+            var outbox: [OutboxState: Int] = [:]
+            for state in OutboxState.allCases { outbox[state] = counts[state] ?? 0 }
             return GatewayStatus(
                 modems: try reader.modemStatuses(), outbox: outbox,
                 queue: try queueEntries(in: reader, now: now),

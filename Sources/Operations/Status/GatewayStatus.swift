@@ -7,7 +7,8 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
     /// Each modem as its supervisor last recorded it (empty when the daemon never ran).
     public var modems: [ModemStatusRecord]
     /// How many outbox rows are in each state (`queued`, `submitting`, `sent`, `delivered`, `failed`); every state is present.
-    public var outbox: [String: Int]
+    /// In JSON an object keyed by the states' spellings.
+    public var outbox: [OutboxState: Int]
     /// The messages still waiting to be sent, oldest first, then the newest that failed (see
     /// ``OutboxEntry``).
     public var queue: [OutboxEntry]
@@ -18,7 +19,7 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
     public var daemon: DaemonState?
 
     public init(
-        modems: [ModemStatusRecord], outbox: [String: Int], queue: [OutboxEntry] = [], contacts: [ContactStatus],
+        modems: [ModemStatusRecord], outbox: [OutboxState: Int], queue: [OutboxEntry] = [], contacts: [ContactStatus],
         daemon: DaemonState? = nil
     ) {
         self.modems = modems
@@ -38,36 +39,6 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
         public init(epoch: UInt32, completedAt: Date?) {
             self.epoch = epoch
             self.completedAt = completedAt
-        }
-    }
-
-    /// A contact's synchronisation: fine, waiting for a handshake answer, or failing.
-    public struct SyncState: Sendable, Equatable, Codable {
-        /// `ok`, `not paired`, `resync requested` (the peer asks; the operator accepts or rejects),
-        /// `resync pending` (this side asked) or `failing`.
-        public var state: String
-        /// Consecutive incoming messages that failed verification.
-        public var consecutiveFailures: Int
-        /// What to do, when something is to be done (for example "run `smsgw resync alice`").
-        public var advice: String?
-
-        public init(state: String, consecutiveFailures: Int, advice: String?) {
-            self.state = state
-            self.consecutiveFailures = consecutiveFailures
-            self.advice = advice
-        }
-
-        /// Whether nothing needs attention.
-        public var isOK: Bool { state == "ok" }
-
-        enum CodingKeys: String, CodingKey { case state, consecutiveFailures, advice }
-
-        // By hand so that no advice is `null`, not a missing key.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(state, forKey: .state)
-            try container.encode(consecutiveFailures, forKey: .consecutiveFailures)
-            try container.encode(advice, forKey: .advice)
         }
     }
 }

@@ -8,11 +8,11 @@ extension GatewayStatus {
         /// a resync handshake, which the log records separately.
         public var id: Int64?
         /// `text` or `handshake`.
-        public var kind: String
+        public var kind: OutboxKind
         /// The contact's name.
         public var contact: String
         /// `queued`, `submitting` or `failed`.
-        public var state: String
+        public var state: OutboxState
         /// Submission attempts so far.
         public var attempts: Int
         /// The last error, in a plain sentence (from the modem or the network: print it escaped).
@@ -22,9 +22,9 @@ extension GatewayStatus {
 
         public init(_ item: OutboxItem, contact: String) {
             id = item.messageID
-            kind = item.kind.rawValue
+            kind = item.kind
             self.contact = contact
-            state = item.state.rawValue
+            state = item.state
             attempts = item.attempts
             lastError = item.lastError
             updatedAt = item.updatedAt

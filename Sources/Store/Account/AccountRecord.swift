@@ -46,7 +46,7 @@ struct AccountRecord: Sendable {
         )
     }
 
-    /// Fetches the account or throws ``StoreError/notFound(_:)`` with the command that creates one.
+    /// Fetches the account or throws ``StoreError/notFound(_:)`` (``StoreError/Missing/account``).
     static func require(_ db: Database) throws -> AccountRecord {
         guard let record = try fetch(db) else { throw StoreError.noAccount }
         return record
@@ -54,9 +54,7 @@ struct AccountRecord: Sendable {
 }
 
 extension StoreError {
-    static let noAccount = StoreError.notFound(
-        "No account exists in this data directory; create one with `smsgw init --username NAME`."
-    )
+    static let noAccount = StoreError.notFound(.account)
 }
 
 /// Validation shared by account creation, renaming and passphrase changes.

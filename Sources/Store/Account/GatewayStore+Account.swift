@@ -50,7 +50,7 @@ extension GatewayStore {
                 }
             }
         }
-        logger.info("Created the gateway account.", metadata: ["smsgw.account.kdf": "\(parameters)"])
+        logger.info("Created the gateway account.", metadata: [StoreLog.kdf: "\(parameters)"])
         return UnlockedStore(
             gateway: self, accountID: accountID, username: username,
             keys: AccountKeys(dataKey: dataKey, kek: kek, generation: 1)
@@ -82,6 +82,6 @@ extension GatewayStore {
 
 extension StoreError {
     static let accountExists = StoreError.alreadyExists(
-        "An account already exists in this data directory; unlock it, or choose another --data-dir."
+        "An account already exists in this data directory; unlock it, or choose another data directory."
     )
 }

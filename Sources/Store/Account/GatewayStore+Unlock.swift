@@ -136,14 +136,14 @@ extension GatewayStore {
 
     private func failureMetadata(_ failures: Int, _ lockedUntil: Date?) -> Logger.Metadata {
         [
-            LogKey.failures: "\(failures)",
-            LogKey.lockedUntil: "\(lockedUntil.map { ISO8601DateFormatter().string(from: $0) } ?? "-")",
+            StoreLog.failures: "\(failures)",
+            StoreLog.lockedUntil: "\(lockedUntil.map { ISO8601DateFormatter().string(from: $0) } ?? "-")",
         ]
     }
 }
 
 extension StoreError {
     static let accountChanged = StoreError.invalidState(
-        "The account was changed by another smsgw process at the same time; run the command again."
+        "The account was changed by another smsgw process at the same time; try again."
     )
 }

@@ -75,14 +75,11 @@ extension UnlockedStore {
         logger.notice("Deleted the gateway account and all its data.")
     }
 
-    /// Throws ``StoreError/invalidState(_:)`` while a `smsgw serve` holds the data directory's
-    /// daemon lock (``DaemonLock``): for operations the running daemon's key would undo.
+    /// Throws ``StoreError/daemonRunning(pid:)`` while a daemon holds the data directory's
+    /// lock (``DaemonLock``): for operations the running daemon's key would undo.
     public func refuseWhileDaemonRuns() throws {
         guard let pid = DaemonLock.probe(directory: gateway.directory) else { return }
-        let daemon = pid > 0 ? "smsgw serve (process \(pid))" : "smsgw serve"
-        throw StoreError.invalidState(
-            "\(daemon) is running on this data directory and holds the current data key; stop it first (systemctl stop smsgw), then run the command again."
-        )
+        throw StoreError.daemonRunning(pid: pid)
     }
 }
 

@@ -21,7 +21,7 @@ extension UnlockedStore {
             let record = try AccountRecord.require(tx.db)
             guard !record.twoFactor else {
                 throw StoreError.alreadyExists(
-                    "Two-factor login is already on; turn it off with `smsgw account 2fa disable` first."
+                    "Two-factor login is already on; turn it off first to enrol a new secret."
                 )
             }
             let wrapped = try rewrap(record, keys: keys, twoFactor: true)

@@ -102,6 +102,6 @@ struct AccountKeys: Sendable {
 
 extension StoreError {
     static let dataKeyReplaced = StoreError.invalidState(
-        "Another smsgw process replaced the data key (account passwd --rotate-key) since this one unlocked; run the command again."
+        "Another smsgw process replaced the data key (a key rotation) since this one unlocked; unlock again and repeat the operation."
     )
 }

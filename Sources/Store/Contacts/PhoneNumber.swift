@@ -58,7 +58,7 @@ public struct PhoneNumber: Sendable, Hashable, Codable, CustomStringConvertible,
         do {
             self = try PhoneNumber(value)
         } catch {
-            throw .corrupted("A stored phone number is malformed; fix it with `smsgw contact edit`.")
+            throw .corrupted("A stored phone number is malformed; give the contact its numbers again.")
         }
     }
 

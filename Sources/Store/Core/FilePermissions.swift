@@ -31,18 +31,18 @@ enum FilePermissions {
         let path = directory.path
         if let info = try status(of: path, followingLinks: true) {
             guard info.st_mode & S_IFMT == S_IFDIR else {
-                throw .configuration("The data directory \(path) is a file; choose a directory with --data-dir.")
+                throw .configuration("The data directory \(path) is a file; choose a directory as the data directory.")
             }
             try checkOwner(of: path, info, what: "The data directory")
             if info.st_mode & 0o022 != 0 {
                 throw .configuration(
-                    "The data directory \(path) is writable by other users, who could replace its files; make it private with `chmod 700 \(path)`."
+                    "The data directory \(path) is writable by other users, who could replace its files; make it private with chmod 700 \(path)."
                 )
             }
             if info.st_mode & 0o055 != 0 {
                 logger.warning(
                     "The data directory is readable by other users; consider chmod 700.",
-                    metadata: [LogKey.path: "\(path)", LogKey.mode: "\(String(info.st_mode & 0o777, radix: 8))"]
+                    metadata: [StoreLog.path: "\(path)", StoreLog.mode: "\(String(info.st_mode & 0o777, radix: 8))"]
                 )
             }
             return
@@ -54,7 +54,7 @@ enum FilePermissions {
                 attributes: [.posixPermissions: Int(directoryMode)]
             )
         } catch {
-            throw .configuration("Cannot create the data directory \(path); check its parent's permissions or choose another --data-dir.")
+            throw .configuration("Cannot create the data directory \(path); check its parent's permissions or choose another data directory.")
         }
         // createDirectory applies the umask on some platforms; set the mode explicitly.
         try? FileSystem.setMode(directoryMode, of: path)
@@ -78,7 +78,7 @@ enum FilePermissions {
     /// The error for a store file that is a symbolic link.
     static func symbolicLinkRefused(_ path: String) -> StoreError {
         .configuration(
-            "\(path) is a symbolic link, and smsgw does not follow links in its data directory; put the real file there instead (or point --data-dir at the directory that holds it)."
+            "\(path) is a symbolic link, and smsgw does not follow links in its data directory; put the real file there instead (or use the directory that holds it as the data directory)."
         )
     }
 
@@ -87,7 +87,7 @@ enum FilePermissions {
         guard info.st_uid != user else { return }
         let name = getpwuid(user).flatMap { String(validatingCString: $0.pointee.pw_name) } ?? "\(user)"
         throw .configuration(
-            "\(what) \(path) belongs to another user (uid \(info.st_uid)); run smsgw as that user, or take it over with `chown -R \(name) \(path)`."
+            "\(what) \(path) belongs to another user (uid \(info.st_uid)); run smsgw as that user, or take it over with chown -R \(name) \(path)."
         )
     }
 
@@ -127,14 +127,4 @@ enum FilePermissions {
             throw .configuration(error.description)
         }
     }
-}
-
-/// Metadata keys this module logs with; values never hold secrets.
-enum LogKey {
-    static let path = "smsgw.store.path"
-    static let mode = "smsgw.store.mode"
-    static let migration = "smsgw.store.migration"
-    static let contact = "smsgw.contact"
-    static let failures = "smsgw.account.failures"
-    static let lockedUntil = "smsgw.account.locked-until"
 }

@@ -55,6 +55,6 @@ extension GatewayStore {
         } catch {
             throw StoreError.configuration("Cannot name the backup \(path) (\(error.reason)); choose a directory this user can write to.")
         }
-        logger.info("Backed up the gateway database.", metadata: [LogKey.path: "\(path)"])
+        logger.info("Backed up the gateway database.", metadata: [StoreLog.path: "\(path)"])
     }
 }

@@ -75,7 +75,7 @@ public final class GatewayStore: Sendable {
             return pool
         }
         try FilePermissions.restrictDatabaseFiles(path)
-        logger.debug("Opened the gateway database.", metadata: [LogKey.path: "\(path)"])
+        logger.debug("Opened the gateway database.", metadata: [StoreLog.path: "\(path)"])
         return GatewayStore(
             directory: directory, databaseURL: databaseURL, pool: pool, logger: logger, lockoutPolicy: lockoutPolicy
         )
@@ -92,7 +92,7 @@ public final class GatewayStore: Sendable {
             )
         }
         for identifier in migrator.migrations where !applied.contains(identifier) {
-            logger.info("Applying database migration.", metadata: [LogKey.migration: "\(identifier)"])
+            logger.info("Applying database migration.", metadata: [StoreLog.migration: "\(identifier)"])
         }
         do {
             try migrator.migrate(pool)

@@ -3,50 +3,60 @@ public import Foundation
 
 /// An error from the gateway's store, with a plain sentence that says what to do.
 ///
-/// Each case maps to a sysexits(3) code through ``exitCode`` so the CLI can exit with it.
+/// Its ``category`` tells a front end what kind of failure it is (the CLI maps it to an exit
+/// status, the HTTP API to a status code); its sentence names no command of any front end, which
+/// adds its own hint where the case is typed (``Missing``, ``daemonRunning(pid:)``).
 /// No description ever contains a key, a passphrase, a pairing code or a message text.
 public enum StoreError: Error, Sendable, Equatable {
-    /// The named thing (account, contact, message, OTP entry) does not exist. Exit 66.
-    case notFound(String)
-    /// Something with that name or number already exists. Exit 65.
+    /// The named thing (account, contact, message, OTP entry, outbox row) does not exist.
+    case notFound(Missing)
+    /// Something with that name or number already exists.
     case alreadyExists(String)
-    /// The caller passed a value the store refuses (bad name, number, parameters). Exit 65.
+    /// The caller passed a value the store refuses (bad name, number, parameters).
     case invalidInput(String)
-    /// The passphrase did not unlock the account. Exit 77.
+    /// The passphrase did not unlock the account.
     case authenticationFailed(remainingAttempts: Int)
-    /// The passphrase was right but the two-factor code was missing, wrong or already used. Exit 77.
+    /// The passphrase was right but the two-factor code was missing, wrong or already used.
     case secondFactorFailed(SecondFactorFailure, remainingAttempts: Int)
-    /// Too many wrong passphrases or codes: the account refuses to try again before `until`. Exit 77.
+    /// Too many wrong passphrases or codes: the account refuses to try again before `until`.
     case lockedOut(until: Date)
-    /// The data directory or the database cannot be used as it is (permissions, newer schema). Exit 78.
+    /// The data directory or the database cannot be used as it is (permissions, newer schema).
     case configuration(String)
-    /// A stored secret failed authentication: the file was altered or belongs to another account. Exit 65.
+    /// A stored secret failed authentication: the file was altered or belongs to another account.
     case corrupted(String)
-    /// An operation is not allowed in the row's current state (for example marking a queued SMS delivered). Exit 65.
+    /// An operation is not allowed in the row's current state (for example marking a queued SMS delivered).
     case invalidState(String)
-    /// SQLite reported an error (busy for too long, disk full, I/O). Exit 74, or 75 when busy.
+    /// The daemon (process `pid`, 0 when its lock does not say) runs on the data directory and
+    /// holds the current data key, so an operation its key would undo is refused.
+    case daemonRunning(pid: Int32)
+    /// SQLite reported an error (busy for too long, disk full, I/O).
     case database(String, busy: Bool)
-}
 
-extension StoreError {
-    /// The sysexits(3) code a command-line tool should exit with for this error.
-    public var exitCode: Int32 {
-        switch self {
-        case .notFound: 66                            // EX_NOINPUT
-        case .alreadyExists, .invalidInput: 65        // EX_DATAERR
-        case .authenticationFailed, .secondFactorFailed, .lockedOut: 77    // EX_NOPERM
-        case .configuration: 78                       // EX_CONFIG
-        case .corrupted, .invalidState: 65            // EX_DATAERR
-        case .database(_, let busy): busy ? 75 : 74   // EX_TEMPFAIL, EX_IOERR
-        }
+    /// What ``StoreError/notFound(_:)`` looked for: typed, so a front end can point at the place
+    /// that lists what exists (a command, a page, a route).
+    public enum Missing: Sendable, Hashable {
+        /// No account exists in the data directory yet.
+        case account
+        /// No contact has this name.
+        case contact(named: String)
+        /// The contact (by its name when known) was removed since it was read.
+        case removedContact(String?)
+        /// No message has this id: never logged, or pruned.
+        case message(id: Int64)
+        /// No OTP entry has this name.
+        case otpEntry(named: String)
+        /// No outbox row has this id.
+        case outboxEntry(id: Int64)
     }
 }
 
 extension StoreError: CustomStringConvertible, LocalizedError {
     public var description: String {
         switch self {
-        case .notFound(let message), .alreadyExists(let message), .invalidInput(let message),
-             .configuration(let message), .corrupted(let message), .invalidState(let message):
+        case .notFound(let missing):
+            return missing.sentence
+        case .alreadyExists(let message), .invalidInput(let message), .configuration(let message),
+             .corrupted(let message), .invalidState(let message):
             return message
         case .authenticationFailed(let remaining):
             if remaining <= 0 {
@@ -68,6 +78,9 @@ extension StoreError: CustomStringConvertible, LocalizedError {
             let stamp = ISO8601DateFormatter().string(from: until)
             let seconds = max(1, Int(until.timeIntervalSinceNow.rounded(.up)))
             return "The account is locked after repeated wrong passphrases or codes; try again after \(stamp) (in \(StoreError.duration(seconds)))."
+        case .daemonRunning(let pid):
+            let daemon = pid > 0 ? "The daemon (process \(pid))" : "The daemon"
+            return "\(daemon) is running on this data directory and holds the current data key; stop it first, then try again."
         case .database(let message, let busy):
             if busy {
                 return "The database stayed busy too long (\(message)); try again when the other smsgw process has finished."
@@ -89,12 +102,34 @@ extension StoreError: CustomStringConvertible, LocalizedError {
     }
 }
 
+extension StoreError.Missing {
+    /// What was not found and what to do, naming no front end's command.
+    var sentence: String {
+        switch self {
+        case .account:
+            "No account exists in this data directory; create one first."
+        case .contact(let name):
+            "No contact is named \"\(name)\"; check the name against the list of contacts."
+        case .removedContact(let name?):
+            "The contact \"\(name)\" no longer exists; it was removed meanwhile, so check the list of contacts."
+        case .removedContact(nil):
+            "The contact no longer exists; it was removed meanwhile, so check the list of contacts."
+        case .message(let id):
+            "No message has id \(id); it was never logged, or it was pruned."
+        case .otpEntry(let name):
+            "No OTP entry is named \"\(name)\"; check the name against the list of entries."
+        case .outboxEntry(let id):
+            "No outbox entry has id \(id); it was never queued, or it was removed since."
+        }
+    }
+}
+
 extension StoreError: CategorizedError {
     /// What kind of failure this is, for every front end (the CLI's exit status, an HTTP status).
     public var category: ErrorCategory {
         switch self {
         case .notFound: .notFound
-        case .alreadyExists, .invalidState: .conflict
+        case .alreadyExists, .invalidState, .daemonRunning: .conflict
         case .invalidInput: .invalidInput
         case .authenticationFailed, .secondFactorFailed: .authentication
         case .lockedOut: .locked

@@ -6,7 +6,7 @@ public struct ModemStatusRecord: Sendable, Hashable, Codable {
     /// The modem's configured name.
     public var name: String
     /// A short state: `connecting`, `ready`, `recovering`, `waiting for device`, `wrong PIN`, `stopped`.
-    public var state: String
+    public var state: ModemPhase
     /// Whether the port is open and the modem answers.
     public var connected: Bool
     /// Signal quality in percent, when known.
@@ -23,7 +23,7 @@ public struct ModemStatusRecord: Sendable, Hashable, Codable {
     public var updatedAt: Date
 
     public init(
-        name: String, state: String, connected: Bool, signalPercent: Int? = nil, networkOperator: String? = nil,
+        name: String, state: ModemPhase, connected: Bool, signalPercent: Int? = nil, networkOperator: String? = nil,
         lastError: String? = nil, sentCount: Int = 0, receivedCount: Int = 0, updatedAt: Date = Date()
     ) {
         self.name = name
@@ -67,7 +67,7 @@ extension StoreTransaction {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                record.name, record.state, record.connected, record.signalPercent, record.networkOperator,
+                record.name, record.state.rawValue, record.connected, record.signalPercent, record.networkOperator,
                 record.lastError, record.sentCount, record.receivedCount, record.updatedAt.timeIntervalSince1970,
             ]
         )
@@ -84,7 +84,9 @@ extension StoreReader {
     public func modemStatuses() throws -> [ModemStatusRecord] {
         try Row.fetchAll(db, sql: "SELECT * FROM modem_status ORDER BY name").map { row in
             ModemStatusRecord(
-                name: row["name"], state: row["state"], connected: row["connected"],
+                // Only the daemon writes the state; a spelling this version lacks (a newer
+                // daemon's) shows as stopped rather than failing the whole status.
+                name: row["name"], state: ModemPhase(rawValue: row["state"]) ?? .stopped, connected: row["connected"],
                 signalPercent: row["signal_percent"], networkOperator: row["operator"], lastError: row["last_error"],
                 sentCount: row["sent_count"], receivedCount: row["received_count"],
                 updatedAt: Date(timeIntervalSince1970: row["updated_at"])

@@ -19,7 +19,7 @@ extension StoreReader {
     public func stateChanges(ofMessage id: Int64) throws -> [MessageStateChange] {
         let rows = try Row.fetchAll(
             cached("SELECT seq, status, time FROM message_events WHERE message_id = ? ORDER BY seq"), arguments: [id])
-        guard !rows.isEmpty else { throw StoreError.notFound("No message has id \(id); it was never logged, or it was pruned.") }
+        guard !rows.isEmpty else { throw StoreError.notFound(.message(id: id)) }
         return rows.map { row in
             MessageStateChange(
                 sequence: row["seq"], status: MessageStatus(rawValue: row["status"]),

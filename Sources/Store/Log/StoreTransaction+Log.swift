@@ -35,7 +35,7 @@ extension StoreReader {
     /// One logged message.
     public func logEntry(id: Int64) throws -> LogEntry {
         guard let row = try Row.fetchOne(db, sql: "\(LogEntry.selection) WHERE m.id = ?", arguments: [id]) else {
-            throw StoreError.notFound("No message has id \(id); see `smsgw log` for the ids.")
+            throw StoreError.notFound(.message(id: id))
         }
         return try LogEntry(row: row, dataKey: dataKey)
     }
@@ -68,7 +68,7 @@ extension StoreTransaction {
             arguments: [status.rawValue, error, id]
         )
         if db.changesCount == 0 {
-            throw StoreError.notFound("No message has id \(id); see `smsgw log` for the ids.")
+            throw StoreError.notFound(.message(id: id))
         }
     }
 }

@@ -33,7 +33,7 @@ extension UnlockedStore {
             let result = try db.checkpoint(.truncate)
             return result.walFrameCount == 0
         }) ?? false
-        logger.notice("Pruned the message log.", metadata: ["smsgw.store.pruned": "\(deleted)"])
+        logger.notice("Pruned the message log.", metadata: [StoreLog.pruned: "\(deleted)"])
         return LogPruneResult(deleted: deleted, walTruncated: truncated)
     }
 }

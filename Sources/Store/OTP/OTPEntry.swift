@@ -42,7 +42,7 @@ extension StoreReader {
         guard !OTPEntry.isReservedName(name), let row = try Row.fetchOne(
             db, sql: "SELECT * FROM otp_entries WHERE name_key = ?", arguments: [NameRules.key(for: name)]
         ) else {
-            throw StoreError.notFound("No OTP entry is named \"\(name)\"; see `smsgw otp list` for the names.")
+            throw StoreError.notFound(.otpEntry(named: name))
         }
         return try otpEntry(row)
     }

@@ -2,7 +2,7 @@ public import Foundation
 import GRDB
 
 /// Where an outgoing SMS is in its life: queued → submitting → sent → delivered, or failed.
-public enum OutboxState: String, Sendable, Hashable, Codable, CaseIterable {
+public enum OutboxState: String, Sendable, Hashable, Codable, CodingKeyRepresentable, CaseIterable {
     /// Waiting for a modem (again, after a temporary error, once `nextAttemptAt` has passed).
     case queued
     /// Claimed by a modem that is submitting it now.
@@ -102,7 +102,7 @@ extension StoreReader {
     /// One outbox row.
     public func outboxItem(id: Int64) throws -> OutboxItem {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM outbox WHERE id = ?", arguments: [id]) else {
-            throw StoreError.notFound("No outbox entry has id \(id); see `smsgw status` for the queue.")
+            throw StoreError.notFound(.outboxEntry(id: id))
         }
         return try OutboxItem(row: row)
     }

@@ -18,7 +18,7 @@ extension StoreTransaction {
         let numbers = current.numbers
         guard !numbers.isEmpty else {
             throw StoreError.invalidInput(
-                "The contact \"\(current.name)\" has no phone number; add one with `smsgw contact edit \(current.name) --number +44…`."
+                "The contact \"\(current.name)\" has no phone number; give the contact a number first."
             )
         }
         // A peer with several numbers (a gateway with several modems) gets its SMS spread over
@@ -149,7 +149,7 @@ extension StoreTransaction {
         let item = try outboxItem(id: id)
         guard allowed.contains(item.state) else {
             throw StoreError.invalidState(
-                "Outbox entry \(id) is \(item.state.rawValue) and cannot become \(target.rawValue); check `smsgw status`."
+                "Outbox entry \(id) is \(item.state.rawValue) and cannot become \(target.rawValue); check the queue before changing it."
             )
         }
         return item

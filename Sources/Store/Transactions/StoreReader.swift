@@ -20,13 +20,13 @@ public class StoreReader {
 
     /// The contact with this name (compared without regard to case).
     ///
-    /// - Throws: ``StoreError/notFound(_:)`` naming the command that lists contacts.
+    /// - Throws: ``StoreError/notFound(_:)`` with ``StoreError/Missing/contact(named:)``.
     public func contact(named name: String) throws -> Contact {
         let row = try Row.fetchOne(
             cached("SELECT \(Contact.columns) FROM contacts WHERE name_key = ?"), arguments: [NameRules.key(for: name)]
         )
         guard let row else {
-            throw StoreError.notFound("No contact is named \"\(name)\"; see `smsgw contact list` for the names.")
+            throw StoreError.notFound(.contact(named: name))
         }
         return try contact(row: row)
     }
@@ -37,7 +37,7 @@ public class StoreReader {
             cached("SELECT \(Contact.columns) FROM contacts WHERE id = ?"), arguments: [id.storeString]
         )
         guard let row else {
-            throw StoreError.notFound("The contact no longer exists; see `smsgw contact list`.")
+            throw StoreError.notFound(.removedContact(nil))
         }
         return try contact(row: row)
     }
@@ -83,7 +83,7 @@ public class StoreReader {
         guard let row = try Row.fetchOne(
             cached("SELECT \(column) AS secret FROM contacts WHERE id = ?"), arguments: [contact.id.storeString]
         ) else {
-            throw StoreError.notFound("The contact \"\(contact.name)\" no longer exists; see `smsgw contact list`.")
+            throw StoreError.notFound(.removedContact(contact.name))
         }
         let sealed: Data? = row["secret"]
         return try sealed.map { blob throws(StoreError) in try dataKey.open(blob, for: context) }

@@ -148,7 +148,7 @@ public final class StoreTransaction: StoreReader {
         try cached("UPDATE contacts SET \(assignments), updated_at = ? WHERE id = ?")
             .execute(arguments: StatementArguments(values + [now, contact.id.storeString]))
         if db.changesCount == 0 {
-            throw StoreError.notFound("The contact \"\(contact.name)\" no longer exists; see `smsgw contact list`.")
+            throw StoreError.notFound(.removedContact(contact.name))
         }
     }
 

@@ -29,7 +29,7 @@ extension ContactCommand {
             }
             for contact in contacts {
                 let number = contact.numbers.isEmpty ? "-" : contact.numbers.joined(separator: " ")
-                let fields = [contact.name, number, contact.pairing + (contact.rePairing ? " (re-pairing)" : ""), contact.sync.state]
+                let fields = [contact.name, number, contact.pairing.rawValue + (contact.rePairing ? " (re-pairing)" : ""), contact.sync.state.rawValue]
                 Output.line(fields.map(TerminalText.escaped).joined(separator: "\t"))
             }
         }
@@ -57,7 +57,7 @@ extension ContactCommand {
                 return
             }
             func show(_ value: (some CustomStringConvertible)?) -> String { value.map(\.description) ?? "-" }
-            let pairing = contact.rePairing ? "pending (re-pairing; current session still in use)" : contact.pairing
+            let pairing = contact.rePairing ? "pending (re-pairing; current session still in use)" : contact.pairing.rawValue
             let lines = [
                 "name:             \(contact.name)",
                 "number:           \(contact.numbers.isEmpty ? "- (copy and paste)" : contact.numbers.joined(separator: " "))",
@@ -72,7 +72,7 @@ extension ContactCommand {
                 "failures:         \(contact.sync.consecutiveFailures) in a row",
                 "kept for resync:  \(contact.quarantined)",
             ]
-            for line in lines + (contact.sync.advice.map { ["advice:           \($0)"] } ?? []) {
+            for line in lines + (contact.sync.advice.map { ["advice:           \($0.sentence(naming: contact.name))"] } ?? []) {
                 Output.line(TerminalText.escaped(line))
             }
         }
@@ -94,7 +94,7 @@ extension ContactCommand {
             help: ArgumentHelp(
                 "The contact's number in international form; replaces all its numbers.",
                 discussion: "Repeat it for a peer gateway with several modems: the first is the main number, SMS go to each in turn."))
-        var number: [String] = []
+        var number: [PhoneNumber] = []
 
         @Flag(name: .customLong("clear-number"), help: "Remove the numbers (a copy-and-paste peer).")
         var clearNumber = false
@@ -127,7 +127,7 @@ extension ContactCommand {
         }
 
         func run() throws {
-            let phones = try number.map { try PhoneNumber($0) }
+            let phones = number
             let store = try StoreAccess.unlock(global)
             let changes = Contacts.Changes(
                 name: newName, numbers: !phones.isEmpty || clearNumber ? phones : nil,

@@ -31,7 +31,7 @@ extension ContactCommand {
             help: ArgumentHelp(
                 "The contact's number in international form, e.g. +447700900123.",
                 discussion: "Repeat it for a peer gateway with several modems: SMS from any of its numbers are this contact's, and SMS to it go to each number in turn."))
-        var number: [String] = []
+        var number: [PhoneNumber] = []
 
         @Option(help: "Send to this contact through this modem (its name in the configuration) while it is ready.")
         var modem: String?
@@ -40,10 +40,9 @@ extension ContactCommand {
         var json = false
 
         func run() throws {
-            let phones = try number.map { try PhoneNumber($0) }
             let store = try StoreAccess.unlock(global)
             var rng = SystemRandomNumberGenerator()
-            let added = try Contacts.add(name: name, numbers: phones, modem: modem, store: store, using: &rng)
+            let added = try Contacts.add(name: name, numbers: number, modem: modem, store: store, using: &rng)
             global.makeLogger().info("Added a contact.", metadata: [LogKey.contact: "\(added.name)"])
             try ContactCommand.warnIfUnknown(modem: modem, contact: added.name, store: store)
             if json {

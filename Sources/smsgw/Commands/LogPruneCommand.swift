@@ -18,14 +18,10 @@ struct LogPruneCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     @Option(help: "Delete messages logged more than this many days ago (0 deletes every message not waiting to be sent).")
-    var olderThan: Int
-
-    func validate() throws {
-        guard olderThan >= 0 else { throw ValidationError("--older-than must be a number of days ≥ 0.") }
-    }
+    var olderThan: RetentionAge
 
     func run() throws {
-        let outcome = try LogRetention.prune(try StoreAccess.unlock(global), olderThanDays: olderThan, now: Date())
+        let outcome = try LogRetention.prune(try StoreAccess.unlock(global), olderThanDays: olderThan.days, now: Date())
         Output.line("\(outcome.deleted)")
         Output.line("Deleted \(outcome.deleted) messages logged before \(Output.timestamp(outcome.cutoff)).")
         if !outcome.writeAheadLogEmptied {

@@ -31,7 +31,7 @@ extension OTPCommand {
         var generate = false
 
         @Option(help: ArgumentHelp("sha1, sha256 or sha512 (default sha1).", valueName: "name"))
-        var algorithm: String?
+        var algorithm: OTPAlgorithm?
 
         @Option(help: ArgumentHelp("Code length, 6 to 8 (default 6).", valueName: "n"))
         var digits: Int?
@@ -61,9 +61,6 @@ extension OTPCommand {
             }
             if uri != nil, hasParameters {
                 throw ValidationError(Self.uriParameters)
-            }
-            if let algorithm, OTPAlgorithm(name: algorithm) == nil {
-                throw ValidationError("--algorithm must be sha1, sha256 or sha512.")
             }
             if let digits, !HOTP.allowedDigits.contains(digits) {
                 throw ValidationError("--digits must be 6, 7 or 8.")
@@ -121,7 +118,7 @@ extension OTPCommand {
             }
             let kind: OTPEnrolmentRequest.Kind? = hotp ? .hotp(counter: counter) : period.map { .totp(period: $0) }
             return OTPEnrolmentRequest(
-                source: source, kind: kind, algorithm: algorithm.flatMap(OTPAlgorithm.init(name:)), digits: digits,
+                source: source, kind: kind, algorithm: algorithm, digits: digits,
                 issuer: issuer, account: account)
         }
     }

@@ -92,7 +92,7 @@ struct ServeCommand: AsyncParsableCommand {
             try store.close()
         } catch {
             logger.warning("Could not fold the write-ahead log into the database; copy smsgw.sqlite with its -wal file.",
-                           metadata: ["smsgw.error": "\(error)"])
+                           metadata: [LogKey.error: "\(error)"])
         }
     }
 

@@ -92,7 +92,8 @@ extension SimCommand {
             do {
                 answer = try ControlClient.send(command.joined(separator: " "), socketPath: socket)
             } catch {
-                Output.error("Error: \(error)")
+                // The simulator's sentence names no command; the CLI says which one starts it.
+                Output.error("Error: \(error) (`smsgw sim --dir \(dir)` starts one.)")
                 throw ExitCode(69)
             }
             print(answer)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Operations
+import Store
 import TerminalIO
 
 /// `smsgw status`: the modems, the queue and each contact's sync state, as the daemon left them.
@@ -52,7 +53,7 @@ struct StatusCommand: ParsableCommand {
             lines.append("  none recorded; start the daemon with `smsgw serve --config FILE` (or `smsgw serve --sim`).")
         }
         for modem in status.modems {
-            var facts = [modem.state, modem.connected ? "connected" : "not connected"]
+            var facts = [modem.state.rawValue, modem.connected ? "connected" : "not connected"]
             if let signal = modem.signalPercent { facts.append("signal \(signal)%") }
             if let name = modem.networkOperator { facts.append(name) }
             facts.append("sent \(modem.sentCount)")
@@ -62,15 +63,14 @@ struct StatusCommand: ParsableCommand {
             if let error = modem.lastError { lines.append("    last error: \(error)") }
         }
 
-        let order = ["queued", "submitting", "sent", "delivered", "failed"]
-        let states = order.filter { status.outbox[$0] != nil } + status.outbox.keys.filter { !order.contains($0) }.sorted()
-        lines.append("Outbox: " + states.map { "\($0) \(status.outbox[$0] ?? 0)" }.joined(separator: ", "))
+        let states = OutboxState.allCases.filter { status.outbox[$0] != nil }
+        lines.append("Outbox: " + states.map { "\($0.rawValue) \(status.outbox[$0] ?? 0)" }.joined(separator: ", "))
         for entry in status.queue { lines.append("  " + describe(entry, now: now)) }
 
         lines.append("Contacts:")
         if status.contacts.isEmpty { lines.append("  none; add one with `smsgw contact add NAME --number +E164`.") }
         for contact in status.contacts {
-            var facts = [contact.sync.state]
+            var facts = [contact.sync.state.rawValue]
             if !contact.numbers.isEmpty { facts.insert(contact.numbers.joined(separator: " "), at: 0) }
             if let modem = contact.modem {
                 facts.append("via \(modem)" + (contact.modemMissing ? " (no such modem is configured: any modem sends)" : ""))
@@ -82,7 +82,7 @@ struct StatusCommand: ParsableCommand {
             facts.append("last sent \(contact.lastSentAt.map { age(of: $0, now: now) } ?? "never")")
             facts.append("last received \(contact.lastReceivedAt.map { age(of: $0, now: now) } ?? "never")")
             lines.append("  \(contact.name): " + facts.joined(separator: ", "))
-            if let advice = contact.sync.advice { lines.append("    \(advice)") }
+            if let advice = contact.sync.advice { lines.append("    \(advice.sentence(naming: contact.name))") }
         }
         return lines
     }
@@ -90,7 +90,7 @@ struct StatusCommand: ParsableCommand {
     /// "message 42 to bob: queued, 2 attempts, last error: …", or a resync handshake.
     static func describe(_ entry: GatewayStatus.OutboxEntry, now: Date) -> String {
         let what = entry.id.map { "message \($0) to \(entry.contact)" } ?? "resync handshake to \(entry.contact)"
-        var facts = [entry.state == "failed" ? "failed \(age(of: entry.updatedAt, now: now))" : entry.state]
+        var facts = [entry.state == .failed ? "failed \(age(of: entry.updatedAt, now: now))" : entry.state.rawValue]
         if entry.attempts > 0 { facts.append("\(entry.attempts) attempt\(entry.attempts == 1 ? "" : "s")") }
         if let error = entry.lastError { facts.append("last error: \(error)") }
         return "\(what): " + facts.joined(separator: ", ")

@@ -38,7 +38,7 @@ extension ErrorReport {
         case MaintenanceError.noDatabase(let path):
             "There is no database at \(path); check --data-dir (or SMSGW_DATA_DIR)."
         default:
-            error.description
+            librarySentence(for: error) ?? error.description
         }
     }
 }

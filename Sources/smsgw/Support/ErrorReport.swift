@@ -15,10 +15,6 @@ enum ErrorReport {
     static func exitStatus(for error: any Error) -> Int32? {
         switch error {
         case let error as CLIError: error.status.rawValue
-        case let error as StoreError: error.exitCode
-        case let error as GatewayError: error.exitCode
-        case let error as ConfigurationError: error.exitCode
-        case is CipherError: CLIStatus.dataError.rawValue
         case let error as any CategorizedError: status(for: error).rawValue
         default: nil
         }
@@ -28,10 +24,6 @@ enum ErrorReport {
     static func message(for error: any Error) -> String {
         switch error {
         case let error as CLIError: error.message
-        case let error as StoreError: error.description
-        case let error as GatewayError: error.message
-        case let error as ConfigurationError: error.message
-        case let error as CipherError: error.description
         case let error as any CategorizedError: [sentence(for: error), ErrorHint.hint(for: error)].compactMap { $0 }.joined(separator: " ")
         default: String(describing: error)
         }

@@ -39,4 +39,5 @@ enum LogKey {
     static let position = "smsgw.position"
     static let epoch = "smsgw.epoch"
     static let line = "smsgw.line"
+    static let error = "smsgw.error"
 }

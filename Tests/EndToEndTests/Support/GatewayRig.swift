@@ -235,6 +235,8 @@ struct StatusReport: Decodable {
         struct Sync: Decodable {
             var state: String
             var advice: String?
+            var action: String?
+            var resyncCode: String?
         }
         struct LastResync: Decodable {
             var epoch: UInt32

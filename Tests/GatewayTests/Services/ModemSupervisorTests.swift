@@ -16,14 +16,14 @@ struct ModemSupervisorTests {
         return Task { try await supervisor.run() }
     }
 
-    static func storedPhase(_ rig: MemoryRig) throws -> String? {
+    static func storedPhase(_ rig: MemoryRig) throws -> ModemPhase? {
         try GatewayStatus.read(from: rig.store).modems.first?.state
     }
 
     @Test func itConnectsReadsTheHealthAndPublishesReady() async throws {
         let rig = try await MemoryRig.make(ready: false)
         let task = Self.supervise(rig)
-        #expect(await eventually(timeout: MemoryRig.patience) { try Self.storedPhase(rig) == "ready" })
+        #expect(await eventually(timeout: MemoryRig.patience) { try Self.storedPhase(rig) == .ready })
         #expect(await eventually(timeout: MemoryRig.patience) { try GatewayStatus.read(from: rig.store).modems.first?.signalPercent == 70 })
         #expect(Array(rig.modem.calls.prefix(2)) == [.connect, .status])
         #expect(rig.link.takeInboxRequest())
@@ -33,21 +33,21 @@ struct ModemSupervisorTests {
         _ = try? await task.value
         #expect(rig.link.phase == .stopped)
         #expect(rig.modem.calls.last == .disconnect)
-        #expect(try Self.storedPhase(rig) == "stopped")
+        #expect(try Self.storedPhase(rig) == .stopped)
     }
 
     @Test func aWrongPINIsOfferedOnceAndTheModemStaysStopped() async throws {
         let rig = try await MemoryRig.make(ready: false, pinFile: "/etc/smsgw/pin")
         rig.modem.fail(.connect, with: ModemError(.wrongPIN, "The SIM refused the PIN."), times: 10)
         let task = Self.supervise(rig)
-        #expect(await eventually(timeout: MemoryRig.patience) { try Self.storedPhase(rig) == "wrong PIN" })
+        #expect(await eventually(timeout: MemoryRig.patience) { try Self.storedPhase(rig) == .wrongPIN })
         try await Task.sleep(for: .milliseconds(500))
         #expect(rig.modem.calls.filter { $0 == .connect || $0 == .reopen } == [.connect])
         let row = try #require(try GatewayStatus.read(from: rig.store).modems.first)
         #expect(row.lastError?.contains("/etc/smsgw/pin") == true)
         task.cancel()
         _ = try? await task.value
-        #expect(try Self.storedPhase(rig) == "wrong PIN")
+        #expect(try Self.storedPhase(rig) == .wrongPIN)
     }
 
     @Test func aHungModemIsProbedAndReopenedOnceItAnswers() async throws {
@@ -88,12 +88,12 @@ struct ModemSupervisorTests {
             $0.connected = false
         }
         rig.modem.announce(.disconnected)
-        #expect(await eventually(timeout: MemoryRig.patience) { try Self.storedPhase(rig) == "waiting for device" })
+        #expect(await eventually(timeout: MemoryRig.patience) { try Self.storedPhase(rig) == .waitingForDevice })
         let row = try #require(try GatewayStatus.read(from: rig.store).modems.first)
         #expect(row.lastError?.contains(rig.modem.device) == true)
         #expect(row.signalPercent == nil)
         rig.modem.update { $0.devicePresent = true }
-        #expect(await eventually(timeout: MemoryRig.patience) { try Self.storedPhase(rig) == "ready" })
+        #expect(await eventually(timeout: MemoryRig.patience) { try Self.storedPhase(rig) == .ready })
         #expect(!rig.modem.calls.contains(.probe))
         #expect(rig.modem.calls.filter { $0 == .connect } == [.connect])
         task.cancel()

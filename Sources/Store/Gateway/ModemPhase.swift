@@ -1,5 +1,6 @@
-/// Where a supervised modem is in its life, as `smsgw status` shows it.
-public enum ModemPhase: String, Sendable, Codable, CaseIterable {
+/// Where a supervised modem is in its life, as the status shows it: the daemon's supervisor sets
+/// it, ``ModemStatusRecord`` keeps it. Its raw value is the stored and JSON spelling.
+public enum ModemPhase: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// Opening the port (first time or after a failure).
     case connecting
     /// Connected and answering: sends and reads go through it.
@@ -12,4 +13,6 @@ public enum ModemPhase: String, Sendable, Codable, CaseIterable {
     case wrongPIN = "wrong PIN"
     /// Stopped for a reason a person must fix (no SIM, PUK lock, bad configuration), or shut down.
     case stopped
+
+    public var description: String { rawValue }
 }

@@ -1,0 +1,14 @@
+/// Metadata keys of the Store module's log lines, the one place they are named; values never
+/// hold secrets, texts or codes.
+enum StoreLog {
+    static let path = "smsgw.store.path"
+    static let mode = "smsgw.store.mode"
+    static let migration = "smsgw.store.migration"
+    /// How many messages a prune deleted.
+    static let pruned = "smsgw.store.pruned"
+    static let contact = "smsgw.contact"
+    static let failures = "smsgw.account.failures"
+    static let lockedUntil = "smsgw.account.locked-until"
+    /// The Argon2 parameters a new account was created with.
+    static let kdf = "smsgw.account.kdf"
+}

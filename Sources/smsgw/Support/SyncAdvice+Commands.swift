@@ -1,0 +1,22 @@
+import TerminalIO
+import Operations
+
+extension SyncAdvice {
+    /// The advice in the CLI's words, naming the `smsgw` commands that follow it (for `status`
+    /// and `contact show`; the JSON keeps the neutral ``Operations/SyncAdvice/sentence``).
+    func sentence(naming contact: String) -> String {
+        let name = Shell.quote(contact)
+        return switch self {
+        case .pair:
+            "Pair with `smsgw contact pair \(name) CODE`."
+        case .decideResyncRequest(let code):
+            "\(contact)'s gateway asks for a resync (code \(code)): confirm the code with \(contact) by phone, then run `smsgw resync \(name) --accept`, or `smsgw resync \(name) --reject` if \(contact) did not ask."
+        case .restartUnansweredResync(let code):
+            "The handshake (code \(code)) went unanswered every time it was sent: check with \(contact) that their gateway runs and their operator accepted it, then run `smsgw resync \(name) --restart`."
+        case .awaitResyncAnswer(let code):
+            "Waiting for \(contact)'s gateway to answer the handshake (code \(code), which \(contact)'s operator confirms before accepting); it is sent again with growing pauses."
+        case .resync(let failures):
+            "\(failures) messages in a row failed verification; run `smsgw resync \(name)`."
+        }
+    }
+}

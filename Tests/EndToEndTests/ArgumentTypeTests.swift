@@ -1,0 +1,30 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Phone numbers, OTP algorithms and retention ages parse themselves as arguments: a malformed one is a usage
+/// error (64) naming the option, before the store is unlocked.
+@Suite("Argument types parse themselves")
+struct ArgumentTypeTests {
+    @Test("A malformed --number, --algorithm or --older-than is a usage error naming the option; good ones work in any spelling")
+    func malformedArguments() throws {
+        try withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            let cases: [([String], String)] = [
+                (["contact", "add", "bob", "--number", "07700 900123"], "--number"),
+                (["contact", "add", "bob", "--number", "+447700900123", "--number", "+12"], "--number"),
+                (["otp", "add", "bank", "--generate", "--algorithm", "md5"], "--algorithm"),
+                (["log", "prune", "--older-than", "1.5"], "--older-than"),
+            ]
+            for (arguments, option) in cases {
+                let result = try alice.run(arguments)
+                #expect(result.status == 64, "\(arguments) exited \(result.status): \(result.stderr)")
+                #expect(result.stderr.contains(option) && result.stderr.hasPrefix("smsgw: "), "\(arguments): \(result.stderr)")
+            }
+            #expect(try alice.run(["contact", "show", "bob"]).status == 66, "a refused contact was added")
+            try alice.expect(["contact", "add", "bob", "--number", "+447700900123", "--number", "+447700900124"])
+            let added = try alice.expect(["otp", "add", "bank", "--generate", "--algorithm", "SHA-256"])
+            #expect(added.stdout.contains("algorithm=SHA256"), "\(added.stdout)")
+        }
+    }
+}
