@@ -204,7 +204,10 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["TestSupport", "Store", "Failures", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "TestSupport", "Store", "Failures", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "OTPTests", dependencies: ["OTP", "SplitMix", "ExternalTool"], swiftSettings: strict),
@@ -221,7 +224,8 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "TestSupport", "Gateway", "SimulatedGateway", "Operations", "Failures", "Store", "SMSCipher", "GSM7", "Modem", "ModemSimulator",
+                "TestSupport", "Gateway", "SimulatedGateway", "Operations", "Failures", "Store", "SMSCipher", "GSM7", "Modem",
+                "ModemSimulator",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

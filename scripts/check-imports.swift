@@ -19,7 +19,7 @@ struct ImportRules {
     /// Reads the table from the markdown text of docs/ARCHITECTURE.md.
     init(markdown: String) throws {
         guard let begin = markdown.range(of: "<!-- import-rules: begin -->"),
-              let end = markdown.range(of: "<!-- import-rules: end -->"), begin.upperBound < end.lowerBound
+            let end = markdown.range(of: "<!-- import-rules: end -->"), begin.upperBound < end.lowerBound
         else { throw Failure("docs/ARCHITECTURE.md has no table between <!-- import-rules: begin --> and <!-- import-rules: end -->.") }
         for line in markdown[begin.upperBound..<end.lowerBound].split(separator: "\n") {
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -56,14 +56,21 @@ struct Failure: Error, CustomStringConvertible {
 
 /// The modules one Swift file imports, with their line numbers.
 func imports(in text: String) -> [(line: Int, module: String)] {
-    let pattern = #"^\s*(?:@[A-Za-z_]+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?import\s+(?:(?:class|struct|enum|func|protocol|typealias|var|let)\s+)?([A-Za-z_][A-Za-z0-9_]*)"#
+    let pattern =
+        #"^\s*(?:@[A-Za-z_]+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?import\s+(?:(?:class|struct|enum|func|protocol|typealias|var|let)\s+)?([A-Za-z_][A-Za-z0-9_]*)"#
     let regex = try! NSRegularExpression(pattern: pattern)
     var found: [(Int, String)] = []
     var inBlockComment = false
     for (index, line) in text.components(separatedBy: "\n").enumerated() {
         // Block comments hold examples, not imports (no nesting in practice here).
-        if inBlockComment { if line.contains("*/") { inBlockComment = false }; continue }
-        if line.trimmingCharacters(in: .whitespaces).hasPrefix("/*"), !line.contains("*/") { inBlockComment = true; continue }
+        if inBlockComment {
+            if line.contains("*/") { inBlockComment = false }
+            continue
+        }
+        if line.trimmingCharacters(in: .whitespaces).hasPrefix("/*"), !line.contains("*/") {
+            inBlockComment = true
+            continue
+        }
         let range = NSRange(line.startIndex..., in: line)
         if let match = regex.firstMatch(in: line, range: range), let module = Range(match.range(at: 1), in: line) {
             found.append((index + 1, String(line[module])))
@@ -96,7 +103,8 @@ func importViolations(root: URL, rules: ImportRules) -> [String] {
     var violations: [String] = []
     for (target, directory) in targetDirectories(root: root) {
         if rules.allowed[target] == nil {
-            violations.append("\(directory.path.replacingOccurrences(of: root.path + "/", with: "")): \(rules.violation(target, imports: "")!)")
+            violations.append(
+                "\(directory.path.replacingOccurrences(of: root.path + "/", with: "")): \(rules.violation(target, imports: "")!)")
             continue
         }
         for file in swiftFiles(in: directory) {
@@ -123,8 +131,8 @@ func packageDependencies(root: URL) throws -> [String: [String]] {
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0,
-          let package = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-          let targets = package["targets"] as? [[String: Any]]
+        let package = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+        let targets = package["targets"] as? [[String: Any]]
     else { throw Failure("`swift package dump-package` failed (exit \(process.terminationStatus)); run it to see why.") }
     var result: [String: [String]] = [:]
     for target in targets where (target["type"] as? String) != "test" {
@@ -154,7 +162,8 @@ func selfTest(root: URL) throws {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("check-imports-\(UUID().uuidString.prefix(8))")
     defer { try? FileManager.default.removeItem(at: scratch) }
     let files = [
-        "Sources/Operations/Wrong.swift": "import Foundation\nimport Gateway\n@testable import ModemSimulator\npublic import ArgumentParser\n/*\nimport Modem\n*/\n",
+        "Sources/Operations/Wrong.swift":
+            "import Foundation\nimport Gateway\n@testable import ModemSimulator\npublic import ArgumentParser\n/*\nimport Modem\n*/\n",
         "Sources/Gateway/Right.swift": "import Operations\nimport Store\n#if canImport(Glibc)\nimport Glibc\n#endif\n",
         "Sources/Gateway/Wrong.swift": "import ModemSimulator\n",
         "Sources/SMSCipher/Wrong.swift": "import struct Store.Contact\n",
@@ -183,7 +192,9 @@ func selfTest(root: URL) throws {
         failures.append("Package.swift check: expected only Operations → Modem, got \(wrongPackage)")
     }
     guard failures.isEmpty else { throw Failure("self-test failed:\n" + failures.joined(separator: "\n")) }
-    print("check-imports self-test: the \(expected.count) wrong imports and the wrong package dependency are reported, the right ones are not")
+    print(
+        "check-imports self-test: the \(expected.count) wrong imports and the wrong package dependency are reported, the right ones are not"
+    )
 }
 
 let arguments = Set(CommandLine.arguments.dropFirst())
@@ -200,7 +211,10 @@ do {
     }
     guard violations.isEmpty else {
         FileHandle.standardError.write(Data((violations.joined(separator: "\n") + "\n").utf8))
-        FileHandle.standardError.write(Data("check-imports: \(violations.count) import(s) cross the layers of docs/ARCHITECTURE.md; change the code, or the table if the design changed.\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                "check-imports: \(violations.count) import(s) cross the layers of docs/ARCHITECTURE.md; change the code, or the table if the design changed.\n"
+                    .utf8))
         exit(1)
     }
     let checked = arguments.contains("--no-package") ? "every import" : "every import and package dependency"

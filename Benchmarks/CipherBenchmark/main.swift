@@ -4,8 +4,8 @@
 //   SMSGW_SHA256_PORTABLE=1 swift run -c release CipherBenchmark   (without the SHA extensions)
 import CSHA256
 import Foundation
-import SplitMix
 import SMSCipher
+import SplitMix
 
 if ProcessInfo.processInfo.environment["SMSGW_SHA256_PORTABLE"] == "1" { smsgw_sha256_force_portable(1) }
 
@@ -142,7 +142,9 @@ let perRound = 2_000
     return median(samples)
 }
 
-print("smsgw cipher benchmark (median of \(rounds) rounds; SHA-256 on \(smsgw_sha256_uses_extensions() != 0 ? "the SHA extensions" : "portable C"))")
+print(
+    "smsgw cipher benchmark (median of \(rounds) rounds; SHA-256 on \(smsgw_sha256_uses_extensions() != 0 ? "the SHA extensions" : "portable C"))"
+)
 print(String(format: "seal, 141-septet text              %8.1f µs", try benchSeal(String(fullText))))
 print(String(format: "seal, 28-septet text               %8.1f µs", try benchSeal(shortText)))
 print(String(format: "open, expected position            %8.1f µs", try benchOpen(ahead: 0)))
@@ -151,6 +153,7 @@ print(String(format: "open, far edge of window (63 ahead) %7.1f µs", try benchO
 print(String(format: "open, last skipped key             %8.1f µs", try benchOpen(ahead: ProtocolConstants.window - 1, fromSkipped: true)))
 print(String(format: "open, retired chain's far edge      %8.1f µs", try benchRetiredEdge()))
 print(String(format: "reject a forgery (diagnostic scan) %8.1f µs", try benchReject()))
-print(String(
-    format: "session state: encode + decode, binary vs JSON %.1f vs %.1f µs",
-    try benchStateRoundTrip(binary: true), try benchStateRoundTrip(binary: false)))
+print(
+    String(
+        format: "session state: encode + decode, binary vs JSON %.1f vs %.1f µs",
+        try benchStateRoundTrip(binary: true), try benchStateRoundTrip(binary: false)))

@@ -1,6 +1,6 @@
 import Foundation
-import SplitMix
 import SMSCipher
+import SplitMix
 
 /// A text (three times in five) or a typed payload of a random kind and body length.
 @MainActor func randomPlaintext() -> Plaintext {

@@ -5,8 +5,8 @@
 // and random typed bodies through the part and acknowledgement parsers.
 //   swift run -c release CipherFuzz [seconds] [seed]
 import Foundation
-import SplitMix
 import SMSCipher
+import SplitMix
 
 let arguments = CommandLine.arguments
 let seconds = arguments.count > 1 ? Double(arguments[1]) ?? 30 : 30
@@ -46,7 +46,8 @@ while Date() < deadline && failures == 0 {
         if replacement == scalars[position] { replacement = alphabet[(alphabet.firstIndex(of: replacement)! + 1) % alphabet.count] }
         scalars[position] = replacement
     case 1:  // two characters swapped
-        let a = Int(rng.next() % 160), b = Int(rng.next() % 160)
+        let a = Int(rng.next() % 160)
+        let b = Int(rng.next() % 160)
         if scalars[a] == scalars[b] { scalars[a] = alphabet[(alphabet.firstIndex(of: scalars[a])! + 1) % alphabet.count] }
         scalars.swapAt(a, b)
     case 2:  // truncated or extended

@@ -31,7 +31,8 @@ public enum GSM7Error: CategorizedError, Sendable, Equatable {
     public var description: String {
         switch self {
         case .unsupportedCharacters:
-            return "The text contains characters that GSM-7 cannot carry: \(characterList); remove them or replace them with characters GSM-7 has."
+            return
+                "The text contains characters that GSM-7 cannot carry: \(characterList); remove them or replace them with characters GSM-7 has."
         case .invalidSeptets(let position):
             return "The message is not valid GSM-7 text: septet \(position) (counting from 0) is out of range "
                 + "or an escape without a known extension code; check the message's data coding scheme."

@@ -1,12 +1,13 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 public import Logging
 public import Modem
 import Operations
 public import ServiceLifecycle
 public import Store
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The gateway daemon: a `ServiceGroup` of one ``ModemSupervisor`` per modem, an ``InboxReceiver``,
 /// an ``OutboxSender`` and a ``ResyncCoordinator``, over one unlocked store.
@@ -77,16 +78,18 @@ public final class Gateway: Sendable {
         if let statusSocket {
             let driven = links
             let daemon = DaemonState(running: true, pid: getpid(), startedAt: Date(), modems: driven.map(\.name))
-            services.append(try StatusServer(path: statusSocket, logger: logger) { request in
-                Self.answer(request, store: store, links: driven, daemon: daemon)
-            })
+            services.append(
+                try StatusServer(path: statusSocket, logger: logger) { request in
+                    Self.answer(request, store: store, links: driven, daemon: daemon)
+                })
         }
 
         self.configuration = configuration
         self.services = services
         self.logger = logger
-        self.group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: services, gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: logger))
+        self.group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: services, gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: logger))
     }
 
     /// The names of the modems this gateway drives.

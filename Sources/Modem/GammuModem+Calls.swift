@@ -36,9 +36,11 @@ extension GammuModem {
                     // Abort and record before the caller resumes, so that whatever it does next
                     // (reopen, connect) already sees the aborted state machine.
                     if !worker.cancelIfQueued(id) { worker.abortRunning(id) }
-                    self?.logger.error("Modem call overran its deadline; aborted", metadata: [
-                        ModemLog.operation: "\(operation)", ModemLog.error: "\(error)",
-                    ])
+                    self?.logger.error(
+                        "Modem call overran its deadline; aborted",
+                        metadata: [
+                            ModemLog.operation: "\(operation)", ModemLog.error: "\(error)",
+                        ])
                     self?.noteFailure(error)
                     pending.deliver(.failure(error))
                 }

@@ -98,10 +98,12 @@ public final class GammuModem: Sendable {
             $0.disconnectReported = false
             $0.supportsNotifications = connected.supportsNotifications
         }
-        logger.info("Modem connected", metadata: [
-            ModemLog.model: "\(connected.manufacturer ?? "?") \(connected.model ?? "?")",
-            ModemLog.notifications: "\(connected.supportsNotifications)",
-        ])
+        logger.info(
+            "Modem connected",
+            metadata: [
+                ModemLog.model: "\(connected.manufacturer ?? "?") \(connected.model ?? "?")",
+                ModemLog.notifications: "\(connected.supportsNotifications)",
+            ])
     }
 
     /// Closes the port. Safe to call when not connected.

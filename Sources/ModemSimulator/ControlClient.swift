@@ -1,7 +1,8 @@
 import Foundation
 import SystemCalls
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Sends commands to a running simulator's control socket (what `smsgw sim ctl` does).
@@ -16,7 +17,7 @@ public enum ControlClient {
         let socket: FileDescriptor
         do throws(SystemCallError) {
             socket = try UnixSocket.connect(to: socketPath)
-        } catch where error.code == ENAMETOOLONG {
+        } catch  where error.code == ENAMETOOLONG {
             throw SimulatorError("The control socket path \(socketPath) is too long.")
         } catch {
             throw SimulatorError("No simulator answers at \(socketPath) (\(error.reason)); start the simulator in that directory first.")

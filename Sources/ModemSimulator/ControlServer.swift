@@ -27,8 +27,10 @@ final class ControlServer: Sendable {
         do throws(SystemCallError) {
             // The directory is 0700 already; 0600 on the socket keeps other users out even if it is not.
             listener = try UnixSocket.listen(at: path, mode: 0o600, backlog: 8)
-        } catch where error.code == ENAMETOOLONG {
-            throw SimulatorError("The control socket path \(path) is longer than a Unix socket allows (107 bytes); run the simulator in a directory with a shorter path.")
+        } catch  where error.code == ENAMETOOLONG {
+            throw SimulatorError(
+                "The control socket path \(path) is longer than a Unix socket allows (107 bytes); run the simulator in a directory with a shorter path."
+            )
         } catch {
             throw SimulatorError(error.description)
         }

@@ -1,7 +1,8 @@
 import Foundation
 import SystemCalls
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The simulator's directory and files, private to the user who runs it.
@@ -25,7 +26,9 @@ enum PrivateDirectory {
             throw SimulatorError("The simulator directory \(path) is not a directory; choose a new or empty directory for the simulator.")
         }
         guard info.st_uid == geteuid() else {
-            throw SimulatorError("The simulator directory \(path) belongs to another user, who could swap its modems; choose a directory of your own for the simulator.")
+            throw SimulatorError(
+                "The simulator directory \(path) belongs to another user, who could swap its modems; choose a directory of your own for the simulator."
+            )
         }
         if info.st_mode & 0o077 != 0 { try restrict(path, to: 0o700) }
     }

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 import SystemCalls
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One pseudo-terminal pair: the master side the simulated modem reads and writes, and the

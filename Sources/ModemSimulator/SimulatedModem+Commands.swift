@@ -104,8 +104,10 @@ extension SimulatedModem {
             if command.operation == .test { return .ok }
             return simLockError() ?? .info(imsi)
         case "+CSCS":
-            return setting(command, query: { "+CSCS: \"\($0.characterSet)\"" },
-                           test: "+CSCS: (\"GSM\",\"IRA\",\"UCS2\",\"HEX\",\"8859-1\")") { s, p in
+            return setting(
+                command, query: { "+CSCS: \"\($0.characterSet)\"" },
+                test: "+CSCS: (\"GSM\",\"IRA\",\"UCS2\",\"HEX\",\"8859-1\")"
+            ) { s, p in
                 let set = (p.first ?? "").uppercased()
                 guard ["GSM", "IRA", "UCS2", "HEX", "8859-1", "PCCP437"].contains(set) else { return false }
                 s.characterSet = set
@@ -136,7 +138,8 @@ extension SimulatedModem {
             if command.operation == .read {
                 let t = SMSTimestamp(date: .now)
                 func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-                return .info("+CCLK: \"\(two(t.year % 100))/\(two(t.month))/\(two(t.day)),\(two(t.hour)):\(two(t.minute)):\(two(t.second))+00\"")
+                return .info(
+                    "+CCLK: \"\(two(t.year % 100))/\(two(t.month))/\(two(t.day)),\(two(t.hour)):\(two(t.minute)):\(two(t.second))+00\"")
             }
             return .ok
         default:
@@ -169,7 +172,11 @@ extension SimulatedModem {
             return .ok
         case .set(let p):
             let entered = p.first ?? ""
-            enum Outcome { case ok, wrong(left: Int), notNeeded, puk }
+            enum Outcome {
+                case ok
+                case wrong(left: Int)
+                case notNeeded, puk
+            }
             let outcome = state.withLock { s -> Outcome in
                 switch s.lock {
                 case .ready: return .notNeeded

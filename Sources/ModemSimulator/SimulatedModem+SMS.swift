@@ -29,18 +29,23 @@ extension SimulatedModem {
             let centre = state.withLock { $0.serviceCentre }
             return .info("+CSCA: \"\(encodeString(centre))\",\(centre.hasPrefix("+") ? 145 : 129)")
         case "+CSMP":
-            return setting(command, query: { "+CSMP: " + $0.csmp.map(String.init).joined(separator: ",") },
-                           test: "") { s, p in
+            return setting(
+                command, query: { "+CSMP: " + $0.csmp.map(String.init).joined(separator: ",") },
+                test: ""
+            ) { s, p in
                 for (i, v) in p.prefix(4).enumerated() { if let n = Int(v) { s.csmp[i] = n } }
                 return true
             }
         case "+CNMI":
             guard notifications else { return .error }
             // A modem that delivers directly offers only <mt> 0 and 2, so clients choose +CMT.
-            let test = state.withLock { $0.directDelivery }
+            let test =
+                state.withLock { $0.directDelivery }
                 ? "+CNMI: (0-2),(0,2),(0,2),(0-2),(0,1)" : "+CNMI: (0-2),(0-3),(0,2),(0-2),(0,1)"
-            return setting(command, query: { "+CNMI: " + $0.cnmi.map(String.init).joined(separator: ",") },
-                           test: test) { s, p in
+            return setting(
+                command, query: { "+CNMI: " + $0.cnmi.map(String.init).joined(separator: ",") },
+                test: test
+            ) { s, p in
                 for (i, v) in p.prefix(5).enumerated() where !v.isEmpty {
                     guard let n = Int(v) else { return false }
                     s.cnmi[i] = n
@@ -74,22 +79,26 @@ extension SimulatedModem {
         case .test:
             return .info("+CPMS: (\"SM\",\"ME\"),(\"SM\",\"ME\"),(\"SM\",\"ME\")")
         case .read, .execute:
-            return .info(state.withLock { s in
-                "+CPMS: " + [s.readMemory, s.writeMemory, s.receiveMemory]
-                    .map { "\"\($0)\",\(s.count(in: $0)),\(s.capacity)" }.joined(separator: ",")
-            })
+            return .info(
+                state.withLock { s in
+                    "+CPMS: "
+                        + [s.readMemory, s.writeMemory, s.receiveMemory]
+                        .map { "\"\($0)\",\(s.count(in: $0)),\(s.capacity)" }.joined(separator: ",")
+                })
         case .set(let p):
             let wanted = p.map { $0.uppercased() }
             guard !wanted.isEmpty, wanted.allSatisfy({ Self.memories.contains($0) || $0.isEmpty }) else {
                 return .cms(302)
             }
-            return .info(state.withLock { s in
-                if !wanted[0].isEmpty { s.readMemory = wanted[0] }
-                if wanted.count > 1, !wanted[1].isEmpty { s.writeMemory = wanted[1] }
-                if wanted.count > 2, !wanted[2].isEmpty { s.receiveMemory = wanted[2] }
-                return "+CPMS: " + [s.readMemory, s.writeMemory, s.receiveMemory]
-                    .map { "\(s.count(in: $0)),\(s.capacity)" }.joined(separator: ",")
-            })
+            return .info(
+                state.withLock { s in
+                    if !wanted[0].isEmpty { s.readMemory = wanted[0] }
+                    if wanted.count > 1, !wanted[1].isEmpty { s.writeMemory = wanted[1] }
+                    if wanted.count > 2, !wanted[2].isEmpty { s.receiveMemory = wanted[2] }
+                    return "+CPMS: "
+                        + [s.readMemory, s.writeMemory, s.receiveMemory]
+                        .map { "\(s.count(in: $0)),\(s.capacity)" }.joined(separator: ",")
+                })
         }
     }
 
@@ -123,7 +132,8 @@ extension SimulatedModem {
             return listed
         }
         let lines = listed.flatMap { index, message in
-            textMode ? textLines(for: message, index: index)
+            textMode
+                ? textLines(for: message, index: index)
                 : ["+CMGL: \(index),\(message.status),,\(message.tpduLength)", message.pduLine]
         }
         return ATReply(lines: lines)
@@ -185,73 +195,12 @@ extension SimulatedModem {
         }
     }
 
-    private func startSend(_ command: ATCommand) -> ATReply {
-        switch command.operation {
-        case .test: return .ok
-        case .read, .execute: return .cms(304)
-        case .set(let p):
-            if simLockError() != nil { return .cms(311) }
-            if state.withLock({ $0.textMode }) {
-                guard let destination = p.first, !destination.isEmpty else { return .cms(304) }
-                state.withLock { $0.pendingSend = PendingSend(length: 0, textDestination: destination) }
-                return .prompt
-            }
-            guard let length = Int(p.first ?? ""), (1...176).contains(length) else { return .cms(304) }
-            state.withLock { $0.pendingSend = PendingSend(length: length) }
-            return .prompt
-        }
-    }
-
-    /// Handles the PDU typed after the "> " prompt: decode, hand to the SMSC, answer +CMGS.
-    func finishSend(_ text: [UInt8]) -> ATReply {
-        let (length, destination) = state.withLock { ($0.pendingSend?.length ?? 0, $0.pendingSend?.textDestination) }
-        if let destination {
-            guard let submit = textModeSubmit(destination: destination, typed: text),
-                  let tpdu = try? submit.encoded()
-            else { return .cms(304) }
-            return submitToNetwork([0x00] + tpdu, submit)
-        }
-        let hex = String(decoding: text, as: UTF8.self)
-        guard let octets = try? Hex.decode(hex), let smscLength = octets.first,
-              octets.count == Int(smscLength) + 1 + length
-        else {
-            logger.warning("AT+CMGS PDU does not match its length", metadata: [SimulatorLog.pdu: "\(hex)"])
-            return .cms(304)
-        }
-        let submit: SMSSubmit
-        do {
-            guard case .submit(let s) = try SMSPDU.decode(octets, direction: .mobileOriginated).tpdu else {
-                return .cms(304)
-            }
-            submit = s
-        } catch {
-            logger.warning("undecodable SMS-SUBMIT", metadata: [SimulatorLog.error: "\(error)"])
-            network?.traffic.append(from: number, to: "", direction: "submit", pdu: octets, event: "undecodable",
-                                    detail: "\(error)")
-            return .cms(304)
-        }
-        return submitToNetwork(octets, submit)
-    }
-
-    /// Hands a decoded SMS-SUBMIT to the SMSC and answers +CMGS with the reference or +CMS ERROR.
-    private func submitToNetwork(_ octets: [UInt8], _ submit: SMSSubmit) -> ATReply {
-        guard state.withLock({ $0.radioOn }) else { return .cms(331) }
-        let reference = state.withLock { s -> UInt8 in
-            defer { s.nextMessageReference &+= 1 }
-            return s.nextMessageReference
-        }
-        if let code = network?.submit(from: self, pdu: octets, submit: submit, reference: reference) {
-            return .cms(code)
-        }
-        state.withLock { $0.submitted += 1 }
-        return .info("+CMGS: \(reference)")
-    }
-
-    /// Stores an SMS-DELIVER or SMS-STATUS-REPORT arriving from the SMSC and notifies the client.
-    /// - Returns: `false` when the modem cannot take it now (unplugged, radio off, PIN not entered,
-    ///   memory full): the SMSC keeps it and tries again later.
     func accept(pdu: [UInt8], tpduLength: Int, isStatusReport: Bool) -> Bool {
-        enum Outcome { case refused, stored(String, Int), routed(Int) }
+        enum Outcome {
+            case refused
+            case stored(String, Int)
+            case routed(Int)
+        }
         let outcome = state.withLock { s -> Outcome in
             guard s.plugged, s.radioOn, s.lock == .ready else { return .refused }
             // CNMI <ds>=1 and <mt>=2/3 route straight to the client (+CDS, +CMT) without storing.

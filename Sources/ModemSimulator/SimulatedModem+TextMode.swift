@@ -12,7 +12,8 @@ extension SimulatedModem {
     static func textTimestamp(_ t: SMSTimestamp) -> String {
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         let sign = t.timeZoneQuarters < 0 ? "-" : "+"
-        return "\(two(t.year % 100))/\(two(t.month))/\(two(t.day)),\(two(t.hour)):\(two(t.minute)):\(two(t.second))\(sign)\(two(abs(t.timeZoneQuarters)))"
+        return
+            "\(two(t.year % 100))/\(two(t.month))/\(two(t.day)),\(two(t.hour)):\(two(t.minute)):\(two(t.second))\(sign)\(two(abs(t.timeZoneQuarters)))"
     }
 
     /// The +CMGL/+CMGR header and data lines of a stored SMS in text mode.
@@ -30,10 +31,16 @@ extension SimulatedModem {
             case .gsm7: body = encodeString(d.userData.text ?? "")
             default: body = Hex.encode(d.userData.content)
             }
-            return [prefix + status + ",\"\(encodeString(d.originator.description))\",,\"\(Self.textTimestamp(d.serviceCentreTimestamp))\"", body]
+            return [
+                prefix + status + ",\"\(encodeString(d.originator.description))\",,\"\(Self.textTimestamp(d.serviceCentreTimestamp))\"",
+                body,
+            ]
         case .statusReport(let r):
             let fo = (try? r.encoded().first) ?? 0x06
-            return [prefix + status + ",\(fo),\(r.messageReference),\"\(r.recipient.description)\",\(r.recipient.typeOfAddress),\"\(Self.textTimestamp(r.serviceCentreTimestamp))\",\"\(Self.textTimestamp(r.dischargeTime))\",\(r.status)"]
+            return [
+                prefix + status
+                    + ",\(fo),\(r.messageReference),\"\(r.recipient.description)\",\(r.recipient.typeOfAddress),\"\(Self.textTimestamp(r.serviceCentreTimestamp))\",\"\(Self.textTimestamp(r.dischargeTime))\",\(r.status)"
+            ]
         case .submit(let s):
             return [prefix + status + ",\"\(s.destination.description)\",", s.userData.text ?? Hex.encode(s.userData.content)]
         }

@@ -50,7 +50,11 @@ public final class SimulatedModem: Sendable {
     /// A hung modem reads and discards everything and answers nothing, like firmware that has
     /// locked up; incoming SMS are still stored, but their notifications are not sent.
     public func setHung(_ hung: Bool) {
-        state.withLock { $0.hung = hung; $0.inputBuffer = []; $0.pendingSend = nil }
+        state.withLock {
+            $0.hung = hung
+            $0.inputBuffer = []
+            $0.pendingSend = nil
+        }
         logger.info("modem \(hung ? "hung" : "answering again")")
     }
 
@@ -74,11 +78,20 @@ public final class SimulatedModem: Sendable {
     /// fails (EOF/EIO) and ``devicePath`` disappears. SMS for it wait at the SMSC.
     public func unplug() {
         let wasPlugged = state.withLock { s -> Bool in
-            defer { s.plugged = false; s.generation += 1; s.inputBuffer = []; s.pendingSend = nil; s.busy = false }
+            defer {
+                s.plugged = false
+                s.generation += 1
+                s.inputBuffer = []
+                s.pendingSend = nil
+                s.busy = false
+            }
             return s.plugged
         }
         guard wasPlugged else { return }
-        terminal.withLock { $0?.close(); $0 = nil }
+        terminal.withLock {
+            $0?.close()
+            $0 = nil
+        }
         try? FileSystem.remove(linkPath)
         logger.info("modem unplugged")
     }

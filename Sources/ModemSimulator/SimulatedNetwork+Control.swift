@@ -39,7 +39,7 @@ extension SimulatedNetwork {
                     try updateFaults(args.count > 1 ? args[1] : nil) { $0.delay = nil }
                 } else {
                     guard (2...3).contains(args.count), let low = Double(args[0]), let high = Double(args[1]),
-                          low >= 0, high >= low
+                        low >= 0, high >= low
                     else { return "ERROR usage: delay MIN MAX [NUMBER] (seconds) or delay off [NUMBER]" }
                     try updateFaults(args.count == 3 ? args[2] : nil) { $0.delay = low...high }
                 }
@@ -48,7 +48,7 @@ extension SimulatedNetwork {
                     try updateFaults(args.count > 1 ? args[1] : nil) { $0.sendError = nil }
                 } else {
                     guard (2...3).contains(args.count), let code = Int(args[0]), let p = Double(args[1]),
-                          (0...1).contains(p)
+                        (0...1).contains(p)
                     else { return "ERROR usage: senderror CMS-CODE PROBABILITY [NUMBER] or senderror off [NUMBER]" }
                     try updateFaults(args.count == 3 ? args[2] : nil) {
                         $0.sendError = SendErrorFault(cmsCode: code, probability: p)
@@ -73,8 +73,9 @@ extension SimulatedNetwork {
                 guard args.count >= 6, let reference = Int(args[2]), let part = Int(args[3]), let total = Int(args[4]) else {
                     return "ERROR usage: injectpart FROM TO REFERENCE PART TOTAL TEXT"
                 }
-                try inject(part: part, of: total, reference: reference, text: Self.restOfLine(line, after: 6),
-                           from: args[0], to: args[1])
+                try inject(
+                    part: part, of: total, reference: reference, text: Self.restOfLine(line, after: 6),
+                    from: args[0], to: args[1])
             case "store":
                 guard args.count == 3, let status = Int(args[1]) else {
                     return "ERROR usage: store NUMBER STAT(0-3) PDU-LINE"

@@ -47,8 +47,9 @@ extension SimulatedNetwork {
             throw SimulatorError("A part is numbered 1…TOTAL (TOTAL at most 255) with a reference 0…255.")
         }
         let septets = try Array(GSM7.septets(for: text).prefix(153))
-        let header = UserDataHeader(concatenation: Concatenation(
-            reference: UInt16(reference), total: UInt8(total), sequence: UInt8(part)))
+        let header = UserDataHeader(
+            concatenation: Concatenation(
+                reference: UInt16(reference), total: UInt8(total), sequence: UInt8(part)))
         let message = SMSDeliver(
             originator: PhoneAddress(sender), userData: UserData(alphabet: .gsm7, header: header, content: septets),
             serviceCentreTimestamp: SMSTimestamp(date: Date()))
@@ -120,8 +121,9 @@ extension SimulatedNetwork {
 
     private static func concatenated(_ chunks: [[UInt8]], alphabet: SMSAlphabet, reference: UInt16) -> [UserData] {
         chunks.enumerated().map { offset, chunk in
-            let header = UserDataHeader(concatenation: Concatenation(
-                reference: reference, total: UInt8(chunks.count), sequence: UInt8(offset + 1)))
+            let header = UserDataHeader(
+                concatenation: Concatenation(
+                    reference: reference, total: UInt8(chunks.count), sequence: UInt8(offset + 1)))
             return UserData(alphabet: alphabet, header: header, content: chunk)
         }
     }

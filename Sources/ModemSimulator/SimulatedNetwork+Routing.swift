@@ -38,13 +38,15 @@ extension SimulatedNetwork {
         }
         let to = submit.destination.description
         if let error {
-            traffic.append(from: sender.number, to: to, direction: "submit", pdu: pdu, event: "cms-error",
-                           detail: "+CMS ERROR: \(error)")
+            traffic.append(
+                from: sender.number, to: to, direction: "submit", pdu: pdu, event: "cms-error",
+                detail: "+CMS ERROR: \(error)")
             logger.info("SMS-SUBMIT refused by fault injection", metadata: [SimulatorLog.cms: "\(error)"])
             return error
         }
-        traffic.append(from: sender.number, to: to, direction: "submit", pdu: pdu, event: "accepted",
-                       detail: "mr=\(reference)")
+        traffic.append(
+            from: sender.number, to: to, direction: "submit", pdu: pdu, event: "accepted",
+            detail: "mr=\(reference)")
         let submitted = SMSTimestamp(date: Date())
         routingQueue.async { [self] in
             route(submit, from: sender, reference: reference, submitted: submitted, decision: decision)
@@ -57,7 +59,8 @@ extension SimulatedNetwork {
         decision: RoutingDecision
     ) {
         let to = submit.destination.description
-        let report = submit.statusReportRequest
+        let report =
+            submit.statusReportRequest
             ? ReportRequest(sender: sender, reference: reference, recipient: submit.destination, submitted: submitted)
             : nil
         guard let destination = modem(number: to) else {
@@ -77,7 +80,7 @@ extension SimulatedNetwork {
             protocolIdentifier: submit.protocolIdentifier, statusReportIndication: submit.statusReportRequest)
         message.dataCoding = submit.dataCoding
         guard let tpdu = try? message.encoded(),
-              let smsc = try? PhoneAddress(Self.serviceCentreNumber).encodedSMSC()
+            let smsc = try? PhoneAddress(Self.serviceCentreNumber).encodedSMSC()
         else { return }
         if decision.drop {
             traffic.append(from: sender.number, to: to, direction: "deliver", pdu: smsc + tpdu, event: "dropped")
@@ -121,9 +124,10 @@ extension SimulatedNetwork {
                 guard modem.accept(pdu: item.pdu, tpduLength: item.tpduLength, isStatusReport: item.isStatusReport)
                 else { return }
                 state.withLock { _ = $0.pending[key]?.removeFirst() }
-                traffic.append(from: item.from, to: modem.number,
-                               direction: item.isStatusReport ? "status-report" : "deliver",
-                               pdu: item.pdu, event: "forwarded")
+                traffic.append(
+                    from: item.from, to: modem.number,
+                    direction: item.isStatusReport ? "status-report" : "deliver",
+                    pdu: item.pdu, event: "forwarded")
                 if let report = item.report { sendStatusReport(report, status: SMSStatusReport.Status.delivered) }
             }
         }
@@ -140,7 +144,7 @@ extension SimulatedNetwork {
             messageReference: request.reference, recipient: request.recipient,
             serviceCentreTimestamp: request.submitted, dischargeTime: SMSTimestamp(date: Date()), status: status)
         guard let tpdu = try? report.encoded(),
-              let smsc = try? PhoneAddress(Self.serviceCentreNumber).encodedSMSC()
+            let smsc = try? PhoneAddress(Self.serviceCentreNumber).encodedSMSC()
         else { return }
         let item = PendingDelivery(
             pdu: smsc + tpdu, tpduLength: tpdu.count, isStatusReport: true, from: Self.serviceCentreNumber,
@@ -159,7 +163,7 @@ extension SimulatedNetwork {
             guard !candidates.isEmpty else { return data }
             let i = candidates[Int(draw % UInt64(candidates.count))]
             let old = data.content[i]
-            data.content[i] = old == 0x58 ? 0x59 : 0x58 // 'X', or 'Y' where it was 'X'
+            data.content[i] = old == 0x58 ? 0x59 : 0x58  // 'X', or 'Y' where it was 'X'
         case .ucs2:
             let units = data.content.count / 2
             guard units > 0 else { return data }

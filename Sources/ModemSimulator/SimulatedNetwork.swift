@@ -1,6 +1,6 @@
 public import Foundation
-import SplitMix
 public import Logging
+import SplitMix
 import Synchronization
 
 /// A virtual GSM network: simulated AT modems on pseudo-terminals, an SMSC that routes SMS
@@ -70,8 +70,9 @@ public final class SimulatedNetwork: Sendable {
         // ``start()`` refuses a directory that is not private; this only prepares it for the log.
         try? PrivateDirectory.prepare(directory)
         self.traffic = TrafficLog(path: directory.appendingPathComponent("traffic.log").path)
-        self.state = Mutex(NetworkState(
-            faults: faults, random: SplitMix64(seed: seed ?? UInt64.random(in: 0...UInt64.max))))
+        self.state = Mutex(
+            NetworkState(
+                faults: faults, random: SplitMix64(seed: seed ?? UInt64.random(in: 0...UInt64.max))))
     }
 
     deinit {
@@ -137,9 +138,11 @@ public final class SimulatedNetwork: Sendable {
         let server = try ControlServer(path: controlSocketPath, network: self, logger: logger)
         server.start()
         control = server
-        logger.info("simulated network started", metadata: [
-            SimulatorLog.directory: "\(directory.path)", SimulatorLog.modems: "\(modems.count)",
-        ])
+        logger.info(
+            "simulated network started",
+            metadata: [
+                SimulatorLog.directory: "\(directory.path)", SimulatorLog.modems: "\(modems.count)",
+            ])
     }
 
     /// Closes every pseudo-terminal, the control socket and the traffic log. Idempotent.

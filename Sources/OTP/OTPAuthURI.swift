@@ -152,7 +152,9 @@ public struct OTPAuthURI: Sendable, Hashable {
         case .totp(let period): parameters.append(("period", String(period)))
         case .hotp(let counter): parameters.append(("counter", String(counter)))
         }
-        text += "?" + parameters
+        text +=
+            "?"
+            + parameters
             .map { "\($0.0)=\(Self.percentEncode($0.1, allowing: Self.valueAllowed))" }
             .joined(separator: "&")
         return text

@@ -54,35 +54,41 @@ extension CipherError: CategorizedError {
         }
     }
 
-
     public var description: String {
         switch self {
         case .textTooLong(let septets, let capacity):
             if capacity <= ProtocolConstants.textCapacity {
-                return "The text needs \(septets) septets but one encrypted SMS carries at most \(capacity); shorten it by \(septets - capacity)."
+                return
+                    "The text needs \(septets) septets but one encrypted SMS carries at most \(capacity); shorten it by \(septets - capacity)."
             }
-            return "The text needs \(septets) septets but the parts allowed carry at most \(capacity); shorten it by \(septets - capacity) or allow more parts."
+            return
+                "The text needs \(septets) septets but the parts allowed carry at most \(capacity); shorten it by \(septets - capacity) or allow more parts."
         case .unsupportedText(let error):
             return error.description
         case .malformed(.wrongLength(let count)):
             return "An encrypted message is exactly 160 characters but this one has \(count); copy the whole message."
         case .malformed(.invalidCharacter(let character, let position)):
             let scalar = character.unicodeScalars.first.map { String($0.value, radix: 16, uppercase: true) } ?? "?"
-            return "Character \(position) (U+\(scalar)) cannot appear in an encrypted message; the text was altered in transit or by copying."
+            return
+                "Character \(position) (U+\(scalar)) cannot appear in an encrypted message; the text was altered in transit or by copying."
         case .malformed(.outOfRange):
             return "The message is not a valid encrypted message; it was altered or is not from smsgw."
         case .duplicate:
             return "This message was already received; it is a duplicate and was ignored."
         case .notAuthentic:
-            return "The message could not be verified: it was altered, is meant for another contact, or is too old. Nothing was changed; if every message from this contact fails, run a resync."
+            return
+                "The message could not be verified: it was altered, is meant for another contact, or is too old. Nothing was changed; if every message from this contact fails, run a resync."
         case .beyondWindow(let ahead):
-            return "The message is authentic but \(ahead) messages ahead of the last one received, beyond the window of \(ProtocolConstants.window); run a resync with this contact."
+            return
+                "The message is authentic but \(ahead) messages ahead of the last one received, beyond the window of \(ProtocolConstants.window); run a resync with this contact."
         case .replayedHandshake:
             return "A resynchronisation message was replayed or belongs to an earlier resync; it was ignored."
         case .conflictingHandshake:
-            return "A second, different answer to this side's resync arrived: someone besides the contact holds the pairing secret (a copy of a key state). Nothing was changed; pair again with new codes exchanged in person (a manual re-pairing)."
+            return
+                "A second, different answer to this side's resync arrived: someone besides the contact holds the pairing secret (a copy of a key state). Nothing was changed; pair again with new codes exchanged in person (a manual re-pairing)."
         case .noResyncRequest:
-            return "The contact has not asked for a resync (or its request was already accepted or rejected), so there is nothing to accept or reject."
+            return
+                "The contact has not asked for a resync (or its request was already accepted or rejected), so there is nothing to accept or reject."
         case .chainExhausted:
             return "This contact's key chain is used up; pair again with new codes."
         case .unsupportedStateVersion(let version):

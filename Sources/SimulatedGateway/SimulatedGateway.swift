@@ -62,9 +62,10 @@ public final class SimulatedGateway: Sendable {
     /// is a peer to reach, and its gammurc: one line each, for whom to add as contacts.
     public var summary: [String] {
         let driven = modemNames
-        return ["Simulated GSM network in \(network.directory.path)"] + network.modems.map { modem in
-            "modem \(modem.number)  \(driven.contains(modem.number) ? "driven by this gateway" : "peer")  gammurc \(network.gammurc(for: modem).path)"
-        }
+        return ["Simulated GSM network in \(network.directory.path)"]
+            + network.modems.map { modem in
+                "modem \(modem.number)  \(driven.contains(modem.number) ? "driven by this gateway" : "peer")  gammurc \(network.gammurc(for: modem).path)"
+            }
     }
 
     /// Runs the gateway until SIGTERM/SIGINT (or ``shutdown()``), then stops the network.

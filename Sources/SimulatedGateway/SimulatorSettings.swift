@@ -1,7 +1,7 @@
 public import Foundation
 public import Gateway
-public import ModemSimulator
 public import Logging
+public import ModemSimulator
 
 /// An in-process simulated network for `smsgw serve --sim`: one simulated modem per number, the
 /// first ``drivenCount`` driven by the gateway, the others peers to talk to.
@@ -29,7 +29,8 @@ public struct SimulatorSettings: Sendable, Equatable {
         directory: URL? = nil, numbers: [String] = ["+15550001", "+15550002"], driven: Int = 1,
         faults: FaultPlan = .none, seed: UInt64? = nil
     ) {
-        self.directory = directory
+        self.directory =
+            directory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("smsgw-sim-\(UUID().uuidString.prefix(8))")
         self.numbers = numbers
         self.drivenCount = max(1, min(driven, numbers.count))

@@ -17,7 +17,8 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     /// failing run can be replayed with `SMSGW_TEST_SEED=<seed>`.
     /// - Parameter label: Names the test in the printed line (the calling function by default).
     public static func replayable(_ label: String = #function) -> SplitMix64 {
-        let seed = ProcessInfo.processInfo.environment["SMSGW_TEST_SEED"].flatMap(UInt64.init)
+        let seed =
+            ProcessInfo.processInfo.environment["SMSGW_TEST_SEED"].flatMap(UInt64.init)
             ?? UInt64.random(in: .min ... .max)
         print("\(label): seed \(seed) (replay with SMSGW_TEST_SEED=\(seed))")
         return SplitMix64(seed: seed)

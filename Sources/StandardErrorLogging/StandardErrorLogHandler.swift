@@ -124,8 +124,10 @@ public struct StandardErrorLogHandler: LogHandler {
         var offset = 0
         while offset < bytes.count {
             let start = offset
-            guard let written = try? SystemCall.run("write", { bytes[start...].withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) } }),
-                  written > 0
+            guard
+                let written = try? SystemCall.run(
+                    "write", { bytes[start...].withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) } }),
+                written > 0
             else { return }
             offset += written
         }

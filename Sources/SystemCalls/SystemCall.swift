@@ -38,7 +38,7 @@ public enum SystemCall {
     ) throws(SystemCallError) -> Result? {
         do {
             return try run(call, path: path, body)
-        } catch where expected.contains(error.code) {
+        } catch  where expected.contains(error.code) {
             return nil
         }
     }

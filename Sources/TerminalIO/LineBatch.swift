@@ -8,7 +8,8 @@ public struct LineBatch {
 
     /// Runs `body` on each stdin line (1-based number, line) and prints what it returns, or an
     /// empty line and the error described by `describe`; call ``finish()`` when done.
-    public static func overStdin(describing describe: @escaping (any Error) -> String, _ body: (Int, String) throws -> String) -> LineBatch {
+    public static func overStdin(describing describe: @escaping (any Error) -> String, _ body: (Int, String) throws -> String) -> LineBatch
+    {
         var batch = LineBatch(describe: describe)
         TextInput.forEachLine { number, line in
             batch.total = number

@@ -51,7 +51,8 @@ public enum TextInput {
     /// Warns that `what` was given as an argument, where other users and the shell's history see it.
     public static func warnAboutArgument(_ what: String, instead advice: String) {
         Output.warning(
-            "the \(what) was given on the command line, where every local user can read it (/proc) and the shell keeps it in its history; \(advice).")
+            "the \(what) was given on the command line, where every local user can read it (/proc) and the shell keeps it in its history; \(advice)."
+        )
     }
 
     /// Calls `body` with each line of stdin (1-based number, line without its newline).

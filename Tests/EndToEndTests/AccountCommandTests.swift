@@ -14,7 +14,9 @@ struct AccountCommandTests {
             let empty = Peer(name: "nobody", dataDir: root.appendingPathComponent("empty"))
             let none = try empty.run(["contact", "list"])
             #expect(none.status == 66 && none.stderr.contains("create one with `smsgw init --username NAME`"), "\(none.stderr)")
-            let backup = try Peer(name: "x", dataDir: root.appendingPathComponent("missing")).run(["backup", root.appendingPathComponent("copy").path])
+            let backup = try Peer(name: "x", dataDir: root.appendingPathComponent("missing")).run([
+                "backup", root.appendingPathComponent("copy").path,
+            ])
             #expect(backup.status == 66 && backup.stderr.contains("check --data-dir (or SMSGW_DATA_DIR)"), "\(backup.stderr)")
             #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("missing").path))
 
@@ -64,7 +66,8 @@ struct AccountCommandTests {
                 let time = Int(Date().timeIntervalSince1970) + 30 * steps
                 return try #require(OTPInteropTests.oathtool(["--totp", "-b", "--now=@\(time)", secret]).first)
             }
-            try #require(try carol.run(["account", "2fa", "enable", "--secret", secret], environment: ["SMSGW_TOTP_CODE": code(0)]).status == 0)
+            try #require(
+                try carol.run(["account", "2fa", "enable", "--secret", secret], environment: ["SMSGW_TOTP_CODE": code(0)]).status == 0)
             let twice = try carol.run(["account", "2fa", "enable"], environment: ["SMSGW_TOTP_CODE": code(1)])
             #expect(twice.status == 65 && twice.stderr.contains("`smsgw account 2fa disable`"), "\(twice.stderr)")
             #expect(!twice.stdout.contains("otpauth://"))

@@ -8,7 +8,8 @@ struct CommandLineTests {
     @Test("--data-dir and --verbose work before or after the command; each help lists them once; --config only on serve")
     func globalOptionsAreGlobal() throws {
         try withTemporaryDirectory { root in
-            let first = root.appendingPathComponent("first"), second = root.appendingPathComponent("second")
+            let first = root.appendingPathComponent("first")
+            let second = root.appendingPathComponent("second")
             let environment = ["SMSGW_PASSPHRASE": Peer.passphrase]
             let minimal = ["--kdf-memory", "19", "--kdf-iterations", "2"]
             let before = try SMSGWBinary.run(["--data-dir", first.path, "init", "--username", "a"] + minimal, environment: environment)
@@ -75,7 +76,10 @@ struct CommandLineTests {
             ]
             for contact in listed + inStatus + [shown] {
                 #expect(Set(contact.keys) == keys, "\(contact.keys.sorted())")
-                #expect(Set((contact["sync"] as? [String: Any])?.keys ?? [:].keys) == ["state", "consecutiveFailures", "advice", "action", "resyncCode"])
+                #expect(
+                    Set((contact["sync"] as? [String: Any])?.keys ?? [:].keys) == [
+                        "state", "consecutiveFailures", "advice", "action", "resyncCode",
+                    ])
             }
             let bob = try #require(listed.first { $0["name"] as? String == "bob" })
             #expect(bob["pairing"] as? String == "paired" && bob["number"] is NSNull && bob["modem"] is NSNull)
@@ -103,7 +107,9 @@ struct CommandLineTests {
             let result = try bob.run(["contact", "pair", "alice", "--json"], input: pasted + "\n")
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stderr.isEmpty)
-            let safety = { (r: RunResult) in (try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: String])?["safetyCode"] }
+            let safety = { (r: RunResult) in
+                (try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: String])?["safetyCode"]
+            }
             #expect(safety(typed) != nil && safety(typed) == safety(result))
         }
     }

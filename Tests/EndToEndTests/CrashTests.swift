@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `kill -9` in the middle of `encrypt --lines` never leaves a state that reuses a pad or fails to load.
@@ -74,8 +74,9 @@ struct CrashTests {
                     #expect(outcomes[index] == "", "message \(index) opened as something else")
                 }
             }
-            #expect(stderr.components(separatedBy: "\n").allSatisfy { $0.isEmpty || $0.contains("beyond") || $0.contains("ahead") },
-                    "only beyond-window reports: \(stderr)")
+            #expect(
+                stderr.components(separatedBy: "\n").allSatisfy { $0.isEmpty || $0.contains("beyond") || $0.contains("ahead") },
+                "only beyond-window reports: \(stderr)")
             #expect(opened == printed.count, "every printed ciphertext opens: \(opened) of \(printed.count)")
             let last = try bob.decrypt(final, from: alice)
             #expect(last.status == 0, "the state survived: \(last.stderr)")

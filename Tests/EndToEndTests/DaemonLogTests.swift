@@ -5,7 +5,9 @@ import Testing
 /// The daemon's log lines as journald and a terminal get them.
 @Suite("Daemon log lines", .serialized)
 struct DaemonLogTests {
-    @Test("under systemd (JOURNAL_STREAM names stderr) every line starts with its syslog priority and has no timestamp; elsewhere lines carry one")
+    @Test(
+        "under systemd (JOURNAL_STREAM names stderr) every line starts with its syslog priority and has no timestamp; elsewhere lines carry one"
+    )
     func journalFormat() async throws {
         try await withTemporaryDirectory { root in
             let alice = try Peer.create("alice", in: root)
@@ -21,7 +23,9 @@ struct DaemonLogTests {
                     #expect(lines.allSatisfy { $0.range(of: #"^<[0-7]>"#, options: .regularExpression) != nil }, "\(lines)")
                     #expect(!lines.contains { $0.range(of: #"^<[0-7]>\d{4}-\d\d-\d\dT"#, options: .regularExpression) != nil })
                 } else {
-                    #expect(lines.allSatisfy { $0.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"#, options: .regularExpression) != nil }, "\(lines)")
+                    #expect(
+                        lines.allSatisfy { $0.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"#, options: .regularExpression) != nil },
+                        "\(lines)")
                     #expect(lines.contains { $0.hasSuffix("[Gateway] Gateway starting.") })
                 }
             }
@@ -45,7 +49,8 @@ struct DaemonLogTests {
     func modemProblemsLoggedOnce() async throws {
         try await withTemporaryDirectory { root in
             let alice = try Peer.create("alice", in: root)
-            let config = try ServeCheckTests.configuration(in: root, modems: [("gone", "/nonexistent/ttyUSB9", nil), ("null", "/dev/null", nil)])
+            let config = try ServeCheckTests.configuration(
+                in: root, modems: [("gone", "/nonexistent/ttyUSB9", nil), ("null", "/dev/null", nil)])
             let daemon = try ServeProcess(alice, ["--config", config.path], in: root, journal: true)
             try await GatewayRig.wait("the missing device to be logged", timeout: 10) {
                 daemon.lines.contains { $0.hasPrefix("<4>Waiting for the modem's device.") && $0.contains("smsgw.modem=gone") }

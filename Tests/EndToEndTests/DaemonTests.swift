@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `smsgw serve`, `send`, `status`, `log` and `resync` against `smsgw sim`, run as a user would:
@@ -110,8 +110,12 @@ struct DaemonTests {
                 try rig.status(rig.bob).contacts.first?.sync.state == "resync requested"
             }
             let request = try #require(try rig.status(rig.bob).contacts.first)
-            #expect(request.epoch == 0 && request.sync.action == "acceptOrRejectResync" && request.sync.resyncCode == String(code), "sync: \(request.sync)")
-            #expect(request.sync.advice?.contains("code \(code)") == true && request.sync.advice?.contains("smsgw") == false, "advice: \(request.sync.advice ?? "none")")
+            #expect(
+                request.epoch == 0 && request.sync.action == "acceptOrRejectResync" && request.sync.resyncCode == String(code),
+                "sync: \(request.sync)")
+            #expect(
+                request.sync.advice?.contains("code \(code)") == true && request.sync.advice?.contains("smsgw") == false,
+                "advice: \(request.sync.advice ?? "none")")
             let accepted = try rig.bob.expect(["resync", "alice", "--accept"])
             #expect(accepted.stdout.contains("accepted"), "resync --accept printed \(accepted.stdout)")
             try await GatewayRig.wait("both sides to reach epoch 1", timeout: 60) {
@@ -165,7 +169,9 @@ struct DaemonTests {
             let failing = try #require(try rig.status(rig.bob).contacts.first { $0.name == "alice" })
             #expect(failing.sync.state == "failing")
             #expect(failing.sync.action == "resync" && failing.sync.resyncCode == nil, "sync: \(failing.sync)")
-            #expect(failing.sync.advice?.contains("start a resync") == true && failing.sync.advice?.contains("smsgw") == false, "advice: \(failing.sync.advice ?? "none")")
+            #expect(
+                failing.sync.advice?.contains("start a resync") == true && failing.sync.advice?.contains("smsgw") == false,
+                "advice: \(failing.sync.advice ?? "none")")
             let text = try rig.bob.expect(["status"])
             #expect(text.stdout.contains("run `smsgw resync alice`"), "\(text.stdout)")
             #expect(failing.quarantined == 3)

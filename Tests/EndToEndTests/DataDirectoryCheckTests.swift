@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The data directory and its files are checked before use, through the binary.
@@ -15,7 +15,9 @@ struct DataDirectoryCheckTests {
             #expect(chmod(alice.dataDir.path, 0o777) == 0)
             let refused = try alice.run(["contact", "list"])
             #expect(refused.status == 78)
-            #expect(refused.stderr.contains("writable by other users") && refused.stderr.contains("chmod 700 \(alice.dataDir.path)"), "\(refused.stderr)")
+            #expect(
+                refused.stderr.contains("writable by other users") && refused.stderr.contains("chmod 700 \(alice.dataDir.path)"),
+                "\(refused.stderr)")
             // The sentence's fix works.
             #expect(chmod(alice.dataDir.path, 0o700) == 0)
             try alice.expect(["contact", "list"])

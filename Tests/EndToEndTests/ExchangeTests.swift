@@ -18,7 +18,9 @@ struct ExchangeTests {
         var duplicates = 0
         for (offset, delivery) in deliveries.enumerated() where offset < lines.count {
             if seen.insert(delivery.index).inserted {
-                #expect(lines[offset] == texts[delivery.index], "line \(offset + 1) should be message \(delivery.index); stderr: \(result.stderr)")
+                #expect(
+                    lines[offset] == texts[delivery.index],
+                    "line \(offset + 1) should be message \(delivery.index); stderr: \(result.stderr)")
             } else {
                 duplicates += 1
                 #expect(lines[offset] == "")

@@ -37,12 +37,14 @@ struct HostileTextTests {
             logger.logLevel = .critical
             let store = try GatewayStore.open(directory: alice.dataDir, logger: logger).unlockSerialized(passphrase: Peer.passphrase)
             try store.write { tx in
-                try tx.appendLog(NewLogEntry(direction: .incoming, contact: nil, remoteNumber: Self.sender, status: .plain, text: Self.text))
+                try tx.appendLog(
+                    NewLogEntry(direction: .incoming, contact: nil, remoteNumber: Self.sender, status: .plain, text: Self.text))
                 let bob = try tx.contact(named: "bob")
                 let id = try tx.appendLog(NewLogEntry(direction: .outgoing, contact: bob, status: .queued, text: "to bob"))
                 try tx.enqueueOutbox(String(repeating: "A", count: 160), to: bob, messageID: id)
-                try tx.saveModemStatus(ModemStatusRecord(
-                    name: "north", state: .ready, connected: true, networkOperator: Self.operatorName, lastError: Self.modemError))
+                try tx.saveModemStatus(
+                    ModemStatusRecord(
+                        name: "north", state: .ready, connected: true, networkOperator: Self.operatorName, lastError: Self.modemError))
             }
             try store.write { tx in
                 let claimed = try #require(try tx.claimNextOutbox(modem: "north"))
@@ -115,9 +117,10 @@ struct HostileTextTests {
             try await GatewayRig.wait("the injected SMS in alice's log", timeout: 60) {
                 try rig.log(rig.alice).contains { $0.direction == "in" && $0.status == "plain" }
             }
-            let logged = try #require(try rig.alice.expect(["log", "--json"]).lines.compactMap {
-                try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-            }.first { $0["status"] as? String == "plain" })
+            let logged = try #require(
+                try rig.alice.expect(["log", "--json"]).lines.compactMap {
+                    try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+                }.first { $0["status"] as? String == "plain" })
             #expect(logged["text"] as? String == Self.text, "the log keeps the text exactly: \(logged)")
             #expect(logged["number"] as? String == sender)
             let plain = try rig.alice.expect(["log"]).stdout
@@ -136,7 +139,8 @@ struct HostileTextTests {
     static func deliverPDU(alphanumericSender: String, ucs2Text: String) -> String {
         let septets = alphanumericSender.unicodeScalars.map { UInt8($0.value) }  // ASCII letters, CR, LF: same codes in GSM-7
         var packed: [UInt8] = []
-        var accumulator = 0, bits = 0
+        var accumulator = 0
+        var bits = 0
         for septet in septets {
             accumulator |= Int(septet) << bits
             bits += 7

@@ -7,7 +7,8 @@ import Testing
 @Suite("Long texts end to end", .serialized)
 struct LongTextTests {
     /// 313 septets with the euro sign (two septets) across the boundary of parts 1 and 2: 3 SMS.
-    static let text = String(repeating: "x", count: 135) + "€ and the rest of a report that goes on. "
+    static let text =
+        String(repeating: "x", count: 135) + "€ and the rest of a report that goes on. "
         + String(repeating: "More lines of the field report follow here. ", count: 3) + "End."
 
     @Test("encrypt prints one line per part; decrypt puts them together in any order, across calls")
@@ -55,7 +56,9 @@ struct LongTextTests {
             }
             #expect(try rig.log(rig.bob).filter { $0.status == "part" }.count == 3)
             try await GatewayRig.wait("alice's message to be sent", timeout: 60) {
-                try rig.log(rig.alice).contains { $0.direction == "out" && $0.text == Self.text && ["sent", "delivered"].contains($0.status) }
+                try rig.log(rig.alice).contains {
+                    $0.direction == "out" && $0.text == Self.text && ["sent", "delivered"].contains($0.status)
+                }
             }
             try await rig.stopBoth()
         }

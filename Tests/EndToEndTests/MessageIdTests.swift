@@ -48,7 +48,8 @@ struct MessageIdTests {
             #expect(changes.map { $0["status"] as? String } == ["queued", "sent", "delivered"])
             #expect(changes.allSatisfy { $0["text"] as? String == "followed" })
             let plainChanges = plainFollower.lines.filter { $0.hasPrefix("\(first)\t") }
-            #expect(plainChanges.count == 3 && plainChanges[0].hasSuffix("\tqueued\tfollowed") && plainChanges[2].hasSuffix("\tdelivered\t"))
+            #expect(
+                plainChanges.count == 3 && plainChanges[0].hasSuffix("\tqueued\tfollowed") && plainChanges[2].hasSuffix("\tdelivered\t"))
             follower.stop()
             plainFollower.stop()
             let cursor = try #require(follower.objects.compactMap { jsonInteger($0["seq"]) }.max())
@@ -89,7 +90,9 @@ struct MessageIdTests {
             let json = try #require(try objects(alice.expect(["log", "show", "\(id)", "--json"])).first)
             let history = try #require(json["history"] as? [[String: Any]])
             #expect(jsonInteger(json["id"]) == id && json["text"] as? String == "shown")
-            #expect(history.count == 1 && history[0]["status"] as? String == "queued" && jsonInteger(history[0]["seq"]) == jsonInteger(json["seq"]))
+            #expect(
+                history.count == 1 && history[0]["status"] as? String == "queued"
+                    && jsonInteger(history[0]["seq"]) == jsonInteger(json["seq"]))
             let missing = try alice.run(["log", "show", "\(id + 1000)"])
             #expect(missing.status == 66 && missing.stderr.contains("No message has id"), "\(missing.stderr)")
         }

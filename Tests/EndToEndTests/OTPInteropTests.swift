@@ -113,7 +113,8 @@ struct OTPInteropTests {
             #expect(try peer.expect(["otp", "uri", "first"]).lines == [uri])
             try peer.expect(["otp", "add", "copy", "--uri", uri])
             let time = "1700000000"
-            #expect(try peer.expect(["otp", "code", "first", "--at", time]).lines == peer.expect(["otp", "code", "copy", "--at", time]).lines)
+            #expect(
+                try peer.expect(["otp", "code", "first", "--at", time]).lines == peer.expect(["otp", "code", "copy", "--at", time]).lines)
 
             let qr = try peer.expect(["otp", "uri", "first", "--qr"])
             #expect(qr.lines.last == uri)
@@ -138,7 +139,8 @@ struct OTPInteropTests {
     static func base32(_ bytes: [UInt8]) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
         var text = ""
-        var buffer = 0, bits = 0
+        var buffer = 0
+        var bits = 0
         for byte in bytes {
             buffer = (buffer << 8) | Int(byte)
             bits += 8

@@ -33,7 +33,9 @@ struct PrivacyTests {
         }
     }
 
-    @Test("after contact remove, with another smsgw still reading, neither the database nor its -wal holds the contact's name, number or a ciphertext")
+    @Test(
+        "after contact remove, with another smsgw still reading, neither the database nor its -wal holds the contact's name, number or a ciphertext"
+    )
     func removedContactLeavesNothing() async throws {
         try await withTemporaryDirectory { root in
             let alice = try Peer.create("alice", in: root)

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `smsgw account passwd --rotate-key`: a new data key for everything, through the binary.
@@ -42,7 +42,9 @@ struct RotateKeyTests {
 
             let refused = try alice.run(["account", "passwd", "--rotate-key"], environment: ["SMSGW_NEW_PASSPHRASE": Peer.passphrase])
             #expect(refused.status == 65)
-            #expect(refused.stderr.contains("smsgw serve (process \(getpid())) is running") && refused.stderr.contains("stop it first"), "\(refused.stderr)")
+            #expect(
+                refused.stderr.contains("smsgw serve (process \(getpid())) is running") && refused.stderr.contains("stop it first"),
+                "\(refused.stderr)")
             // A plain passphrase change needs no daemon stop.
             let plain = try alice.run(["account", "passwd"], environment: ["SMSGW_NEW_PASSPHRASE": Peer.passphrase])
             #expect(plain.status == 0, "\(plain.stderr)")

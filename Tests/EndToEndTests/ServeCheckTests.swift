@@ -18,10 +18,13 @@ struct ServeCheckTests {
 
             let check = try alice.run(["serve", "--check", "--config", config.path])
             #expect(check.status == 0, "serve --check exited \(check.status): \(check.stdout) \(check.stderr)")
-            #expect(check.lines.contains { $0.hasPrefix("ok      modem m1: device /dev/null") && $0.contains("PIN from \(pin.path)") }, "\(check.stdout)")
+            #expect(
+                check.lines.contains { $0.hasPrefix("ok      modem m1: device /dev/null") && $0.contains("PIN from \(pin.path)") },
+                "\(check.stdout)")
             #expect(check.lines.contains("ok      passphrase: unlocks the account alice"), "\(check.stdout)")
             #expect(check.lines.contains("ok      daemon: not running"), "\(check.stdout)")
-            #expect(check.lines.last?.hasPrefix("smsgw serve would drive 1 modem(s) (m1) on \(alice.dataDir.path)") == true, "\(check.stdout)")
+            #expect(
+                check.lines.last?.hasPrefix("smsgw serve would drive 1 modem(s) (m1) on \(alice.dataDir.path)") == true, "\(check.stdout)")
             #expect(!check.stdout.contains("1234"), "the check printed the PIN")
 
             let status = try alice.status()
@@ -32,18 +35,27 @@ struct ServeCheckTests {
         }
     }
 
-    @Test("problems: a missing device (69), an unreadable PIN file (78) and a wrong passphrase (77, its source named), each on its own line; the first one's status")
+    @Test(
+        "problems: a missing device (69), an unreadable PIN file (78) and a wrong passphrase (77, its source named), each on its own line; the first one's status"
+    )
     func problems() throws {
         try withTemporaryDirectory { root in
             let alice = try Peer.create("alice", in: root)
-            let config = try Self.configuration(in: root, modems: [
-                ("m1", "/nonexistent/ttyUSB9", nil), ("m2", "/dev/null", root.appendingPathComponent("no-such-pin").path),
-            ])
-            let check = try alice.run(["serve", "--check", "--config", config.path], environment: ["SMSGW_PASSPHRASE": "not the passphrase"])
+            let config = try Self.configuration(
+                in: root,
+                modems: [
+                    ("m1", "/nonexistent/ttyUSB9", nil), ("m2", "/dev/null", root.appendingPathComponent("no-such-pin").path),
+                ])
+            let check = try alice.run(
+                ["serve", "--check", "--config", config.path], environment: ["SMSGW_PASSPHRASE": "not the passphrase"])
             #expect(check.status == 69, "serve --check exited \(check.status): \(check.stderr)")
-            #expect(check.lines.contains { $0.hasPrefix("PROBLEM modem m1:") && $0.contains("/nonexistent/ttyUSB9 does not exist") }, "\(check.stdout)")
+            #expect(
+                check.lines.contains { $0.hasPrefix("PROBLEM modem m1:") && $0.contains("/nonexistent/ttyUSB9 does not exist") },
+                "\(check.stdout)")
             #expect(check.lines.contains { $0.hasPrefix("PROBLEM modem m2:") && $0.contains("modem[2].pin_file") }, "\(check.stdout)")
-            #expect(check.lines.contains { $0.hasPrefix("PROBLEM account and passphrase: The passphrase from SMSGW_PASSPHRASE is wrong") }, "\(check.stdout)")
+            #expect(
+                check.lines.contains { $0.hasPrefix("PROBLEM account and passphrase: The passphrase from SMSGW_PASSPHRASE is wrong") },
+                "\(check.stdout)")
             #expect(check.stderr.contains("The check found 3 problem(s)"), "\(check.stderr)")
             // Nothing ran: no daemon left its lock held, no modem row was written.
             #expect(try alice.status().daemon?.running == false)
@@ -53,7 +65,8 @@ struct ServeCheckTests {
 
             // A data directory without a database: reported, and the check does not create one.
             let empty = Peer(name: "empty", dataDir: root.appendingPathComponent("empty"))
-            try FileManager.default.createDirectory(at: empty.dataDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: empty.dataDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let good = try Self.configuration(in: root, modems: [("m1", "/dev/null", nil)])
             let none = try empty.run(["serve", "--check", "--config", good.path])
             #expect(none.status == 66 && none.stdout.contains("PROBLEM account: no database"), "\(none.stdout)")

@@ -3,14 +3,16 @@ import TestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `smsgw serve` as a service: one daemon per store, health over the status socket without the
 /// passphrase, the process's secrets, and backups, each through the real binary on `serve --sim`.
 @Suite("The daemon as a service", .serialized)
 struct ServiceTests {
-    @Test("a second serve on the same store is refused with the first one's PID; status and send tell a running daemon from a killed one by its lock")
+    @Test(
+        "a second serve on the same store is refused with the first one's PID; status and send tell a running daemon from a killed one by its lock"
+    )
     func oneDaemonPerStore() async throws {
         try await withTemporaryDirectory { root in
             let (alice, _) = try Self.pairedWithNumbers(in: root)
@@ -32,7 +34,8 @@ struct ServiceTests {
             let sent = try alice.expect(["send", "bob"], input: secret)
             #expect(!sent.stderr.contains("warning"), "send warned while the daemon runs: \(sent.stderr)")
             let plain = try alice.run(["status"], removing: ["SMSGW_PASSPHRASE"])
-            #expect(plain.status == 0 && plain.lines.first?.hasPrefix("Daemon: running (PID \(first.pid), started ") == true, "\(plain.stdout)")
+            #expect(
+                plain.status == 0 && plain.lines.first?.hasPrefix("Daemon: running (PID \(first.pid), started ") == true, "\(plain.stdout)")
             let json = try alice.run(["status", "--json"], removing: ["SMSGW_PASSPHRASE"])
             #expect(!plain.stdout.contains(secret) && !json.stdout.contains(secret))
 
@@ -46,7 +49,9 @@ struct ServiceTests {
         }
     }
 
-    @Test("the daemon tells systemd it is ready (Type=notify), drops SMSGW_PASSPHRASE from its environment, and a SIGTERM stops it with status 0 and no socket left")
+    @Test(
+        "the daemon tells systemd it is ready (Type=notify), drops SMSGW_PASSPHRASE from its environment, and a SIGTERM stops it with status 0 and no socket left"
+    )
     func readinessAndEnvironment() async throws {
         try await withTemporaryDirectory { root in
             let alice = try Peer.create("alice", in: root)
@@ -72,13 +77,15 @@ struct ServiceTests {
         }
     }
 
-    @Test("a passphrase file ending in CRLF unlocks; with both variables set SMSGW_PASSPHRASE wins, and a wrong passphrase names its source")
+    @Test(
+        "a passphrase file ending in CRLF unlocks; with both variables set SMSGW_PASSPHRASE wins, and a wrong passphrase names its source")
     func passphraseSources() throws {
         try withTemporaryDirectory { root in
             let alice = try Peer.create("alice", in: root)
             let crlf = root.appendingPathComponent("passphrase-crlf")
             try Data("\(Peer.passphrase)\r\n".utf8).write(to: crlf)
-            let fromFile = try alice.run(["contact", "list"], removing: ["SMSGW_PASSPHRASE"], environment: ["SMSGW_PASSPHRASE_FILE": crlf.path])
+            let fromFile = try alice.run(
+                ["contact", "list"], removing: ["SMSGW_PASSPHRASE"], environment: ["SMSGW_PASSPHRASE_FILE": crlf.path])
             #expect(fromFile.status == 0, "a CRLF passphrase file: \(fromFile.stderr)")
 
             let fromStdin = try alice.run(
@@ -88,9 +95,11 @@ struct ServiceTests {
 
             let wrongFile = root.appendingPathComponent("passphrase-stale")
             try Data("an old passphrase\n".utf8).write(to: wrongFile)
-            let stale = try alice.run(["contact", "list"], removing: ["SMSGW_PASSPHRASE"], environment: ["SMSGW_PASSPHRASE_FILE": wrongFile.path])
+            let stale = try alice.run(
+                ["contact", "list"], removing: ["SMSGW_PASSPHRASE"], environment: ["SMSGW_PASSPHRASE_FILE": wrongFile.path])
             #expect(stale.status == 77)
-            #expect(stale.stderr.contains("The passphrase from the file \(wrongFile.path) (SMSGW_PASSPHRASE_FILE) is wrong"), "\(stale.stderr)")
+            #expect(
+                stale.stderr.contains("The passphrase from the file \(wrongFile.path) (SMSGW_PASSPHRASE_FILE) is wrong"), "\(stale.stderr)")
 
             // Both set: the variable is used and the file ignored, and the error says so.
             let both = try alice.run(

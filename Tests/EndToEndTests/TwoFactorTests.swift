@@ -49,7 +49,8 @@ struct TwoFactorTests {
             let refused = try bob.run(["account", "2fa", "enable", "--secret", Self.secret], environment: ["SMSGW_TOTP_CODE": "123456"])
             #expect(refused.status == 65)
             #expect(try bob.expect(["account", "2fa", "status"]).stdout.contains("off"))
-            try #require(try bob.run(["account", "2fa", "enable", "--secret", Self.secret], environment: ["SMSGW_TOTP_CODE": code()]).status == 0)
+            try #require(
+                try bob.run(["account", "2fa", "enable", "--secret", Self.secret], environment: ["SMSGW_TOTP_CODE": code()]).status == 0)
             #expect(try bob.run(["account", "2fa", "disable"], environment: ["SMSGW_TOTP_CODE": code(steps: 1)]).status == 0)
             #expect(try bob.expect(["account", "2fa", "status"]).stdout.contains("off"))
             // The login secret's name is reserved: `smsgw otp` neither lists nor touches it.
@@ -61,10 +62,13 @@ struct TwoFactorTests {
     @Test func noSpellingOfTheReservedNameReachesTheLoginSecret() throws {
         try withTemporaryDirectory { root in
             let carol = try Peer.create("carol", in: root)
-            try #require(try carol.run(["account", "2fa", "enable", "--secret", Self.secret], environment: ["SMSGW_TOTP_CODE": code()]).status == 0)
+            try #require(
+                try carol.run(["account", "2fa", "enable", "--secret", Self.secret], environment: ["SMSGW_TOTP_CODE": code()]).status == 0)
             let current = try code(steps: 1)
             for name in [" SMSGW-Login", "Smsgw-login ", "ＳＭＳＧＷ－ＬＯＧＩＮ"] {
-                for command in [["add", name, "--generate"], ["code", name], ["verify", name, "123456"], ["uri", name], ["remove", name]] {
+                for command in [
+                    ["add", name, "--generate"], ["code", name], ["verify", name, "123456"], ["uri", name], ["remove", name],
+                ] {
                     let result = try carol.run(["otp"] + command, environment: ["SMSGW_TOTP_CODE": current])
                     #expect(result.status == 64, "otp \(command.joined(separator: " ")) exited \(result.status): \(result.stderr)")
                     #expect(result.stderr.contains("reserved for two-factor login"))
@@ -79,14 +83,16 @@ struct TwoFactorTests {
     @Test func theCodeIsAskedWhetherOrNotThePassphraseIsRight() throws {
         try withTemporaryDirectory { root in
             let dave = try Peer.create("dave", in: root)
-            try #require(try dave.run(["account", "2fa", "enable", "--secret", Self.secret], environment: ["SMSGW_TOTP_CODE": code()]).status == 0)
+            try #require(
+                try dave.run(["account", "2fa", "enable", "--secret", Self.secret], environment: ["SMSGW_TOTP_CODE": code()]).status == 0)
             // A wrong passphrase and no code: the code is asked for (here: its variable) before
             // anything says whether the passphrase was right.
             let unasked = try dave.run(["contact", "list"], environment: ["SMSGW_PASSPHRASE": "not the passphrase"])
             #expect(unasked.status == 77)
             #expect(unasked.stderr.contains("SMSGW_TOTP_CODE") && !unasked.stderr.contains("is wrong"), "\(unasked.stderr)")
             // With a code, a wrong passphrase is reported as such.
-            let wrong = try dave.run(["contact", "list"], environment: ["SMSGW_PASSPHRASE": "not the passphrase", "SMSGW_TOTP_CODE": code(steps: 1)])
+            let wrong = try dave.run(
+                ["contact", "list"], environment: ["SMSGW_PASSPHRASE": "not the passphrase", "SMSGW_TOTP_CODE": code(steps: 1)])
             #expect(wrong.status == 77 && wrong.stderr.contains("The passphrase from SMSGW_PASSPHRASE is wrong"), "\(wrong.stderr)")
         }
     }
@@ -94,7 +100,8 @@ struct TwoFactorTests {
     @Test func deletingTheSecondFactorFromACopyOfTheDatabaseDoesNotSwitchItOff() throws {
         try withTemporaryDirectory { root in
             let erin = try Peer.create("erin", in: root)
-            try #require(try erin.run(["account", "2fa", "enable", "--secret", Self.secret], environment: ["SMSGW_TOTP_CODE": code()]).status == 0)
+            try #require(
+                try erin.run(["account", "2fa", "enable", "--secret", Self.secret], environment: ["SMSGW_TOTP_CODE": code()]).status == 0)
             // An attacker who knows the passphrase but not the code edits a copy of the files.
             let copy = Peer(name: "erin", dataDir: root.appendingPathComponent("copy"))
             try FileManager.default.copyItem(at: erin.dataDir, to: copy.dataDir)
@@ -108,7 +115,8 @@ struct TwoFactorTests {
     @Test func noLockIsHeldWhileAPersonTypesTheCode() async throws {
         try await withTemporaryDirectory { root in
             let frank = try Peer.create("frank", in: root)
-            try #require(try frank.run(["account", "2fa", "enable", "--secret", Self.secret], environment: ["SMSGW_TOTP_CODE": code()]).status == 0)
+            try #require(
+                try frank.run(["account", "2fa", "enable", "--secret", Self.secret], environment: ["SMSGW_TOTP_CODE": code()]).status == 0)
             // One smsgw waits at the code prompt on a terminal (script(1) gives it one)…
             let prompt = try BackgroundSMSGW.start(["contact", "list"], environment: frank.environment, onTerminal: true)
             defer { prompt.stop() }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GSM7
 
 @Suite("Alphabet tables")

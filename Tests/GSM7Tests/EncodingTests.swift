@@ -1,5 +1,6 @@
-import Testing
 import SplitMix
+import Testing
+
 @testable import GSM7
 
 @Suite("Encoding and decoding")
@@ -23,7 +24,8 @@ struct EncodingTests {
     }
 
     @Test func wholeAlphabetRoundTripsAsOneText() throws {
-        let septets = (0..<128).map(UInt8.init).filter { $0 != GSM7.escape }
+        let septets =
+            (0..<128).map(UInt8.init).filter { $0 != GSM7.escape }
             + GSM7.extensionTable.keys.sorted().flatMap { [GSM7.escape, $0] }
         let text = try GSM7.text(from: septets)
         #expect(try GSM7.septets(for: text) == septets)
@@ -73,11 +75,13 @@ struct EncodingTests {
     @Test func emojiSequencesCountAsOnePosition() {
         // A family emoji (ZWJ sequence) and a flag are one character each on screen.
         let text = "a👨‍👩‍👧b🇫🇷c✓"
-        #expect(throws: GSM7Error.unsupportedCharacters([
-            .init(character: "👨‍👩‍👧", position: 2),
-            .init(character: "🇫🇷", position: 4),
-            .init(character: "✓", position: 6),
-        ])) { try GSM7.septets(for: text) }
+        #expect(
+            throws: GSM7Error.unsupportedCharacters([
+                .init(character: "👨‍👩‍👧", position: 2),
+                .init(character: "🇫🇷", position: 4),
+                .init(character: "✓", position: 6),
+            ])
+        ) { try GSM7.septets(for: text) }
     }
 
     @Test func combiningSequencesAreReported() {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GSM7
 
 @Suite("Error descriptions")
@@ -8,7 +9,10 @@ struct GSM7ErrorTests {
             .init(character: "“", position: 4),
             .init(character: "😀", position: 9),
         ])
-        #expect(error.description == "The text contains characters that GSM-7 cannot carry: “ (U+201C) at position 4, 😀 (U+1F600) at position 9; remove them or replace them with characters GSM-7 has.")
+        #expect(
+            error.description
+                == "The text contains characters that GSM-7 cannot carry: “ (U+201C) at position 4, 😀 (U+1F600) at position 9; remove them or replace them with characters GSM-7 has."
+        )
     }
 
     @Test func invisibleAndCombiningCharactersShowOnlyTheirCodes() {
@@ -17,7 +21,10 @@ struct GSM7ErrorTests {
             .init(character: "e\u{301}", position: 2),
             .init(character: "\u{A0}", position: 3),
         ])
-        #expect(error.description == "The text contains characters that GSM-7 cannot carry: U+0009 at position 1, e\u{301} (U+0065 U+0301) at position 2, U+00A0 at position 3; remove them or replace them with characters GSM-7 has.")
+        #expect(
+            error.description
+                == "The text contains characters that GSM-7 cannot carry: U+0009 at position 1, e\u{301} (U+0065 U+0301) at position 2, U+00A0 at position 3; remove them or replace them with characters GSM-7 has."
+        )
     }
 
     @Test func thrownErrorDescription() {

@@ -1,5 +1,6 @@
-import Testing
 import SplitMix
+import Testing
+
 @testable import GSM7
 
 @Suite("7-bit packing")
@@ -28,8 +29,9 @@ struct PackingTests {
         // A 6-octet concatenation header (8-bit reference) leaves 1 fill bit; an 8-octet header leaves 6.
         // Expected octets computed with an independent bit-by-bit packer.
         #expect(GSM7.pack(try GSM7.septets(for: "hello"), fillBits: 1) == [0xD0, 0x65, 0x36, 0xFB, 0x0D])
-        #expect(GSM7.pack(try GSM7.septets(for: "hellohello"), fillBits: 6)
-            == [0x00, 0xBA, 0xCC, 0x66, 0xBF, 0xD1, 0x65, 0x36, 0xFB, 0x0D])
+        #expect(
+            GSM7.pack(try GSM7.septets(for: "hellohello"), fillBits: 6)
+                == [0x00, 0xBA, 0xCC, 0x66, 0xBF, 0xD1, 0x65, 0x36, 0xFB, 0x0D])
     }
 
     @Test func fullSMSIs140Octets() {

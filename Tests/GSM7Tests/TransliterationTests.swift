@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GSM7
 
 @Suite("Transliteration")
@@ -37,11 +38,12 @@ struct TransliterationTests {
         let result = GSM7.transliterate("Cafe\u{301} A\u{30A}\u{212B}")
         #expect(result.text == "Caf\u{E9} \u{C5}\u{C5}")
         #expect(try GSM7.septets(for: result.text) == [0x43, 0x61, 0x66, 0x05, 0x20, 0x0E, 0x0E])
-        #expect(result.replacements == [
-            Transliteration(original: "e\u{301}", replacement: "\u{E9}", position: 4),
-            Transliteration(original: "A\u{30A}", replacement: "\u{C5}", position: 6),
-            Transliteration(original: "\u{212B}", replacement: "\u{C5}", position: 7),
-        ])
+        #expect(
+            result.replacements == [
+                Transliteration(original: "e\u{301}", replacement: "\u{E9}", position: 4),
+                Transliteration(original: "A\u{30A}", replacement: "\u{C5}", position: 6),
+                Transliteration(original: "\u{212B}", replacement: "\u{C5}", position: 7),
+            ])
     }
 
     @Test func otherCombiningMarksAreStripped() {
@@ -56,21 +58,24 @@ struct TransliterationTests {
     @Test func replacementsRecordOriginalsAndPositions() {
         let result = GSM7.transliterate("“Hi” — ok…")
         #expect(result.text == "\"Hi\" - ok...")
-        #expect(result.replacements == [
-            Transliteration(original: "“", replacement: "\"", position: 1),
-            Transliteration(original: "”", replacement: "\"", position: 4),
-            Transliteration(original: "—", replacement: "-", position: 6),
-            Transliteration(original: "…", replacement: "...", position: 10),
-        ])
+        #expect(
+            result.replacements == [
+                Transliteration(original: "“", replacement: "\"", position: 1),
+                Transliteration(original: "”", replacement: "\"", position: 4),
+                Transliteration(original: "—", replacement: "-", position: 6),
+                Transliteration(original: "…", replacement: "...", position: 10),
+            ])
     }
 
     @Test func unmappedCharactersStaySoEncodingStillReportsThem() {
         let result = GSM7.transliterate("ok 😀 “x” 漢")
         #expect(result.text == "ok 😀 \"x\" 漢")
-        #expect(throws: GSM7Error.unsupportedCharacters([
-            .init(character: "😀", position: 4),
-            .init(character: "漢", position: 10),
-        ])) { try GSM7.septets(for: result.text) }
+        #expect(
+            throws: GSM7Error.unsupportedCharacters([
+                .init(character: "😀", position: 4),
+                .init(character: "漢", position: 10),
+            ])
+        ) { try GSM7.septets(for: result.text) }
     }
 
     @Test func crLfSurvives() {

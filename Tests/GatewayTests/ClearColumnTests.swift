@@ -27,7 +27,9 @@ struct ClearColumnTests {
         #expect(log.map(\.status) == [.plain, .duplicate])
         #expect(log.first?.text == text)
         #expect(log.allSatisfy { $0.ciphertext == nil })
-        let files = ["smsgw.sqlite", "smsgw.sqlite-wal"].compactMap { FileManager.default.contents(atPath: directory.url.appendingPathComponent($0).path) }
+        let files = ["smsgw.sqlite", "smsgw.sqlite-wal"].compactMap {
+            FileManager.default.contents(atPath: directory.url.appendingPathComponent($0).path)
+        }
         #expect(!files.isEmpty)
         for bytes in files { #expect(bytes.range(of: Data("4711-9920".utf8)) == nil) }
     }

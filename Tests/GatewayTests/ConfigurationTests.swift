@@ -17,7 +17,9 @@ struct ConfigurationTests {
         let configuration = try GatewayConfiguration.load(from: Self.exampleURL, environment: [:])
         #expect(configuration.dataDirectory.path == "/var/lib/smsgw")
         #expect(configuration.logLevel == .info)
-        #expect(configuration.intervals == .init(pollSeconds: 5, healthSeconds: 30, retryBaseSeconds: 10, retryMaxSeconds: 600, resyncRetrySeconds: 300))
+        #expect(
+            configuration.intervals
+                == .init(pollSeconds: 5, healthSeconds: 30, retryBaseSeconds: 10, retryMaxSeconds: 600, resyncRetrySeconds: 300))
         #expect(configuration.modems.count == 2)
         #expect(configuration.resync == ResyncSettings(accept: .operator, automaticRepliesPerHour: 4))
         let huawei = configuration.modems[0]
@@ -129,9 +131,18 @@ struct ConfigurationTests {
         ("", ["SMSGW_MODEM_X_NAME": "a"], "SMSGW_MODEM_X_NAME", "<N>_<KEY>"),
         ("", ["SMSGW_MODEM_0_NAME": "a"], "SMSGW_MODEM_0_NAME", "place from 1"),
         ("", ["SMSGW_MODEM_2_NAME": "a", "SMSGW_MODEM_2_DEVICE": "/dev/x"], "SMSGW_MODEM_2", "without gaps"),
-        ("", ["SMSGW_MODEM_1_NAME": "a", "SMSGW_MODEM_1_DEVICE": "/dev/x", "SMSGW_MODEM_1_SECTION": "-2"], "SMSGW_MODEM_1_SECTION", "whole number"),
-        ("", ["SMSGW_MODEM_1_NAME": "a", "SMSGW_MODEM_1_DEVICE": "/dev/x", "SMSGW_MODEM_1_STATUS_REPORTS": "maybe"], "SMSGW_MODEM_1_STATUS_REPORTS", "true or false"),
-        ("", ["SMSGW_MODEM_1_NAME": "a", "SMSGW_MODEM_1_DEVICE": "/dev/x", "SMSGW_MODEM_1_CALL_TIMEOUT_SECONDS": "soon"], "SMSGW_MODEM_1_CALL_TIMEOUT_SECONDS", "number of seconds"),
+        (
+            "", ["SMSGW_MODEM_1_NAME": "a", "SMSGW_MODEM_1_DEVICE": "/dev/x", "SMSGW_MODEM_1_SECTION": "-2"], "SMSGW_MODEM_1_SECTION",
+            "whole number"
+        ),
+        (
+            "", ["SMSGW_MODEM_1_NAME": "a", "SMSGW_MODEM_1_DEVICE": "/dev/x", "SMSGW_MODEM_1_STATUS_REPORTS": "maybe"],
+            "SMSGW_MODEM_1_STATUS_REPORTS", "true or false"
+        ),
+        (
+            "", ["SMSGW_MODEM_1_NAME": "a", "SMSGW_MODEM_1_DEVICE": "/dev/x", "SMSGW_MODEM_1_CALL_TIMEOUT_SECONDS": "soon"],
+            "SMSGW_MODEM_1_CALL_TIMEOUT_SECONDS", "number of seconds"
+        ),
         ("", ["SMSGW_MODEM_1_DEVICE": "/dev/x"], "modem[1].name", "required"),
     ]
 
@@ -179,11 +190,17 @@ struct ConfigurationTests {
 
         let bad = directory.appendingPathComponent("bad")
         try "12a4".write(to: bad, atomically: true, encoding: .utf8)
-        #expect(throws: ConfigurationError(key: "modem[2].pin_file", "modem[2].pin_file: \(bad.path) must hold the SIM PIN, 4 to 8 digits and nothing else.")) {
-            _ = try ModemSettings(name: "m", source: .device(path: "/dev/null", connection: "at"), pinFile: bad.path).modemConfiguration(index: 2)
+        #expect(
+            throws: ConfigurationError(
+                key: "modem[2].pin_file", "modem[2].pin_file: \(bad.path) must hold the SIM PIN, 4 to 8 digits and nothing else.")
+        ) {
+            _ = try ModemSettings(name: "m", source: .device(path: "/dev/null", connection: "at"), pinFile: bad.path).modemConfiguration(
+                index: 2)
         }
         #expect(throws: ConfigurationError.self) {
-            _ = try ModemSettings(name: "m", source: .device(path: "/dev/null", connection: "at"), pinFile: directory.appendingPathComponent("none").path).modemConfiguration()
+            _ = try ModemSettings(
+                name: "m", source: .device(path: "/dev/null", connection: "at"), pinFile: directory.appendingPathComponent("none").path
+            ).modemConfiguration()
         }
     }
 

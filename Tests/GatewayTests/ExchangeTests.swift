@@ -1,7 +1,7 @@
 import Foundation
 import Gateway
-import Operations
 import ModemSimulator
+import Operations
 import SMSCipher
 import Store
 import TestSupport
@@ -78,9 +78,10 @@ extension GatewayIntegrationTests {
                 try Messages.queue("lossy b\(index)", to: "alice", store: pair.b.store)
             }
             // Everything leaves the modems; then the network's delays (≤ 2 s) run out.
-            #expect(await eventually(timeout: .seconds(90)) {
-                try pair.a.store.outbox([.queued, .submitting]).isEmpty && pair.b.store.outbox([.queued, .submitting]).isEmpty
-            })
+            #expect(
+                await eventually(timeout: .seconds(90)) {
+                    try pair.a.store.outbox([.queued, .submitting]).isEmpty && pair.b.store.outbox([.queued, .submitting]).isEmpty
+                })
             let settled = await eventually(timeout: .seconds(20)) {
                 pair.network.pendingCount(for: pair.a.sim) == 0 && pair.network.pendingCount(for: pair.b.sim) == 0
                     && pair.a.sim.storedMessageCount == 0 && pair.b.sim.storedMessageCount == 0

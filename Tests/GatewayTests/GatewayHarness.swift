@@ -1,9 +1,9 @@
 import Foundation
 import Gateway
-import Operations
 import Logging
 import Modem
 import ModemSimulator
+import Operations
 import SMSCipher
 import Store
 import TestSupport
@@ -64,24 +64,30 @@ final class GatewayPair: @unchecked Sendable {
         let storeB = try TestStore.unlockedStore(in: root.appendingPathComponent("b"))
         try Self.pair(storeA, named: "bob", numbers: numbersB, with: storeB, named: "alice", numbers: numbersA)
 
-        a = try Self.side(peer: "bob", label: "a", number: Self.numberA, store: storeA, sims: simsA,
-                          dir: root.appendingPathComponent("a"), intervals: intervals, callTimeout: callTimeout, resync: resync)
-        b = try Self.side(peer: "alice", label: "b", number: Self.numberB, store: storeB, sims: simsB,
-                          dir: root.appendingPathComponent("b"), intervals: intervals, callTimeout: callTimeout, resync: resync)
+        a = try Self.side(
+            peer: "bob", label: "a", number: Self.numberA, store: storeA, sims: simsA,
+            dir: root.appendingPathComponent("a"), intervals: intervals, callTimeout: callTimeout, resync: resync)
+        b = try Self.side(
+            peer: "alice", label: "b", number: Self.numberB, store: storeB, sims: simsB,
+            dir: root.appendingPathComponent("b"), intervals: intervals, callTimeout: callTimeout, resync: resync)
     }
 
     static let fastIntervals = GatewayConfiguration.Intervals(
         pollSeconds: 1, healthSeconds: 1, retryBaseSeconds: 0.5, retryMaxSeconds: 2, resyncRetrySeconds: 3)
 
     /// Pairs two stores' contacts as `smsgw contact add` + `contact pair` would.
-    static func pair(_ first: UnlockedStore, named firstName: String, number firstNumber: String,
-                     with second: UnlockedStore, named secondName: String, number secondNumber: String) throws {
+    static func pair(
+        _ first: UnlockedStore, named firstName: String, number firstNumber: String,
+        with second: UnlockedStore, named secondName: String, number secondNumber: String
+    ) throws {
         try pair(first, named: firstName, numbers: [firstNumber], with: second, named: secondName, numbers: [secondNumber])
     }
 
     /// Pairs two stores' contacts, each contact with all of the peer's numbers.
-    static func pair(_ first: UnlockedStore, named firstName: String, numbers firstNumbers: [String],
-                     with second: UnlockedStore, named secondName: String, numbers secondNumbers: [String]) throws {
+    static func pair(
+        _ first: UnlockedStore, named firstName: String, numbers firstNumbers: [String],
+        with second: UnlockedStore, named secondName: String, numbers secondNumbers: [String]
+    ) throws {
         var rng = SystemRandomNumberGenerator()
         let codeFirst = PairingCode.generate(using: &rng)
         let codeSecond = PairingCode.generate(using: &rng)
@@ -107,7 +113,8 @@ final class GatewayPair: @unchecked Sendable {
             modems: zip(names, sims).map { name, sim in
                 ModemSettings(name: name, source: .device(path: sim.devicePath, connection: "at"), callTimeoutSeconds: callTimeout)
             })
-        let gateway = try Gateway(store: store, configuration: configuration, logger: quietLogger("smsgw.gateway.test"), handlesSignals: false)
+        let gateway = try Gateway(
+            store: store, configuration: configuration, logger: quietLogger("smsgw.gateway.test"), handlesSignals: false)
         let task = Task { try await gateway.run() }
         return Side(peer: peer, number: number, directory: dir, store: store, sims: sims, modemNames: names, gateway: gateway, task: task)
     }
@@ -153,7 +160,9 @@ final class GatewayPair: @unchecked Sendable {
             let modems = try GatewayStatus.read(from: side.store).modems.map {
                 "\($0.name): \($0.state), sent \($0.sentCount), received \($0.receivedCount), last error \($0.lastError ?? "none")"
             }
-            let pending = try side.store.outbox([.queued, .submitting]).map { "#\($0.id) \($0.state.rawValue) attempts \($0.attempts) \($0.lastError ?? "")" }
+            let pending = try side.store.outbox([.queued, .submitting]).map {
+                "#\($0.id) \($0.state.rawValue) attempts \($0.attempts) \($0.lastError ?? "")"
+            }
             return "side \(label): outbox \(outbox) pending \(pending); incoming \(incoming); modems \(modems)"
         }.joined(separator: "\n")
     }

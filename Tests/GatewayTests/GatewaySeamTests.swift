@@ -1,7 +1,7 @@
 import Foundation
 import Gateway
-import Operations
 import Modem
+import Operations
 import Store
 import TestSupport
 import Testing
@@ -23,7 +23,8 @@ struct GatewaySeamTests {
         #expect(await eventually(timeout: MemoryRig.patience) { try GatewayStatus.read(from: rig.store).hasReadyModem })
 
         let queued = try Messages.queue("through the seam", to: "bob", store: rig.store)
-        #expect(await eventually(timeout: MemoryRig.patience) { try rig.store.read { try $0.outboxItem(id: queued.outboxID) }.state == .sent })
+        #expect(
+            await eventually(timeout: MemoryRig.patience) { try rig.store.read { try $0.outboxItem(id: queued.outboxID) }.state == .sent })
         #expect(modem.sent.count == 1)
         modem.deliver(rig.sms(try rig.sealedByBob("and back")))
         #expect(await eventually(timeout: MemoryRig.patience) { try rig.incoming(.decrypted).map(\.text) == ["and back"] })

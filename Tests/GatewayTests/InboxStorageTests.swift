@@ -1,7 +1,7 @@
 import Foundation
 import Gateway
-import Operations
 import ModemSimulator
+import Operations
 import SimulatedGateway
 import Store
 import TestSupport
@@ -88,7 +88,9 @@ extension GatewayIntegrationTests {
                 }
             }
             try solo.network.inject(text: "bob's next message", from: "+15550002", to: "+15550001")
-            #expect(await eventually { try solo.store.incoming(.plain).contains { $0.text == "bob's next message" && $0.contactName == "bob" } })
+            #expect(
+                await eventually { try solo.store.incoming(.plain).contains { $0.text == "bob's next message" && $0.contactName == "bob" } }
+            )
             #expect(try solo.noted("the modem's storage was full").count >= 1)
             await solo.stop()
         }

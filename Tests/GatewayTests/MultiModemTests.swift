@@ -1,7 +1,7 @@
 import Foundation
 import Gateway
-import Operations
 import ModemSimulator
+import Operations
 import Store
 import TestSupport
 import Testing
@@ -57,12 +57,14 @@ extension GatewayIntegrationTests {
 
             // The pinned modem goes away: its contact's SMS leave through the other modem.
             pair.a.sims[0].unplug()
-            #expect(await eventually(timeout: .seconds(60)) {
-                try GatewayStatus.read(from: pair.a.store).modems.first { $0.name == first }?.state != .ready
-            })
-            let ids = try Set((0..<4).map { index in
-                try Messages.queue("failover #\(index)", to: "bob", store: pair.a.store).outboxID
-            })
+            #expect(
+                await eventually(timeout: .seconds(60)) {
+                    try GatewayStatus.read(from: pair.a.store).modems.first { $0.name == first }?.state != .ready
+                })
+            let ids = try Set(
+                (0..<4).map { index in
+                    try Messages.queue("failover #\(index)", to: "bob", store: pair.a.store).outboxID
+                })
             #expect(await eventually(timeout: .seconds(60)) { try pair.b.store.incoming(.decrypted).count == 8 })
             // The sender records each SMS as sent just after the network took it, so a moment after bob may have it.
             #expect(await eventually { try pair.a.store.outbox([.sent, .delivered]).filter { ids.contains($0.id) }.count == 4 })
@@ -71,14 +73,16 @@ extension GatewayIntegrationTests {
 
             // Back again: the pinned modem takes its contact's SMS once more.
             try pair.a.sims[0].replug()
-            #expect(await eventually(timeout: .seconds(90)) {
-                try GatewayStatus.read(from: pair.a.store).modems.allSatisfy { $0.state == .ready }
-            })
+            #expect(
+                await eventually(timeout: .seconds(90)) {
+                    try GatewayStatus.read(from: pair.a.store).modems.allSatisfy { $0.state == .ready }
+                })
             let last = try Messages.queue("back on the pinned modem", to: "bob", store: pair.a.store)
-            #expect(await eventually(timeout: .seconds(60)) {
-                try pair.b.store.incoming(.decrypted).contains { $0.text == "back on the pinned modem" }
-                    && pair.a.store.outbox([.sent, .delivered]).contains { $0.id == last.outboxID }
-            })
+            #expect(
+                await eventually(timeout: .seconds(60)) {
+                    try pair.b.store.incoming(.decrypted).contains { $0.text == "back on the pinned modem" }
+                        && pair.a.store.outbox([.sent, .delivered]).contains { $0.id == last.outboxID }
+                })
             #expect(try pair.a.store.read { try $0.outboxItem(id: last.outboxID) }.modem == first)
             await pair.stop()
         }

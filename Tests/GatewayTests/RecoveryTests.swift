@@ -1,9 +1,9 @@
 import Failures
 import Foundation
 import Gateway
-import Operations
 import Logging
 import ModemSimulator
+import Operations
 import SMSCipher
 import Store
 import TestSupport
@@ -30,9 +30,10 @@ extension GatewayIntegrationTests {
             #expect(noticed)
             try await Task.sleep(for: .seconds(2))
             pair.a.sim.setHung(false)
-            #expect(await eventually(timeout: .seconds(60)) {
-                try pair.b.store.incoming(.decrypted).filter { $0.text?.hasPrefix("while hung") == true }.count == 3
-            })
+            #expect(
+                await eventually(timeout: .seconds(60)) {
+                    try pair.b.store.incoming(.decrypted).filter { $0.text?.hasPrefix("while hung") == true }.count == 3
+                })
             #expect(try GatewayStatus.read(from: pair.a.store).modems.first?.state == .ready)
             // The send that timed out on the hung modem was retried with the same stored ciphertext.
             let items = try queued.map { item in try pair.a.store.read { try $0.outboxItem(id: item.outboxID) } }
@@ -52,10 +53,11 @@ extension GatewayIntegrationTests {
             try Messages.queue("to the unplugged side", to: "alice", store: pair.b.store)
             try await Task.sleep(for: .seconds(2))
             try pair.a.sim.replug()
-            #expect(await eventually(timeout: .seconds(60)) {
-                try pair.b.store.incoming(.decrypted).contains { $0.text == "while unplugged" }
-                    && pair.a.store.incoming(.decrypted).contains { $0.text == "to the unplugged side" }
-            })
+            #expect(
+                await eventually(timeout: .seconds(60)) {
+                    try pair.b.store.incoming(.decrypted).contains { $0.text == "while unplugged" }
+                        && pair.a.store.incoming(.decrypted).contains { $0.text == "to the unplugged side" }
+                })
             let modem = try #require(try GatewayStatus.read(from: pair.a.store).modems.first)
             #expect(modem.state == .ready)
             #expect(modem.lastError == nil)
@@ -76,12 +78,18 @@ extension GatewayIntegrationTests {
             let store = try TestStore.unlockedStore(in: root.appendingPathComponent("data"))
             let configuration = GatewayConfiguration(
                 dataDirectory: root.appendingPathComponent("data"), intervals: GatewayPair.fastIntervals,
-                modems: [ModemSettings(name: "pinned", source: .device(path: sim.devicePath, connection: "at"), pinFile: pinFile.path, callTimeoutSeconds: 5)])
-            let gateway = try Gateway(store: store, configuration: configuration, logger: quietLogger("smsgw.gateway.test"), handlesSignals: false)
+                modems: [
+                    ModemSettings(
+                        name: "pinned", source: .device(path: sim.devicePath, connection: "at"), pinFile: pinFile.path,
+                        callTimeoutSeconds: 5)
+                ])
+            let gateway = try Gateway(
+                store: store, configuration: configuration, logger: quietLogger("smsgw.gateway.test"), handlesSignals: false)
             let task = Task { try await gateway.run() }
-            #expect(await eventually(timeout: .seconds(30)) {
-                try GatewayStatus.read(from: store).modems.first?.state == .wrongPIN
-            })
+            #expect(
+                await eventually(timeout: .seconds(30)) {
+                    try GatewayStatus.read(from: store).modems.first?.state == .wrongPIN
+                })
             let modem = try #require(try GatewayStatus.read(from: store).modems.first)
             #expect(modem.lastError?.contains("PIN") == true)
             #expect(modem.lastError?.contains("restart") == true)
@@ -99,7 +107,8 @@ extension GatewayIntegrationTests {
             defer { withExtendedLifetime(scratch) {} }
             let store = try TestStore.unlockedStore(in: root)
             do {
-                _ = try Gateway(store: store, configuration: GatewayConfiguration(dataDirectory: root), logger: quietLogger("smsgw.gateway.test"))
+                _ = try Gateway(
+                    store: store, configuration: GatewayConfiguration(dataDirectory: root), logger: quietLogger("smsgw.gateway.test"))
                 Issue.record("a gateway without modems was built")
             } catch let error as GatewayError {
                 #expect(error == .noModem && error.category == .unavailable)

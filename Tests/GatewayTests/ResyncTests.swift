@@ -61,10 +61,11 @@ extension GatewayIntegrationTests {
 
             try Messages.queue("after the resync", to: "bob", store: pair.a.store)
             try Messages.queue("and back", to: "alice", store: pair.b.store)
-            #expect(await eventually(timeout: .seconds(30)) {
-                try pair.b.store.incoming(.decrypted).contains { $0.text == "after the resync" }
-                    && pair.a.store.incoming(.decrypted).contains { $0.text == "and back" }
-            })
+            #expect(
+                await eventually(timeout: .seconds(30)) {
+                    try pair.b.store.incoming(.decrypted).contains { $0.text == "after the resync" }
+                        && pair.a.store.incoming(.decrypted).contains { $0.text == "and back" }
+                })
 
             // Bob's handshake replayed five times, as an attacker would: at most one more answer
             // leaves alice's gateway in all (a retry of bob's may have used it already).
@@ -93,9 +94,10 @@ extension GatewayIntegrationTests {
             #expect(try await pair.waitUntilReady())
             let started = try Resync.start(with: "alice", store: pair.b.store)
             let handshake = try pair.b.store.read { try $0.outboxItem(id: started.outboxID) }
-            #expect(await eventually(timeout: .seconds(30)) {
-                try [pair.a.store, pair.b.store].allSatisfy { try GatewayStatus.read(from: $0).contacts.first?.epoch == 1 }
-            })
+            #expect(
+                await eventually(timeout: .seconds(30)) {
+                    try [pair.a.store, pair.b.store].allSatisfy { try GatewayStatus.read(from: $0).contacts.first?.epoch == 1 }
+                })
             #expect(try pair.a.store.incoming(.resynced).contains { $0.text?.contains("answered automatically") == true })
             #expect(try pair.b.store.incoming(.resynced).count == 1)
 

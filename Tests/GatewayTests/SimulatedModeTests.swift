@@ -19,9 +19,11 @@ extension GatewayIntegrationTests {
             try GatewayPair.pair(store, named: "bob", number: "+15550002", with: peerStore, named: "alice", number: "+15550001")
             let before = try store.read { try $0.session(for: $0.contact(named: "bob")) }
 
-            let configuration = GatewayConfiguration(dataDirectory: root.appendingPathComponent("data"), intervals: GatewayPair.fastIntervals)
+            let configuration = GatewayConfiguration(
+                dataDirectory: root.appendingPathComponent("data"), intervals: GatewayPair.fastIntervals)
             let gateway = try SimulatedGateway(
-                store: store, configuration: configuration, simulator: SimulatorSettings(directory: root.appendingPathComponent("sim"), seed: 3),
+                store: store, configuration: configuration,
+                simulator: SimulatorSettings(directory: root.appendingPathComponent("sim"), seed: 3),
                 logger: quietLogger("smsgw.gateway.test"), handlesSignals: false)
             let network = gateway.network
             #expect(gateway.modemNames == ["+15550001"])

@@ -1,7 +1,8 @@
 import Foundation
 import ModemSimulator
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A bare AT client on a simulated modem's device, for tests that need exact control.

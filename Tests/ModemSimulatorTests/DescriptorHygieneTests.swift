@@ -2,8 +2,9 @@ import Foundation
 import ModemSimulator
 import TestSupport
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The simulator's own descriptors: none leaks into a child process, and a control client that
@@ -17,7 +18,7 @@ struct DescriptorHygieneTests {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
         return entries.compactMap { entry in
             guard let fd = Int32(entry),
-                  (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)")) == path
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)")) == path
             else { return nil }
             return fcntl(fd, F_GETFD)
         }

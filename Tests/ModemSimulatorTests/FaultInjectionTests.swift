@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import ModemSimulator
 
 /// Faults, notifications, the control socket and the traffic log, driven by a bare AT client

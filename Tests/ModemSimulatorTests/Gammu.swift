@@ -1,8 +1,9 @@
 import Foundation
 import ModemSimulator
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The gammu command-line tool, run as a user would, with a time limit.

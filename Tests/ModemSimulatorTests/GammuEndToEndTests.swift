@@ -2,6 +2,7 @@ import Foundation
 import GSM7
 import TestSupport
 import Testing
+
 @testable import ModemSimulator
 
 /// The real gammu CLI (libgammu's AT driver) against the simulator, as a user would run it.
@@ -36,15 +37,17 @@ struct GammuEndToEndTests {
         defer { sim.close() }
         // Printable characters only on the command line: LF and CR would be mangled by the shell-less
         // argument anyway, and are covered by the codec tests.
-        let text = String(PDUCodecTests.everyGSM7Character.unicodeScalars.filter { $0 != "\n" && $0 != "\r" }
-            .map(Character.init))
+        let text = String(
+            PDUCodecTests.everyGSM7Character.unicodeScalars.filter { $0 != "\n" && $0 != "\r" }
+                .map(Character.init))
         let send = try Gammu.run(try sim.gammurc(Self.a), ["sendsms", "TEXT", Self.b, "-text", text])
         #expect(send.status == 0, "\(send.output)")
         #expect(send.output.contains("OK, message reference=1"))
         let b = try sim.modem(Self.b)
         #expect(b.waitUntil(timeout: 5) { b.deliveredCount == 1 })
         #expect(b.storedTexts == [text])
-        guard case .deliver(let deliver)? = try? SMSPDU.decode(try #require(b.storedPDUs.first).pdu, direction: .mobileTerminated).tpdu else {
+        guard case .deliver(let deliver)? = try? SMSPDU.decode(try #require(b.storedPDUs.first).pdu, direction: .mobileTerminated).tpdu
+        else {
             Issue.record("no SMS-DELIVER stored")
             return
         }

@@ -22,7 +22,9 @@ struct LaunchTests {
         }
         #expect(network.faults.dropRate == 0.5)
         #expect(network.summary.first == "Simulated GSM network in \(directory.path)")
-        #expect(network.summary.contains("modem +15550002  device \(network.modems[1].devicePath)  gammurc \(network.gammurc(for: network.modems[1]).path)"))
+        #expect(
+            network.summary.contains(
+                "modem +15550002  device \(network.modems[1].devicePath)  gammurc \(network.gammurc(for: network.modems[1]).path)"))
         #expect(network.summary.last == "traffic log \(network.trafficLogPath)")
         #expect(network.controlSocketPath == SimulatedNetwork.controlSocketPath(in: directory))
         #expect(try ControlClient.send("status", socketPath: SimulatedNetwork.controlSocketPath(in: directory)).contains("+15550002"))

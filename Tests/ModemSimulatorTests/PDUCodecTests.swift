@@ -1,7 +1,8 @@
 import Foundation
-import SplitMix
 import GSM7
+import SplitMix
 import Testing
+
 @testable import ModemSimulator
 
 /// Known-answer and round-trip tests of the PDU codec (3GPP TS 23.040 / 23.038).
@@ -53,8 +54,10 @@ struct PDUCodecTests {
             return
         }
         #expect(deliver.originator.description == "+31641600986")
-        #expect(deliver.serviceCentreTimestamp == SMSTimestamp(
-            year: 2002, month: 8, day: 26, hour: 19, minute: 37, second: 41, timeZoneQuarters: 8))
+        #expect(
+            deliver.serviceCentreTimestamp
+                == SMSTimestamp(
+                    year: 2002, month: 8, day: 26, hour: 19, minute: 37, second: 41, timeZoneQuarters: 8))
         #expect(deliver.userData.text == "How are you?")
         #expect(deliver.moreMessagesToSend == false)
         #expect(Hex.encode(try pdu.encoded()) == hex)

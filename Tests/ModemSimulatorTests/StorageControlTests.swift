@@ -1,10 +1,11 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import ModemSimulator
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The private directory, `clear`, and the control verbs that shape a modem's storage.
@@ -55,7 +56,9 @@ struct StorageControlTests {
         let sim = try network()
         defer { sim.close() }
         let socket = sim.network.controlSocketPath
-        for command in ["drop 0.5", "drop 0.5 \(Self.a)", "corrupt 1 \(Self.b)", "senderror 38 1 \(Self.b)", "hang \(Self.a) on", "unplug \(Self.b)"] {
+        for command in [
+            "drop 0.5", "drop 0.5 \(Self.a)", "corrupt 1 \(Self.b)", "senderror 38 1 \(Self.b)", "hang \(Self.a) on", "unplug \(Self.b)",
+        ] {
             #expect(try ControlClient.send(command, socketPath: socket) == "OK", "\(command)")
         }
         #expect(try ControlClient.send("clear", socketPath: socket) == "OK")

@@ -1,8 +1,8 @@
 import Foundation
-import SplitMix
 import GSM7
 import Modem
 import ModemSimulator
+import SplitMix
 import TestSupport
 import Testing
 
@@ -85,7 +85,10 @@ struct MessagingTests {
             }
         }
         // Seed 1 also ends on '@' (septet 0), which a sloppy decoder drops or doubles.
-        if seed == 1 { scalars.removeLast(); scalars.append("@") }
+        if seed == 1 {
+            scalars.removeLast()
+            scalars.append("@")
+        }
         let text = String(scalars)
         #expect(try GSM7.septetCount(of: text) == GSM7.septetsPerSMS)
 
@@ -215,4 +218,3 @@ struct MessagingTests {
         #expect(pair.simB.storedMessageCount == 0)
     }
 }
-

@@ -1,5 +1,6 @@
-@testable import Modem
 import Testing
+
+@testable import Modem
 
 @Suite("ModemError classification")
 struct ModemErrorTests {
@@ -8,7 +9,9 @@ struct ModemErrorTests {
         #expect(ModemError.sendRejected(cms: code).isRetryable)
     }
 
-    @Test(arguments: [1, 8, 10, 21, 28, 29, 30, 50, 69, 95, 96, 97, 99, 128, 144, 160, 193, 195, 196, 302, 303, 304, 310, 311, 313, 316, 321, 330])
+    @Test(arguments: [
+        1, 8, 10, 21, 28, 29, 30, 50, 69, 95, 96, 97, 99, 128, 144, 160, 193, 195, 196, 302, 303, 304, 310, 311, 313, 316, 321, 330,
+    ])
     func permanentCMS(code: Int) {
         #expect(!ModemError.sendRejected(cms: code).isRetryable)
     }

@@ -38,8 +38,8 @@ struct StorageTests {
         let single = try await Single()
         try single.fixture.network.inject(text: "before the bad ones", from: "+15559999", to: "+15550001")
         #expect(await single.waitForStored(1))
-        try single.sim.store(line: "0791ZZZZ", status: 0)              // not even hex
-        try single.sim.store(line: "07915155000004", status: 1)          // an SMSC address and nothing else
+        try single.sim.store(line: "0791ZZZZ", status: 0)  // not even hex
+        try single.sim.store(line: "07915155000004", status: 1)  // an SMSC address and nothing else
         try single.fixture.network.inject(text: "after the bad ones", from: "+15559999", to: "+15550001")
         #expect(await single.waitForStored(4))
 
@@ -104,9 +104,10 @@ struct StorageTests {
         let first = try #require(try await single.modem.messages().first)
         try await single.modem.delete(first.location)
         // The SMSC delivers the third once there is room again.
-        #expect(await eventually(timeout: .seconds(15)) {
-            (try? await single.modem.messages().map(\.text).contains("filler 3")) == true
-        })
+        #expect(
+            await eventually(timeout: .seconds(15)) {
+                (try? await single.modem.messages().map(\.text).contains("filler 3")) == true
+            })
     }
 
     @Test("Fingerprints are SHA-256 based, stable across reads, and differ between messages")

@@ -1,8 +1,9 @@
 import Foundation
 import Logging
-@testable import Modem
 import Synchronization
 import Testing
+
+@testable import Modem
 
 /// The watchdog and the thread bridge, without a modem: the jobs only sleep.
 @Suite("Watchdog")
@@ -29,7 +30,10 @@ struct WatchdogTests {
         do {
             try await modem.run(
                 "sleeping", timeout: .milliseconds(300),
-                timeoutError: { fired.set(); return .timeout("sleeping", after: .milliseconds(300)) }
+                timeoutError: {
+                    fired.set()
+                    return .timeout("sleeping", after: .milliseconds(300))
+                }
             ) { _ throws(ModemError) in
                 Self.block(until: fired)
                 jobEnded.set()

@@ -30,24 +30,34 @@ struct OTPAuthURITests {
         #expect(uri.digits == 6)
         #expect(uri.secret.base32 == "JBSWY3DPEHPK3PXP")
         #expect(uri.label == "Example:alice@google.com")
-        #expect(uri.string == "otpauth://totp/Example:alice@google.com?secret=JBSWY3DPEHPK3PXP&issuer=Example&algorithm=SHA1&digits=6&period=30")
+        #expect(
+            uri.string == "otpauth://totp/Example:alice@google.com?secret=JBSWY3DPEHPK3PXP&issuer=Example&algorithm=SHA1&digits=6&period=30"
+        )
         #expect(uri.url != nil)
     }
 
     /// Non-canonical spellings and the canonical string each must be written as.
     static let lenient: [(input: String, written: String)] = [
         // Case of scheme, type and algorithm; lower-case padded secret; encoded colon.
-        ("OTPAUTH://TOTP/Example%3Aalice?secret=jbswy3dp&algorithm=sha-256&issuer=Example",
-         "otpauth://totp/Example:alice?secret=JBSWY3DP&issuer=Example&algorithm=SHA256&digits=6&period=30"),
+        (
+            "OTPAUTH://TOTP/Example%3Aalice?secret=jbswy3dp&algorithm=sha-256&issuer=Example",
+            "otpauth://totp/Example:alice?secret=JBSWY3DP&issuer=Example&algorithm=SHA256&digits=6&period=30"
+        ),
         // Spaces after the colon, issuer only in the label.
-        ("otpauth://totp/Example:%20%20alice?secret=JBSWY3DP",
-         "otpauth://totp/Example:alice?secret=JBSWY3DP&issuer=Example&algorithm=SHA1&digits=6&period=30"),
+        (
+            "otpauth://totp/Example:%20%20alice?secret=JBSWY3DP",
+            "otpauth://totp/Example:alice?secret=JBSWY3DP&issuer=Example&algorithm=SHA1&digits=6&period=30"
+        ),
         // Issuer only as a parameter, written with '+' for a space; unknown parameters ignored.
-        ("otpauth://totp/alice?issuer=ACME+Co&secret=JBSWY3DP&image=https%3A%2F%2Fx.example%2Fa.png",
-         "otpauth://totp/ACME%20Co:alice?secret=JBSWY3DP&issuer=ACME%20Co&algorithm=SHA1&digits=6&period=30"),
+        (
+            "otpauth://totp/alice?issuer=ACME+Co&secret=JBSWY3DP&image=https%3A%2F%2Fx.example%2Fa.png",
+            "otpauth://totp/ACME%20Co:alice?secret=JBSWY3DP&issuer=ACME%20Co&algorithm=SHA1&digits=6&period=30"
+        ),
         // Padding in the secret, a trailing empty fragment, HOTP counter.
-        ("otpauth://hotp/bob?secret=MZXW6YQ%3D&counter=42#",
-         "otpauth://hotp/bob?secret=MZXW6YQ&algorithm=SHA1&digits=6&counter=42"),
+        (
+            "otpauth://hotp/bob?secret=MZXW6YQ%3D&counter=42#",
+            "otpauth://hotp/bob?secret=MZXW6YQ&algorithm=SHA1&digits=6&counter=42"
+        ),
     ]
 
     @Test("Lenient spellings parse and are written canonically", arguments: lenient)
@@ -140,10 +150,12 @@ struct OTPAuthURITests {
             return text.isEmpty ? "x" : text
         }
         for _ in 0..<300 {
-            let kind: OTPAuthURI.Kind = Bool.random(using: &random)
+            let kind: OTPAuthURI.Kind =
+                Bool.random(using: &random)
                 ? .totp(period: Int64.random(in: 1...86_400, using: &random))
                 : .hotp(counter: UInt64.random(in: 0...UInt64.max, using: &random))
-            let secret = try OTPSecret(bytes: (0..<Int.random(in: 1...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+            let secret = try OTPSecret(
+                bytes: (0..<Int.random(in: 1...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
             let uri = try OTPAuthURI(
                 kind: kind, secret: secret,
                 issuer: Bool.random(using: &random) ? name(&random) : nil,

@@ -85,8 +85,10 @@ struct OTPVerifierTests {
 
     // MARK: Throttling
 
-    @Test("RFC 4226 §7.3 delays: none for two failures, then doubling up to an hour",
-          arguments: [(1, 0), (2, 0), (3, 2), (4, 4), (5, 8), (12, 1_024), (13, 2_048), (14, 3_600), (100, 3_600), (Int.max, 3_600)] as [(Int, Int64)])
+    @Test(
+        "RFC 4226 §7.3 delays: none for two failures, then doubling up to an hour",
+        arguments: [(1, 0), (2, 0), (3, 2), (4, 4), (5, 8), (12, 1_024), (13, 2_048), (14, 3_600), (100, 3_600), (Int.max, 3_600)]
+            as [(Int, Int64)])
     func delays(_ example: (failures: Int, delay: Int64)) {
         #expect(OTPThrottlePolicy.standard.delay(afterFailures: example.failures) == example.delay)
     }

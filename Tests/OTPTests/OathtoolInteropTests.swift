@@ -1,7 +1,7 @@
 import ExternalTool
 import Foundation
-import SplitMix
 import OTP
+import SplitMix
 import Testing
 
 /// Interoperability with a real peer: GNU `oathtool` from the OATH Toolkit.
@@ -60,7 +60,8 @@ struct OathtoolInteropTests {
         for _ in 0..<20 {
             let secret = try Self.randomSecret(&random)
             let digits = Int.random(in: 6...8, using: &random)
-            let counter = Bool.random(using: &random)
+            let counter =
+                Bool.random(using: &random)
                 ? UInt64.random(in: 0...1_000_000, using: &random)
                 : UInt64.random(in: 0...(UInt64.max - UInt64(window)), using: &random)
             // oathtool's HOTP mode is SHA-1 only, as RFC 4226 defines it.

@@ -173,11 +173,13 @@ struct QRCodeTests {
         }
     }
 
-    @Test("picks the smallest version that holds the bytes", arguments: [
-        (1, QRCode.Correction.medium, 1), (14, .medium, 1), (15, .medium, 2), (17, .low, 1), (18, .low, 2),
-        (11, .quartile, 1), (7, .high, 1), (8, .high, 2), (180, .medium, 9), (181, .medium, 10),
-        (213, .medium, 10), (214, .medium, 11), (2331, .medium, 40), (2953, .low, 40),
-    ])
+    @Test(
+        "picks the smallest version that holds the bytes",
+        arguments: [
+            (1, QRCode.Correction.medium, 1), (14, .medium, 1), (15, .medium, 2), (17, .low, 1), (18, .low, 2),
+            (11, .quartile, 1), (7, .high, 1), (8, .high, 2), (180, .medium, 9), (181, .medium, 10),
+            (213, .medium, 10), (214, .medium, 11), (2331, .medium, 40), (2953, .low, 40),
+        ])
     func versionSelection(count: Int, correction: QRCode.Correction, version: Int) throws {
         let code = try QRCode(Array(repeating: 0x41, count: count), correction: correction)
         #expect(code.version == version)
@@ -200,10 +202,12 @@ struct QRCodeTests {
     }
 
     /// Format information for mask 0 at each level (ISO/IEC 18004 Annex C, Table C.1).
-    @Test("draws the standard format bits in both copies", arguments: [
-        (QRCode.Correction.low, 0b111_0111_1100_0100), (.medium, 0b101_0100_0001_0010),
-        (.quartile, 0b011_0101_0101_1111), (.high, 0b001_0110_1000_1001),
-    ])
+    @Test(
+        "draws the standard format bits in both copies",
+        arguments: [
+            (QRCode.Correction.low, 0b111_0111_1100_0100), (.medium, 0b101_0100_0001_0010),
+            (.quartile, 0b011_0101_0101_1111), (.high, 0b001_0110_1000_1001),
+        ])
     func formatBits(correction: QRCode.Correction, expected: Int) throws {
         let code = try QRCode(Array("otpauth".utf8), correction: correction, mask: 0)
         let (first, second) = Self.formatBits(of: code)
@@ -213,14 +217,18 @@ struct QRCodeTests {
     }
 
     /// Version information (ISO/IEC 18004 Annex D, Table D.1).
-    @Test("draws the standard version bits in both copies", arguments: [
-        (7, 0x07C94), (8, 0x085BC), (9, 0x09A99), (10, 0x0A4D3), (21, 0x15683), (40, 0x28C69),
-    ])
+    @Test(
+        "draws the standard version bits in both copies",
+        arguments: [
+            (7, 0x07C94), (8, 0x085BC), (9, 0x09A99), (10, 0x0A4D3), (21, 0x15683), (40, 0x28C69),
+        ])
     func versionBits(version: Int, expected: Int) throws {
         let code = try QRCode([0x42], correction: .low, version: version)
-        var bottomLeft = 0, topRight = 0
+        var bottomLeft = 0
+        var topRight = 0
         for index in 0..<18 {
-            let a = code.size - 11 + index % 3, b = index / 3
+            let a = code.size - 11 + index % 3
+            let b = index / 3
             if code.isDark(x: b, y: a) { bottomLeft |= 1 << index }
             if code.isDark(x: a, y: b) { topRight |= 1 << index }
         }
@@ -255,7 +263,8 @@ struct QRCodeTests {
 
     /// Reads both copies of the format information, bit 14 first as Table C.1 lists them.
     static func formatBits(of code: QRCode) -> (Int, Int) {
-        var first = 0, second = 0
+        var first = 0
+        var second = 0
         func set(_ value: inout Int, _ index: Int, _ dark: Bool) { if dark { value |= 1 << index } }
         for index in 0...5 { set(&first, index, code.isDark(x: 8, y: index)) }
         set(&first, 6, code.isDark(x: 8, y: 7))

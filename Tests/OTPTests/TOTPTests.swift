@@ -68,9 +68,11 @@ struct TOTPTests {
     func seedLengths() {
         #expect(Self.seed(for: .sha1).bytes == Array("12345678901234567890".utf8))
         #expect(Self.seed(for: .sha256).bytes == Array("12345678901234567890123456789012".utf8))
-        #expect(Self.seed(for: .sha512).bytes == Array(
-            "1234567890123456789012345678901234567890123456789012345678901234".utf8
-        ))
+        #expect(
+            Self.seed(for: .sha512).bytes
+                == Array(
+                    "1234567890123456789012345678901234567890123456789012345678901234".utf8
+                ))
     }
 
     @Test("A code keeps its leading zero")

@@ -71,7 +71,8 @@ struct AcknowledgementOperationsTests {
         #expect(second == [AppliedAcknowledgement(positions: 1, messages: [queued.logID])])
         #expect(try couple.alice.read { try $0.logEntry(id: queued.logID) }.status == .acknowledged)
         // An acknowledgement is never acknowledged.
-        #expect(try couple.alice.write { tx in try Acknowledgements.sendDue(in: tx, now: start.addingTimeInterval(999), using: &rng) }.isEmpty)
+        #expect(
+            try couple.alice.write { tx in try Acknowledgements.sendDue(in: tx, now: start.addingTimeInterval(999), using: &rng) }.isEmpty)
     }
 
     @Test func aCopyReceivedAgainIsAcknowledgedAgain() throws {
@@ -81,7 +82,8 @@ struct AcknowledgementOperationsTests {
         #expect(try acknowledge(couple, at: start.addingTimeInterval(31)).count == 1)
         #expect(try acknowledge(couple, at: start.addingTimeInterval(62)).isEmpty)
         let known = try couple.bob.write { tx in
-            try Acknowledgements.acknowledgeAgain(rows[0].body, from: try tx.contact(named: "alice"), in: tx, now: start.addingTimeInterval(70))
+            try Acknowledgements.acknowledgeAgain(
+                rows[0].body, from: try tx.contact(named: "alice"), in: tx, now: start.addingTimeInterval(70))
         }
         #expect(known)
         #expect(try acknowledge(couple, at: start.addingTimeInterval(101)) == [AppliedAcknowledgement(positions: 1, messages: [])])

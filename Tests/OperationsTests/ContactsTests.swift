@@ -51,7 +51,10 @@ struct ContactsTests {
         #expect(try Contacts.contact(named: "bob", store: couple.alice).pairing == .paired)
         // The old receive chain is kept for late arrivals.
         let opened = try Messages.decrypt(late.ciphertext, from: "bob", store: couple.alice, now: Date(), using: &rng)
-        guard case .text(let message) = opened.content else { Issue.record("not a text"); return }
+        guard case .text(let message) = opened.content else {
+            Issue.record("not a text")
+            return
+        }
         #expect(message.text == "sent before the re-pairing")
     }
 

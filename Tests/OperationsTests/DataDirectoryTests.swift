@@ -9,8 +9,10 @@ struct DataDirectoryTests {
         #expect(DataDirectory.resolve("/tmp/x", environment: environment).path == "/tmp/x")
         #expect(DataDirectory.resolve(nil, environment: environment).path == "/var/lib/smsgw")
         #expect(DataDirectory.resolve("", environment: environment).path == "/var/lib/smsgw")
-        #expect(DataDirectory.resolve(nil, environment: ["XDG_DATA_HOME": "/home/a/.data", "HOME": "/home/a"]).path == "/home/a/.data/smsgw")
-        #expect(DataDirectory.resolve(nil, environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/a"]).path == "/home/a/.local/share/smsgw")
+        #expect(
+            DataDirectory.resolve(nil, environment: ["XDG_DATA_HOME": "/home/a/.data", "HOME": "/home/a"]).path == "/home/a/.data/smsgw")
+        #expect(
+            DataDirectory.resolve(nil, environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/a"]).path == "/home/a/.local/share/smsgw")
         #expect(DataDirectory.resolve(nil, environment: ["SMSGW_DATA_DIR": "", "HOME": "/home/a"]).path == "/home/a/.local/share/smsgw")
     }
 }

@@ -11,7 +11,8 @@ struct ErrorSentenceTests {
         AccountError.noAccount(directory: "/data"), AccountError.accountExists(directory: "/data"),
         AccountError.codeRequired, AccountError.twoFactorAlreadyOn, AccountError.enrolmentCodeMismatch,
         AccountError.twoFactorUnreadable,
-        OTPEntryError.reservedName("smsgw-login"), OTPEntryError.invalid(OTPError(code: .malformedURI, message: "malformed otpauth URI: no secret")),
+        OTPEntryError.reservedName("smsgw-login"),
+        OTPEntryError.invalid(OTPError(code: .malformedURI, message: "malformed otpauth URI: no secret")),
         OTPEntryError.parametersWithURI, OTPEntryError.timeForCounterEntry("bank"), OTPEntryError.counterExhausted("bank"),
         OTPEntryError.unreadable("bank"), OTPEntryError.stateUnreadable("bank"), OTPEntryError.codeRejected("bank"),
         OTPEntryError.codeReplayed("bank"),
@@ -25,7 +26,8 @@ struct ErrorSentenceTests {
             let sentence = error.description
             // A sentence may open with a quoted name.
             #expect(sentence.first.map { $0.isUppercase || $0 == "\"" } == true && sentence.hasSuffix("."), "\(sentence)")
-            if case OTPEntryError.invalid = error {} else {
+            if case OTPEntryError.invalid = error {
+            } else {
                 #expect(sentence.contains(";"), "no advice: \(sentence)")
             }
             #expect(!sentence.contains("smsgw ") && !sentence.contains("`") && !sentence.contains(" --"), "\(sentence)")

@@ -14,7 +14,8 @@ struct IncomingMessageTests {
         let applied = try couple.bob.write { tx in
             let alice = try tx.contact(named: "alice")
             let result = try tx.requirePairedSession(for: alice).opening(ciphertext, now: now, using: &rng)
-            return try IncomingMessage.apply(result, ciphertext: ciphertext, from: alice, fingerprint: nil, path: path, in: tx, now: now, using: &rng)
+            return try IncomingMessage.apply(
+                result, ciphertext: ciphertext, from: alice, fingerprint: nil, path: path, in: tx, now: now, using: &rng)
         }
         guard case .resync(let resync) = applied.content else { throw CipherError.notAuthentic }
         return resync
@@ -44,7 +45,10 @@ struct IncomingMessageTests {
         let couple = try Couple()
         let auto = try deliver(try handshake(from: couple), to: couple, path: .gateway(ResyncSettings(accept: .auto)))
         #expect(auto.completed && auto.requestCode == nil)
-        guard case .queued(let outboxID) = auto.answer else { Issue.record("no answer queued: \(auto.answer)"); return }
+        guard case .queued(let outboxID) = auto.answer else {
+            Issue.record("no answer queued: \(auto.answer)")
+            return
+        }
         let answer = try couple.bob.read { try $0.outboxItem(id: outboxID) }
         #expect(answer.kind == .handshake && answer.state == .queued)
         #expect(try couple.bob.read { try $0.log() }.last?.status == .resynced)
@@ -52,7 +56,10 @@ struct IncomingMessageTests {
         // The answer completes Alice's side by hand: both are at epoch 1.
         var rng = SystemRandomNumberGenerator()
         let completed = try Messages.decrypt(answer.body, from: "bob", store: couple.alice, now: Date(), using: &rng)
-        guard case .resync(let resync) = completed.content else { Issue.record("not a handshake"); return }
+        guard case .resync(let resync) = completed.content else {
+            Issue.record("not a handshake")
+            return
+        }
         #expect(resync.completed && resync.answer == .none)
         #expect(try [couple.alice, couple.bob].map { try Contacts.list(store: $0).first?.epoch } == [1, 1])
     }
@@ -70,7 +77,10 @@ struct IncomingMessageTests {
         #expect(withheld.outcome == .repeated && withheld.answer == .withheld)
         #expect(try couple.bob.read { try $0.log() }.last?.error?.contains("withheld") == true)
         let byHand = try deliver(start, to: couple, path: .byHand)
-        guard case .byHand(let answer) = byHand.answer else { Issue.record("no answer by hand: \(byHand.answer)"); return }
+        guard case .byHand(let answer) = byHand.answer else {
+            Issue.record("no answer by hand: \(byHand.answer)")
+            return
+        }
         #expect(answer.count == 160 && byHand.outcome == .repeated)
         // The one answer is spent: a third copy is a duplicate on either path.
         #expect(throws: CipherError.duplicate) { try deliver(start, to: couple, path: .byHand) }

@@ -88,7 +88,9 @@ struct LongTextOperationsTests {
         let couple = try Couple()
         var rng = SystemRandomNumberGenerator()
         try couple.alice.write { tx in try tx.setProtocolVersion(1, for: try tx.contact(named: "bob")) }
-        let error = #expect(throws: MessageError.self) { try Messages.queue(text, to: "bob", store: couple.alice, now: Date(), using: &rng) }
+        let error = #expect(throws: MessageError.self) {
+            try Messages.queue(text, to: "bob", store: couple.alice, now: Date(), using: &rng)
+        }
         #expect(error == .peerReadsOneMessage(contact: "bob", septets: 442) && error?.category == .conflict)
         #expect(try couple.alice.read { try $0.outboxItems() }.isEmpty)
         _ = try Messages.queue("short", to: "bob", store: couple.alice, now: Date(), using: &rng)

@@ -27,7 +27,9 @@ struct MessagesTests {
         let couple = try Couple()
         var rng = SystemRandomNumberGenerator()
         for text in ["", "  \n\t"] {
-            let error = #expect(throws: MessageError.self) { try Messages.encrypt(text, for: "bob", store: couple.alice, now: Date(), using: &rng) }
+            let error = #expect(throws: MessageError.self) {
+                try Messages.encrypt(text, for: "bob", store: couple.alice, now: Date(), using: &rng)
+            }
             #expect(error?.category == .invalidInput)
             #expect(throws: MessageError.emptyText) { try Messages.queue(text, to: "bob", store: couple.alice, now: Date(), using: &rng) }
         }
@@ -49,8 +51,12 @@ struct MessagesTests {
 
         #expect(throws: StoreError.self) { try Messages.queue("x", to: "carol", store: a, now: Date(), using: &rng) }
         #expect(throws: CipherError.self) { try Messages.queue("Hello “Bob”", to: "bob", store: a, now: Date(), using: &rng) }
-        #expect(throws: CipherError.self) { try Messages.queue(String(repeating: "x", count: 142), to: "bob", maxParts: 1, store: a, now: Date(), using: &rng) }
-        #expect(throws: CipherError.self) { try Messages.queue(String(repeating: "x", count: 1089), to: "bob", store: a, now: Date(), using: &rng) }
+        #expect(throws: CipherError.self) {
+            try Messages.queue(String(repeating: "x", count: 142), to: "bob", maxParts: 1, store: a, now: Date(), using: &rng)
+        }
+        #expect(throws: CipherError.self) {
+            try Messages.queue(String(repeating: "x", count: 1089), to: "bob", store: a, now: Date(), using: &rng)
+        }
         #expect(try a.read { try $0.outboxItems() }.count == 2)
         #expect(try Contacts.contact(named: "bob", store: a).sendPosition == 2)
         let json = try OperationsJSON.string(queued)
@@ -76,7 +82,9 @@ struct MessagesTests {
         var characters = Array(sealed.ciphertext)
         characters[80] = characters[80] == "A" ? "B" : "A"
         for _ in 0..<4 {
-            #expect(throws: CipherError.self) { try Messages.decrypt(String(characters), from: "alice", store: couple.bob, now: Date(), using: &rng) }
+            #expect(throws: CipherError.self) {
+                try Messages.decrypt(String(characters), from: "alice", store: couple.bob, now: Date(), using: &rng)
+            }
         }
         // Unlike the daemon's receive path: no count, no log row, nothing kept in quarantine.
         let alice = try Contacts.contact(named: "alice", store: couple.bob)
@@ -86,13 +94,17 @@ struct MessagesTests {
         let opened = try Messages.decrypt(sealed.ciphertext, from: "alice", store: couple.bob, now: Date(), using: &rng)
         #expect(textOf(opened)?.text == "meet at the bridge")
         #expect(try couple.bob.read { try $0.logEntry(id: opened.logID) }.status == .decrypted)
-        #expect(throws: CipherError.duplicate) { try Messages.decrypt(sealed.ciphertext, from: "alice", store: couple.bob, now: Date(), using: &rng) }
+        #expect(throws: CipherError.duplicate) {
+            try Messages.decrypt(sealed.ciphertext, from: "alice", store: couple.bob, now: Date(), using: &rng)
+        }
     }
 
     @Test func aContactNotPairedYetIsAConflictThatSaysWhatToDo() throws {
         let couple = try Couple(paired: false)
         var rng = SystemRandomNumberGenerator()
-        let error = #expect(throws: ContactError.self) { try Messages.encrypt("hi", for: "bob", store: couple.alice, now: Date(), using: &rng) }
+        let error = #expect(throws: ContactError.self) {
+            try Messages.encrypt("hi", for: "bob", store: couple.alice, now: Date(), using: &rng)
+        }
         #expect(error == .notPaired(contact: "bob") && error?.category == .conflict)
         #expect(error?.description.contains("smsgw") == false)
     }

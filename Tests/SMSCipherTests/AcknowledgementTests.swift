@@ -1,6 +1,7 @@
 import Foundation
 import SplitMix
 import Testing
+
 @testable import SMSCipher
 
 /// Acknowledgements (docs/PROTOCOL.md §9): one typed message covers many positions.

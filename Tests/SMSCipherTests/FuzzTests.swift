@@ -1,6 +1,7 @@
 import Foundation
 import SplitMix
 import Testing
+
 @testable import SMSCipher
 
 /// Bounded fuzzing inside the test run; the CipherFuzz executable runs the same loop for longer.

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import SplitMix
 import Testing
+
 @testable import SMSCipher
 
 /// SHA-256 and HMAC-SHA256 of the package's own C target, on the SHA extensions and in portable C:

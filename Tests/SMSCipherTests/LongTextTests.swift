@@ -2,6 +2,7 @@ import Foundation
 import GSM7
 import SplitMix
 import Testing
+
 @testable import SMSCipher
 
 /// Splitting long texts into parts (docs/PROTOCOL.md §8.1) and sending them through sessions.

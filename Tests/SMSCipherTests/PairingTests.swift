@@ -1,5 +1,6 @@
-import Testing
 import SplitMix
+import Testing
+
 @testable import SMSCipher
 
 @Suite struct PairingTests {

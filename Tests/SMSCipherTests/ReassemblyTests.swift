@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SMSCipher
 
 /// The receiver's reassembly (docs/PROTOCOL.md §8.2): whole texts once, gaps marked, hostile parts bounded.
@@ -54,7 +55,8 @@ import Testing
         var released: [AssembledText] = []
         for text in 0..<1000 {
             let position = UInt32(text * TextPart.maxCount)
-            let result = assembly.add(part(1, of: TextPart.maxCount), position: position, epoch: 0, now: now.addingTimeInterval(Double(text)))
+            let result = assembly.add(
+                part(1, of: TextPart.maxCount), position: position, epoch: 0, now: now.addingTimeInterval(Double(text)))
             released += result.released
             #expect(assembly.pending.count <= Reassembly.maxPendingTexts)
             #expect(assembly.handedOut.count <= Reassembly.rememberedTexts)

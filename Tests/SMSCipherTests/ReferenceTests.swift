@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SMSCipher
 
 /// The reference to the peer's fresh value when many messages cross (docs/PROTOCOL.md §4.3): the
@@ -93,7 +94,8 @@ struct ReferenceTests {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let table = String(decoding: try encoder.encode(pair.alice.send.fresh), as: UTF8.self)
-        let ringJSON = "{\"count\":70,\"initial\":\(pair.alice.send.fresh.initial),\"recent\":[\(ring.map(String.init).joined(separator: ","))]}"
+        let ringJSON =
+            "{\"count\":70,\"initial\":\(pair.alice.send.fresh.initial),\"recent\":[\(ring.map(String.init).joined(separator: ","))]}"
         let current = String(decoding: try encoder.encode(pair.alice), as: UTF8.self)
         #expect(current.components(separatedBy: table).count == 2, "the send table appears once")
         let legacy = Data(current.replacingOccurrences(of: table, with: ringJSON).utf8)

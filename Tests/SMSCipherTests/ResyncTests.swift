@@ -1,6 +1,7 @@
 import Foundation
 import SplitMix
 import Testing
+
 @testable import SMSCipher
 
 extension Pair {
@@ -194,7 +195,10 @@ extension Pair {
         pair.alice = start.session
         impostor = try impostor.opening(start.message, now: pair.now, using: &pair.rng).session
         let impostorAnswer = try impostor.acceptingResync(now: pair.now, using: &pair.rng)
-        guard case .resync(let event) = impostorAnswer.opened else { Issue.record("no answer"); return }
+        guard case .resync(let event) = impostorAnswer.opened else {
+            Issue.record("no answer")
+            return
+        }
         #expect(try pair.aliceHandles(try #require(event.reply)).outcome == .completed)
         #expect(try pair.bobHandles(start.message).outcome == .requested)
         let realAnswer = try pair.bobAccepts()
@@ -222,7 +226,10 @@ extension Pair {
         try pair.resyncStartedByAlice()
         #expect(pair.bob.hasRetiredChain)
         let result = try pair.bob.opening(late, now: pair.now, using: &pair.rng)
-        guard case .message(let message) = result.opened else { Issue.record("not a message"); return }
+        guard case .message(let message) = result.opened else {
+            Issue.record("not a message")
+            return
+        }
         #expect(message.text == "sent before the resync" && message.epoch == 0)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SMSCipher
 
 /// States written by earlier versions of smsgw: the JSON of the `Codable` conformance, and the

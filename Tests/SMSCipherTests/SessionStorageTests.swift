@@ -1,6 +1,7 @@
 import Foundation
 import SplitMix
 import Testing
+
 @testable import SMSCipher
 
 /// The stored form of a session: binary round trips, JSON of earlier versions, damaged input.

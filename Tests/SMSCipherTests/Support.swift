@@ -1,6 +1,6 @@
 import Foundation
-import SplitMix
 import SMSCipher
+import SplitMix
 
 /// Two paired sessions, as alice and bob would hold them.
 struct Pair {
@@ -51,7 +51,9 @@ struct TestFailure: Error, CustomStringConvertible {
 
 /// Random GSM-7 text of exactly `septets` septets, extension characters included.
 func randomGSM7Text(septets: Int, using rng: inout some RandomNumberGenerator) -> String {
-    let plain = Array("@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà")
+    let plain = Array(
+        "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà"
+    )
     let extended = Array("€[]{}\\~^|")
     var text = ""
     var remaining = septets

@@ -1,6 +1,7 @@
 import Foundation
 import SplitMix
 import Testing
+
 @testable import SMSCipher
 
 @Suite struct TamperTests {

@@ -2,6 +2,7 @@ import Foundation
 import GSM7
 import SplitMix
 import Testing
+
 @testable import SMSCipher
 
 /// Typed payloads (docs/PROTOCOL.md §3.4): sealed like texts, opened as typed, never read as text.

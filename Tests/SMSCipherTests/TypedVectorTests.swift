@@ -1,6 +1,7 @@
 import Foundation
 import SplitMix
 import Testing
+
 @testable import SMSCipher
 
 /// Known-answer vectors of version 2 (docs/PROTOCOL.md §12): typed messages, a three-part text with
@@ -37,7 +38,8 @@ struct TypedVectorFile: Codable {
 
 @Suite struct TypedVectorTests {
     static let url = Bundle.module.url(forResource: "protocol-v2", withExtension: "json", subdirectory: "Vectors")
-    static let longText = String(repeating: "Long texts travel in parts. ", count: 4) + String(repeating: "x", count: 23) + "€"
+    static let longText =
+        String(repeating: "Long texts travel in parts. ", count: 4) + String(repeating: "x", count: 23) + "€"
         + String(repeating: "Part two begins after the euro sign, which stays whole. ", count: 3)
 
     static func script() -> [TypedVectorFile.Step] {
@@ -53,10 +55,11 @@ struct TypedVectorFile: Codable {
         var unknown = step("sealTyped", "alice", note: "a kind this version does not define, as a newer version might send")
         unknown.kind = 100
         unknown.body = "000102037f"
-        steps.append(unknown)                                                    // 0, position 0
+        steps.append(unknown)  // 0, position 0
         steps.append(open("bob", 0, "kept and reported as typed, never as text"))
-        for part in 1...3 {                                                      // 2-4, positions 1-3
-            var seal = step("sealPart", "alice", note: part == 1 ? "a text of three parts; the euro sign would straddle parts 1 and 2" : nil)
+        for part in 1...3 {  // 2-4, positions 1-3
+            var seal = step(
+                "sealPart", "alice", note: part == 1 ? "a text of three parts; the euro sign would straddle parts 1 and 2" : nil)
             seal.text = longText
             seal.part = part
             steps.append(seal)
@@ -65,17 +68,17 @@ struct TypedVectorFile: Codable {
         steps.append(open("bob", 4, "part 2 was lost"))
         var acknowledge = step("acknowledge", "bob", note: "one acknowledgement covers positions 0, 1 and 3")
         acknowledge.positions = [0, 1, 3]
-        steps.append(acknowledge)                                                // 7
+        steps.append(acknowledge)  // 7
         steps.append(open("alice", 7))
         steps.append(open("bob", 3, "alice re-sends part 2's stored ciphertext; the text is whole"))
         steps.append(open("bob", 3, "a second copy of part 2 is a duplicate"))
         var second = step("acknowledge", "bob")
         second.positions = [2]
-        steps.append(second)                                                     // 11
+        steps.append(second)  // 11
         steps.append(open("alice", 11))
         var full = step("seal", "alice", note: "a text of 141 septets is still one message")
         full.text = String(repeating: "0123456789", count: 14) + "!"
-        steps.append(full)                                                       // 13
+        steps.append(full)  // 13
         steps.append(open("bob", 13))
         return steps
     }
@@ -115,7 +118,8 @@ struct TypedVectorFile: Codable {
                         (step.outcome, step.position) = ("typed", typed.position)
                         (step.kind, step.body) = (Int(typed.payload.kind.rawValue), Self.hex(typed.payload.body))
                         if let part = TextPart(typed.payload) {
-                            (step.assembly, step.text) = Self.describe(assembly.add(part, position: typed.position, epoch: typed.epoch, now: now).outcome)
+                            (step.assembly, step.text) = Self.describe(
+                                assembly.add(part, position: typed.position, epoch: typed.epoch, now: now).outcome)
                         }
                         if let acknowledgement = Acknowledgement(typed.payload) { step.positions = acknowledgement.positions }
                     case .resync:
@@ -165,7 +169,7 @@ struct TypedVectorFile: Codable {
         if let path = ProcessInfo.processInfo.environment["SMSGW_WRITE_VECTORS_V2"] {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            try encoder.encode(try Self.run(expected: nil, seed: 20261123)).write(to: URL(fileURLWithPath: path))
+            try encoder.encode(try Self.run(expected: nil, seed: 20_261_123)).write(to: URL(fileURLWithPath: path))
             return
         }
         let url = try #require(Self.url, "Tests/SMSCipherTests/Vectors/protocol-v2.json is missing")

@@ -1,6 +1,7 @@
 import Foundation
 import SplitMix
 import Testing
+
 @testable import SMSCipher
 
 /// Known-answer vectors: docs/PROTOCOL.md §9. The JSON file is the reference; the test replays every
@@ -15,8 +16,8 @@ struct VectorFile: Codable {
     var steps: [Step]
 
     struct Step: Codable, Equatable {
-        var op: String            // "seal", "open", "resync", "accept", "tamper"
-        var side: String          // "alice" or "bob"
+        var op: String  // "seal", "open", "resync", "accept", "tamper"
+        var side: String  // "alice" or "bob"
         var text: String?
         /// Randomness drawn by the step, as 16-hex-digit words, in order.
         var random: [String]
@@ -68,8 +69,8 @@ struct ScriptedGenerator: RandomNumberGenerator {
             .init(op: "open", side: side, text: nil, random: [], ciphertext: "#\(index)", note: note)
         }
         var steps: [VectorFile.Step] = []
-        for index in 0..<10 { steps.append(seal("alice", "Alice message \(index) [€]")) }   // steps 0-9
-        for index in 0..<10 { steps.append(seal("bob", "Bob message \(index) {~}")) }       // steps 10-19
+        for index in 0..<10 { steps.append(seal("alice", "Alice message \(index) [€]")) }  // steps 0-9
+        for index in 0..<10 { steps.append(seal("bob", "Bob message \(index) {~}")) }  // steps 10-19
         for index in [0, 1, 2, 4, 3, 5, 6, 7, 8, 9] where index != 6 {
             steps.append(open("bob", index, index == 4 ? "reordered: 4 before 3" : nil))
         }
@@ -187,7 +188,7 @@ struct ScriptedGenerator: RandomNumberGenerator {
 
     @Test func vectorsMatchTheImplementation() throws {
         if let path = ProcessInfo.processInfo.environment["SMSGW_WRITE_VECTORS"] {
-            let file = try Self.run(expected: nil, seed: 20261122)
+            let file = try Self.run(expected: nil, seed: 20_261_122)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             try encoder.encode(file).write(to: URL(fileURLWithPath: path))

@@ -1,6 +1,7 @@
 import Foundation
 import SplitMix
 import Testing
+
 @testable import SMSCipher
 
 @Suite struct WindowTests {
@@ -35,7 +36,10 @@ import Testing
         let second = try pair.aliceSeals("second")
         #expect(try pair.bobOpens(second) == "second")
         let result = try pair.bob.opening(first, now: pair.now, using: &pair.rng)
-        guard case .message(let message) = result.opened else { Issue.record("not a message"); return }
+        guard case .message(let message) = result.opened else {
+            Issue.record("not a message")
+            return
+        }
         #expect(message.text == "first" && message.wasLate && message.position == 0)
         pair.bob = result.session
         #expect(pair.bob.skippedKeyCount == 0)

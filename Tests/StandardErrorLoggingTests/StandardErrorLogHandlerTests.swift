@@ -8,7 +8,8 @@ import Testing
 /// the terminal's timestamped form, and values from outside escaped so they cannot forge a line.
 struct StandardErrorLogHandlerTests {
     private func event(_ level: Logger.Level, _ message: String, _ metadata: Logger.Metadata? = nil) -> LogEvent {
-        LogEvent(level: level, message: "\(message)", metadata: metadata, source: "Gateway", file: #fileID, function: #function, line: #line)
+        LogEvent(
+            level: level, message: "\(message)", metadata: metadata, source: "Gateway", file: #fileID, function: #function, line: #line)
     }
 
     @Test func aJournalLineStartsWithItsPriorityAndHasNoTimestamp() {

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import TestSupport
 import Testing
+
 @testable import Store
 
 @Suite("Account, passphrase and lockout")

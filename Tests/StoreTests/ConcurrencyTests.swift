@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+
 @testable import Store
 
 @Suite("Two processes on one file")
@@ -17,7 +18,8 @@ struct ConcurrencyTests {
         // A second GatewayStore has its own connections, as a second process would.
         let b = try directory.open().unlock(passphrase: TestStore.passphrase)
         let stores = [a, b]
-        let threads = 8, incrementsPerThread = 25
+        let threads = 8
+        let incrementsPerThread = 25
         let failures = Mutex<[String]>([])
 
         DispatchQueue.concurrentPerform(iterations: threads) { thread in

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import TestSupport
 import Testing
+
 @testable import Store
 
 @Suite("Removing a contact leaves nothing of it on disk")
@@ -16,7 +17,8 @@ struct ContactRemovalTests {
         let contact = try unlocked.addContact(name: Self.name, number: TestStore.number(Self.number), pairingCode: Data("code".utf8))
         try unlocked.write { tx in
             try tx.setPaired(contact, session: Data(repeating: 7, count: 64))
-            let id = try tx.appendLog(NewLogEntry(direction: .outgoing, contact: contact, status: .queued, text: "hello", ciphertext: Self.ciphertext))
+            let id = try tx.appendLog(
+                NewLogEntry(direction: .outgoing, contact: contact, status: .queued, text: "hello", ciphertext: Self.ciphertext))
             try tx.enqueueOutbox(Self.ciphertext, to: contact, messageID: id)
         }
         let needles = [Self.name, Self.number, Self.ciphertext].map { Data($0.utf8) }
@@ -44,7 +46,8 @@ struct ContactRemovalTests {
         // (pinning the -wal) for a moment after the removal has started. Plain threads, not
         // tasks: the removal blocks this one while it waits.
         let other = try directory.open()
-        let started = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             _ = try? other.pool.read { db in
                 _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM contacts")

@@ -2,6 +2,7 @@ import Failures
 import Foundation
 import TestSupport
 import Testing
+
 @testable import Store
 
 @Suite("Contacts and phone numbers")

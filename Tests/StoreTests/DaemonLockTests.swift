@@ -45,15 +45,18 @@ struct DaemonLockTests {
     @Test func aLockFileThatCannotBeMadeNamesTheCallThePathAndTheReason() throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("daemonlock-missing-\(UUID().uuidString)")
         let path = missing.appendingPathComponent(UnlockLock.fileName).path
-        #expect(throws: StoreError.configuration(
-            "open \(path) failed: No such file or directory (errno 2); check that the path and its directory exist."
-        )) {
+        #expect(
+            throws: StoreError.configuration(
+                "open \(path) failed: No such file or directory (errno 2); check that the path and its directory exist."
+            )
+        ) {
             _ = try UnlockLock(directory: missing)
         }
         #expect {
             _ = try DaemonLock.acquire(directory: missing)
         } throws: { error in
-            (error as? StoreError)?.category == .configuration && "\(error)".hasPrefix("open \(missing.path)/\(DaemonLock.fileName) failed: ")
+            (error as? StoreError)?.category == .configuration
+                && "\(error)".hasPrefix("open \(missing.path)/\(DaemonLock.fileName) failed: ")
         }
     }
 }

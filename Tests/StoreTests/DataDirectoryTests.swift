@@ -1,10 +1,11 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import Store
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("The data directory and its files are checked, not trusted")

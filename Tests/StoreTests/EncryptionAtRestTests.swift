@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import TestSupport
 import Testing
+
 @testable import Store
 
 @Suite("Secrets at rest")
@@ -28,7 +29,8 @@ struct EncryptionAtRestTests {
         #expect(try unlocked.log().last?.text == text)
 
         // Look while the WAL still holds the pages, and again after a checkpoint.
-        let needles = [pairing, session, text, otp, otpState].map { Data($0.utf8) }
+        let needles =
+            [pairing, session, text, otp, otpState].map { Data($0.utf8) }
             + [unlocked.dataKey.key.withUnsafeBytes { Data($0) }, Data(TestStore.passphrase.utf8)]
         for needle in needles {
             #expect(directory.filesContaining(needle).isEmpty, "found a secret in the files")

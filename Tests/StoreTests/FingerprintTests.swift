@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import TestSupport
 import Testing
+
 @testable import Store
 
 @Suite("Keyed PDU fingerprints")
@@ -14,14 +15,18 @@ struct FingerprintTests {
         let id = try unlocked.write { tx in
             #expect(try tx.recordReceivedFingerprint(Self.raw))
             #expect(try tx.recordReceivedFingerprint(Self.raw) == false)
-            return try tx.appendLog(NewLogEntry(direction: .incoming, contact: nil, remoteNumber: "BANK", status: .plain, text: "code 1234", fingerprint: Self.raw))
+            return try tx.appendLog(
+                NewLogEntry(
+                    direction: .incoming, contact: nil, remoteNumber: "BANK", status: .plain, text: "code 1234", fingerprint: Self.raw))
         }
         #expect(try unlocked.read { try $0.hasReceivedFingerprint(Self.raw) })
         let keyed = unlocked.dataKey.fingerprint(Self.raw)
         #expect(keyed.count == 64 && keyed != Self.raw)
         let stored = try store.pool.read { db in
-            [try String.fetchOne(db, sql: "SELECT fingerprint FROM received_pdus"),
-             try String.fetchOne(db, sql: "SELECT fingerprint FROM messages")]
+            [
+                try String.fetchOne(db, sql: "SELECT fingerprint FROM received_pdus"),
+                try String.fetchOne(db, sql: "SELECT fingerprint FROM messages"),
+            ]
         }
         #expect(stored == [keyed, keyed])
         #expect(try unlocked.read { try $0.logEntry(id: id) }.fingerprint == keyed)
@@ -46,10 +51,14 @@ struct FingerprintTests {
         #expect(try store.pool.read { try AccountRecord.require($0) }.fingerprintsKeyed == false)
         let unlocked = try store.unlock(passphrase: TestStore.passphrase)
         let keyed = dataKey.fingerprint(raw)
-        let stored = { try store.pool.read { db in
-            [try String.fetchOne(db, sql: "SELECT fingerprint FROM received_pdus"),
-             try String.fetchOne(db, sql: "SELECT fingerprint FROM messages")]
-        } }
+        let stored = {
+            try store.pool.read { db in
+                [
+                    try String.fetchOne(db, sql: "SELECT fingerprint FROM received_pdus"),
+                    try String.fetchOne(db, sql: "SELECT fingerprint FROM messages"),
+                ]
+            }
+        }
         #expect(try stored() == [keyed, keyed])
         #expect(try store.pool.read { try AccountRecord.require($0) }.fingerprintsKeyed)
         #expect(try unlocked.read { try $0.hasReceivedFingerprint(raw) })

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import TestSupport
 import Testing
+
 @testable import Store
 
 @Suite("Replacing the data key")
@@ -40,7 +41,8 @@ struct KeyRotationTests {
         // The same passphrase: only the data key changes.
         try unlocked.changePassphrase(to: TestStore.passphrase, rotatingDataKey: true)
         let after = try unlocked.write { tx in
-            try tx.appendLog(NewLogEntry(direction: .outgoing, contact: nil, remoteNumber: "+15550100123", status: .encrypted, text: "after rotation"))
+            try tx.appendLog(
+                NewLogEntry(direction: .outgoing, contact: nil, remoteNumber: "+15550100123", status: .encrypted, text: "after rotation"))
         }
 
         // The old key opens neither the re-encrypted rows nor the new one.
@@ -95,7 +97,9 @@ struct KeyRotationTests {
         let other = try directory.open().unlock(passphrase: TestStore.passphrase, secondFactor: FakeSecondFactor.check("111111"))
         try unlocked.changePassphrase(to: TestStore.passphrase, rotatingDataKey: true)
         #expect(throws: StoreError.dataKeyReplaced) {
-            try other.write { tx in try tx.appendLog(NewLogEntry(direction: .outgoing, contact: nil, remoteNumber: "+1", status: .plain, text: "x")) }
+            try other.write { tx in
+                try tx.appendLog(NewLogEntry(direction: .outgoing, contact: nil, remoteNumber: "+1", status: .plain, text: "x"))
+            }
         }
         #expect(throws: StoreError.dataKeyReplaced) { _ = try other.log() }
     }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import TestSupport
 import Testing
+
 @testable import Store
 
 @Suite("The log's change feed (message_events) and contact names without unlocking")
@@ -19,7 +20,9 @@ struct LogEventTests {
         _ = try store.write { try $0.claimNextOutbox(modem: "m") }
         try store.write { try $0.markOutboxSent(outboxID, reference: 7, modem: "m") }
         try store.write { try $0.markOutboxDelivered(outboxID) }
-        let other = try store.write { try $0.appendLog(NewLogEntry(direction: .incoming, contact: nil, remoteNumber: "BANK", status: .plain)) }
+        let other = try store.write {
+            try $0.appendLog(NewLogEntry(direction: .incoming, contact: nil, remoteNumber: "BANK", status: .plain))
+        }
         try store.write { try $0.setLogStatus(other, status: .plain, error: "same status, new error") }
 
         let events = try store.read { try $0.logEvents(after: 0) }

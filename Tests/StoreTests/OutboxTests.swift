@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import Store
 
 @Suite("Message log, outbox, fingerprints and OTP entries")
@@ -14,7 +15,10 @@ struct OutboxTests {
     @Test("The log returns the newest entries oldest first, filters by contact, follows by id")
     func log() throws {
         let (_, _, store) = try TestStore.unlockedStore()
-        let (alice, bob) = try { let c = try contacts(store, ["alice", "bob"]); return (c[0], c[1]) }()
+        let (alice, bob) = try {
+            let c = try contacts(store, ["alice", "bob"])
+            return (c[0], c[1])
+        }()
         let base = Date(timeIntervalSince1970: 1_800_000_000)
         var ids: [Int64] = []
         for i in 0..<6 {
@@ -26,7 +30,8 @@ struct OutboxTests {
             ids.append(try store.write { try $0.appendLog(entry) })
         }
         try store.write {
-            try $0.appendLog(NewLogEntry(direction: .incoming, contact: nil, remoteNumber: "BANK", status: .plain, text: nil, error: "unknown sender"))
+            try $0.appendLog(
+                NewLogEntry(direction: .incoming, contact: nil, remoteNumber: "BANK", status: .plain, text: nil, error: "unknown sender"))
         }
         let newest = try store.log(limit: 3)
         #expect(newest.map(\.text) == ["m4", "m5", nil])
@@ -84,7 +89,9 @@ struct OutboxTests {
             return (m, try tx.enqueueOutbox("C", to: alice, messageID: m, now: now))
         }
         _ = try store.write { try $0.claimNextOutbox(modem: "m", now: now) }
-        try store.write { try $0.markOutboxFailed(id, error: "CMS 38: network out of order", permanent: false, retryAt: now + 60, now: now) }
+        try store.write {
+            try $0.markOutboxFailed(id, error: "CMS 38: network out of order", permanent: false, retryAt: now + 60, now: now)
+        }
         var item = try store.read { try $0.outboxItem(id: id) }
         #expect(item.state == .queued && item.lastError == "CMS 38: network out of order" && !item.lastErrorIsPermanent)
         #expect(try store.write { try $0.claimNextOutbox(modem: "m", now: now + 59) } == nil)
@@ -150,7 +157,10 @@ struct OutboxTests {
         // A rolled-back transaction records nothing.
         struct Abort: Error {}
         #expect(throws: Abort.self) {
-            try store.write { tx in _ = try tx.recordReceivedFingerprint("sha256:ghi"); throw Abort() }
+            try store.write { tx in
+                _ = try tx.recordReceivedFingerprint("sha256:ghi")
+                throw Abort()
+            }
         }
         #expect(try store.read { try $0.hasReceivedFingerprint("sha256:ghi") } == false)
         #expect(try store.write { try $0.pruneReceivedFingerprints(olderThan: old + 1) } == 1)

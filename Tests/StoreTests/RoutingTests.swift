@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import Store
 
 @Suite("Contacts with several numbers and contacts pinned to a modem")
@@ -63,7 +64,8 @@ struct RoutingTests {
             }
         }
         #expect(sentTo == (0..<7).map { numbers[$0 % 3] })
-        #expect(try store.read { try $0.outboxItems(in: []) }.filter { $0.contactID == single.id }.allSatisfy { $0.number == single.number })
+        #expect(
+            try store.read { try $0.outboxItems(in: []) }.filter { $0.contactID == single.id }.allSatisfy { $0.number == single.number })
     }
 
     @Test("A pinned contact's rows go to its modem while it is ready and to any modem while it is not")

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import TestSupport
 import Testing
+
 @testable import Store
 
 @Suite("Two-factor login bound into the key wrapping")

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import TestSupport
 import Testing
+
 @testable import Store
 
 @Suite("A database written before the v4 migrations")

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import TestSupport
 import Testing
+
 @testable import SystemCalls
 
 /// Every descriptor is closed once, on every path, and the wrappers do what their calls do.

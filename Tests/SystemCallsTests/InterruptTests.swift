@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import TestSupport
 import Testing
+
 @testable import SystemCalls
 
 /// A signal that interrupts a call never reaches the caller as a failure: the call is made again.
@@ -69,10 +70,13 @@ struct InterruptTests {
 
     @Test func aPollWithoutTimeoutSurvivesSignalsAndSeesTheWakeUp() throws {
         let pipe = try WakePipe()
-        let ready = try Interrupter.interrupt(20, while: { () throws -> Int in
-            var descriptors = [pollfd(fd: pipe.readEnd, events: Int16(POLLIN), revents: 0)]
-            return try SystemCall.poll(&descriptors, timeout: nil)
-        }) {
+        let ready = try Interrupter.interrupt(
+            20,
+            while: { () throws -> Int in
+                var descriptors = [pollfd(fd: pipe.readEnd, events: Int16(POLLIN), revents: 0)]
+                return try SystemCall.poll(&descriptors, timeout: nil)
+            }
+        ) {
             pipe.wake()
         }
         #expect(ready == 1)
@@ -81,12 +85,15 @@ struct InterruptTests {
     @Test func aPollInterruptedBySignalsStillWaitsItsWholeTimeout() throws {
         let pipe = try WakePipe()
         let timeout = Duration.milliseconds(400)
-        let waited = try Interrupter.interrupt(20, while: { () throws -> (Int, Duration) in
-            var descriptors = [pollfd(fd: pipe.readEnd, events: Int16(POLLIN), revents: 0)]
-            let start = ContinuousClock.now
-            let ready = try SystemCall.poll(&descriptors, timeout: timeout)
-            return (ready, ContinuousClock.now - start)
-        }) {}
+        let waited = try Interrupter.interrupt(
+            20,
+            while: { () throws -> (Int, Duration) in
+                var descriptors = [pollfd(fd: pipe.readEnd, events: Int16(POLLIN), revents: 0)]
+                let start = ContinuousClock.now
+                let ready = try SystemCall.poll(&descriptors, timeout: timeout)
+                return (ready, ContinuousClock.now - start)
+            }
+        ) {}
         #expect(waited.0 == 0)
         #expect(waited.1 >= timeout)
     }

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import TestSupport
 import Testing
+
 @testable import SystemCalls
 
 /// errno becomes a sentence that names the call and the path, with a category a front end maps.

@@ -70,7 +70,8 @@ struct PassphraseSourceTests {
                 _ = person.read(until: "Repeat it: ")
                 person.type("two\n")
             }) {
-                try PassphraseSource.new.readWithOrigin(prompt: "New passphrase: ", confirm: true, environment: [:], openTerminal: tty.terminal)
+                try PassphraseSource.new.readWithOrigin(
+                    prompt: "New passphrase: ", confirm: true, environment: [:], openTerminal: tty.terminal)
             }
         }
     }

@@ -8,7 +8,10 @@ import Testing
 struct TerminalTests {
     @Test func aMaskedLineIsNotEchoedAndEchoComesBack() throws {
         let tty = try PseudoTerminal()
-        guard let terminal = tty.terminal() else { Issue.record("the pseudo-terminal's slave did not open"); return }
+        guard let terminal = tty.terminal() else {
+            Issue.record("the pseudo-terminal's slave did not open")
+            return
+        }
         let typed = try tty.withPerson({ person in
             _ = person.read(until: "Passphrase: ")
             person.type("correct horse\r\n")
@@ -23,7 +26,10 @@ struct TerminalTests {
 
     @Test func anEmptyMaskedLineIsRefused() throws {
         let tty = try PseudoTerminal()
-        guard let terminal = tty.terminal() else { Issue.record("the pseudo-terminal's slave did not open"); return }
+        guard let terminal = tty.terminal() else {
+            Issue.record("the pseudo-terminal's slave did not open")
+            return
+        }
         #expect(throws: TerminalInputError.nothingTyped) {
             try tty.withPerson({ person in
                 _ = person.read(until: "Code: ")

@@ -49,7 +49,8 @@ extension GatewayConfiguration {
         } catch let error as TOMLParseError {
             throw ConfigurationError(
                 key: nil,
-                "\(source) is not valid TOML at line \(error.source.begin.line), column \(error.source.begin.column): \(error.description). Fix the syntax (see config/smsgw.toml.example).")
+                "\(source) is not valid TOML at line \(error.source.begin.line), column \(error.source.begin.column): \(error.description). Fix the syntax (see config/smsgw.toml.example)."
+            )
         } catch {
             throw ConfigurationError(key: nil, "\(source) is not valid TOML; fix the syntax (see config/smsgw.toml.example).")
         }
@@ -118,7 +119,8 @@ extension GatewayConfiguration {
             guard Self.intervalKeys.contains(key) else {
                 throw ConfigurationError(
                     key: name,
-                    "Unknown environment variable \(name); expected one of \(Self.intervalKeys.map { intervalPrefix + $0.uppercased() }.joined(separator: ", ")).")
+                    "Unknown environment variable \(name); expected one of \(Self.intervalKeys.map { intervalPrefix + $0.uppercased() }.joined(separator: ", "))."
+                )
             }
             guard let seconds = Double(value.trimmingCharacters(in: .whitespaces)), seconds > 0, seconds.isFinite else {
                 throw ConfigurationError(key: name, "\(name) must be a positive number of seconds, not \"\(value)\".")
@@ -139,7 +141,8 @@ extension GatewayConfiguration {
             guard let index = Int(digits), index >= 1, rest.dropFirst(digits.count).first == "_", modemKeys.contains(key) else {
                 throw ConfigurationError(
                     key: name,
-                    "Unknown environment variable \(name); expected \(modemPrefix)<N>_<KEY> with N the modem's place from 1 and KEY one of \(modemKeys.sorted().map { $0.uppercased() }.joined(separator: ", ")).")
+                    "Unknown environment variable \(name); expected \(modemPrefix)<N>_<KEY> with N the modem's place from 1 and KEY one of \(modemKeys.sorted().map { $0.uppercased() }.joined(separator: ", "))."
+                )
             }
             overrides[index, default: []].append((name, key, value))
         }
@@ -147,7 +150,8 @@ extension GatewayConfiguration {
             guard index == tables.count + 1 else {
                 throw ConfigurationError(
                     key: "\(modemPrefix)\(index)",
-                    "\(modemPrefix)\(index)_… names modem \(index), but there are \(tables.count) modems and \(tables.count + 1) would be the next; number the modems without gaps.")
+                    "\(modemPrefix)\(index)_… names modem \(index), but there are \(tables.count) modems and \(tables.count + 1) would be the next; number the modems without gaps."
+                )
             }
             tables.append(TOMLTable())
         }
@@ -164,7 +168,8 @@ extension GatewayConfiguration {
         switch key {
         case "section":
             guard let number = Int(trimmed), number >= 0 else {
-                throw ConfigurationError(key: variable, "\(variable) must be a whole number ≥ 0 (0 for [gammu], 1 for [gammu1], …), not \"\(text)\".")
+                throw ConfigurationError(
+                    key: variable, "\(variable) must be a whole number ≥ 0 (0 for [gammu], 1 for [gammu1], …), not \"\(text)\".")
             }
             return number
         case "status_reports":
@@ -188,7 +193,8 @@ extension GatewayConfiguration {
         if intervals.retryMaxSeconds < intervals.retryBaseSeconds {
             throw ConfigurationError(
                 key: "intervals.retry_max_seconds",
-                "intervals.retry_max_seconds (\(intervals.retryMaxSeconds)) must be at least intervals.retry_base_seconds (\(intervals.retryBaseSeconds)).")
+                "intervals.retry_max_seconds (\(intervals.retryMaxSeconds)) must be at least intervals.retry_base_seconds (\(intervals.retryBaseSeconds))."
+            )
         }
         var seen: Set<String> = []
         for (offset, modem) in modems.enumerated() {
@@ -225,91 +231,5 @@ extension GatewayConfiguration {
                 "\(key) must be one of trace, debug, info, notice, warning, error, critical, not \"\(text)\".")
         }
         return level
-    }
-}
-
-/// Typed reads from a TOML table with errors that name the key.
-struct TOMLReader {
-    let source: String
-
-    func string(_ table: TOMLTable, _ key: String, path: String) throws(ConfigurationError) -> String? {
-        guard let value = table[key] else { return nil }
-        guard let string = value.string else {
-            throw ConfigurationError(key: path, "\(path) must be a string in quotes, not a \(value.type).")
-        }
-        return string
-    }
-
-    func seconds(_ table: TOMLTable, _ key: String, path: String) throws(ConfigurationError) -> Double? {
-        guard let value = table[key] else { return nil }
-        let number: Double? = value.type == .int ? value.int.map(Double.init) : value.type == .double ? value.double : nil
-        guard let number else {
-            throw ConfigurationError(key: path, "\(path) must be a number of seconds, not a \(value.type).")
-        }
-        guard number > 0, number.isFinite else {
-            throw ConfigurationError(key: path, "\(path) must be a positive number of seconds, not \(number).")
-        }
-        return number
-    }
-
-    func bool(_ table: TOMLTable, _ key: String, path: String) throws(ConfigurationError) -> Bool? {
-        guard let value = table[key] else { return nil }
-        guard let bool = value.bool, value.type == .bool else {
-            throw ConfigurationError(key: path, "\(path) must be true or false, not a \(value.type).")
-        }
-        return bool
-    }
-
-    func modem(_ table: TOMLTable, index: Int) throws(ConfigurationError) -> ModemSettings {
-        let prefix = "modem[\(index)]"
-        for key in table.keys where !GatewayConfiguration.modemKeys.contains(key) {
-            throw ConfigurationError(
-                key: "\(prefix).\(key)",
-                "Unknown key \(prefix).\(key); expected \(GatewayConfiguration.modemKeys.sorted().joined(separator: ", ")).")
-        }
-        guard let name = try string(table, "name", path: "\(prefix).name"), !name.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw ConfigurationError(key: "\(prefix).name", "\(prefix).name is required: give each modem a short name for logs and the status.")
-        }
-        let device = try string(table, "device", path: "\(prefix).device")
-        let connection = try string(table, "connection", path: "\(prefix).connection")
-        let gammurc = try string(table, "gammurc", path: "\(prefix).gammurc")
-        var section: Int?
-        if let value = table["section"] {
-            guard value.type == .int, let number = value.int, number >= 0 else {
-                throw ConfigurationError(
-                    key: "\(prefix).section", "\(prefix).section must be a whole number ≥ 0 (0 for [gammu], 1 for [gammu1], …).")
-            }
-            section = number
-        }
-        let source: ModemSettings.Source
-        switch (device, gammurc) {
-        case (let device?, nil):
-            guard !device.isEmpty else {
-                throw ConfigurationError(key: "\(prefix).device", "\(prefix).device must be the modem's AT port, e.g. /dev/serial/by-id/….")
-            }
-            if section != nil {
-                throw ConfigurationError(key: "\(prefix).section", "\(prefix).section only goes with gammurc; remove it or use gammurc instead of device.")
-            }
-            let connection = connection ?? "at"
-            guard !connection.isEmpty else {
-                throw ConfigurationError(key: "\(prefix).connection", "\(prefix).connection must be a gammu connection such as \"at\" or \"at115200\".")
-            }
-            source = .device(path: device, connection: connection)
-        case (nil, let gammurc?):
-            if connection != nil {
-                throw ConfigurationError(
-                    key: "\(prefix).connection", "\(prefix).connection only goes with device; with gammurc, set the connection in the gammurc section.")
-            }
-            source = .gammurc(path: gammurc, section: section ?? 0)
-        case (.some, .some):
-            throw ConfigurationError(key: "\(prefix).gammurc", "\(prefix).gammurc and \(prefix).device are both set; keep one of them.")
-        case (nil, nil):
-            throw ConfigurationError(
-                key: "\(prefix).device", "\(prefix).device is missing: set device (with connection) or gammurc (with section) to say how to reach the modem.")
-        }
-        let pinFile = try string(table, "pin_file", path: "\(prefix).pin_file")
-        let statusReports = try bool(table, "status_reports", path: "\(prefix).status_reports") ?? true
-        let timeout = try seconds(table, "call_timeout_seconds", path: "\(prefix).call_timeout_seconds") ?? 30
-        return ModemSettings(name: name, source: source, pinFile: pinFile, statusReports: statusReports, callTimeoutSeconds: timeout)
     }
 }

@@ -51,7 +51,8 @@ public struct ModemSettings: Sendable, Equatable {
             guard let data = FileManager.default.contents(atPath: pinFile) else {
                 throw ConfigurationError(
                     key: "modem[\(index)].pin_file",
-                    "modem[\(index)].pin_file: cannot read \(pinFile); create it with the SIM PIN (mode 0400, owned by the smsgw user) or remove the key if the SIM has no PIN.")
+                    "modem[\(index)].pin_file: cannot read \(pinFile); create it with the SIM PIN (mode 0400, owned by the smsgw user) or remove the key if the SIM has no PIN."
+                )
             }
             let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             guard (4...8).contains(text.count), text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) else {

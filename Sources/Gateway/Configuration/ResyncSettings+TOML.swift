@@ -26,7 +26,8 @@ extension ResyncSettings {
             if let count = replies["per_contact_per_hour"] {
                 guard count.type == .int, let number = count.int, number >= 0 else {
                     throw ConfigurationError(
-                        key: "replies.per_contact_per_hour", "replies.per_contact_per_hour must be a whole number ≥ 0 (0 never replies automatically).")
+                        key: "replies.per_contact_per_hour",
+                        "replies.per_contact_per_hour must be a whole number ≥ 0 (0 never replies automatically).")
                 }
                 automaticRepliesPerHour = number
             }
@@ -50,7 +51,9 @@ extension ResyncSettings {
     private static func acceptance(_ text: String, key: String) throws(ConfigurationError) -> Acceptance {
         guard let value = Acceptance(rawValue: text.trimmingCharacters(in: .whitespaces).lowercased()) else {
             throw ConfigurationError(
-                key: key, "\(key) must be \"operator\" (a peer's resync waits for the operator to accept it) or \"auto\" (answered at once), not \"\(text)\".")
+                key: key,
+                "\(key) must be \"operator\" (a peer's resync waits for the operator to accept it) or \"auto\" (answered at once), not \"\(text)\"."
+            )
         }
         return value
     }

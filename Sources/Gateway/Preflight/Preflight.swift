@@ -28,7 +28,10 @@ public enum Preflight {
     /// Each modem's settings, PIN file and device, without opening it.
     static func modems(_ configuration: GatewayConfiguration) -> [PreflightFinding] {
         guard !configuration.modems.isEmpty else {
-            return [PreflightFinding("modems", "none configured; add a [[modem]] table (see config/smsgw.toml.example) or use --sim", .problem(.unavailable))]
+            return [
+                PreflightFinding(
+                    "modems", "none configured; add a [[modem]] table (see config/smsgw.toml.example) or use --sim", .problem(.unavailable))
+            ]
         }
         return configuration.modems.enumerated().map { offset, settings in
             let subject = "modem \(settings.name)"
@@ -42,7 +45,8 @@ public enum Preflight {
             if let problem = deviceProblem(modem.device) {
                 return PreflightFinding(subject, problem.detail, .problem(.unavailable), remedy: problem.remedy)
             }
-            return PreflightFinding(subject, "device \(modem.device) (a serial port this user can open), connection \(modem.connection)\(pin)")
+            return PreflightFinding(
+                subject, "device \(modem.device) (a serial port this user can open), connection \(modem.connection)\(pin)")
         }
     }
 

@@ -79,9 +79,11 @@ extension InboxReceiver {
             await delete(location, fingerprint: "outbox:\(location)", link: link, logger: logger)
             freed += 1
         }
-        logger.warning("The modem's SMS storage was full; waiting parts and outbox copies were removed to make room.", metadata: [
-            GatewayLog.count: "\(freed)",
-        ])
+        logger.warning(
+            "The modem's SMS storage was full; waiting parts and outbox copies were removed to make room.",
+            metadata: [
+                GatewayLog.count: "\(freed)"
+            ])
     }
 
     /// Logs an entry that cannot be read (once: its fingerprint is recorded), then deletes it.
@@ -90,9 +92,11 @@ extension InboxReceiver {
         do {
             let logged = try await context.store.write { tx in try IncomingProcessor.recordUnreadable(entry, modem: name, in: tx) }
             if logged {
-                logger.warning("The modem held an entry it cannot read; its raw form is in the message log and it is deleted from the modem.", metadata: [
-                    GatewayLog.error: "\(entry.reason) at \(entry.location)",
-                ])
+                logger.warning(
+                    "The modem held an entry it cannot read; its raw form is in the message log and it is deleted from the modem.",
+                    metadata: [
+                        GatewayLog.error: "\(entry.reason) at \(entry.location)"
+                    ])
             }
         } catch {
             logger.error("Could not log an unreadable entry; it stays on the modem.", metadata: [GatewayLog.error: "\(error)"])
@@ -116,6 +120,7 @@ extension InboxReceiver {
     static func partialNote(_ group: WaitingGroup, because reason: String) -> String {
         let numbers = Set(group.parts.compactMap { $0.concatenation?.part }).sorted().map(String.init)
         let which = numbers.count == 1 ? "part \(numbers[0])" : "parts \(numbers.joined(separator: ", "))"
-        return "Incomplete long SMS: only \(which) of \(group.key.total) arrived, and \(reason); what arrived is logged here and was deleted from the modem."
+        return
+            "Incomplete long SMS: only \(which) of \(group.key.total) arrived, and \(reason); what arrived is logged here and was deleted from the modem."
     }
 }

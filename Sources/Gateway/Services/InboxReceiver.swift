@@ -20,10 +20,6 @@ public struct InboxReceiver: Service {
     /// How often a request kept while the modem was not ready is looked at again.
     static let wakeInterval = 0.25
 
-    init(context: GatewayContext) {
-        self.context = context
-    }
-
     public func run() async throws {
         _ = try? await context.store.write { tx in
             try tx.pruneReceivedFingerprints(olderThan: Date().addingTimeInterval(-90 * 86_400))
@@ -126,9 +122,11 @@ public struct InboxReceiver: Service {
             await delete(sms.location, fingerprint: sms.fingerprint, link: link, logger: logger)
             return outcome
         } catch {
-            logger.error("Could not process a received SMS; it stays on the modem and is tried again.", metadata: [
-                GatewayLog.error: "\(error)",
-            ])
+            logger.error(
+                "Could not process a received SMS; it stays on the modem and is tried again.",
+                metadata: [
+                    GatewayLog.error: "\(error)"
+                ])
             return nil
         }
     }
@@ -160,9 +158,11 @@ public struct InboxReceiver: Service {
             logger.notice("Duplicate message refused.", metadata: [GatewayLog.contact: "\(contact)"])
         case .rejected(let contact, let failures, _):
             let level: Logger.Level = failures >= GatewayContext.failureThreshold ? .error : .warning
-            logger.log(level: level, "Message failed verification; kept to retry after a resync.", metadata: [
-                GatewayLog.contact: "\(contact)", GatewayLog.failures: "\(failures)",
-            ])
+            logger.log(
+                level: level, "Message failed verification; kept to retry after a resync.",
+                metadata: [
+                    GatewayLog.contact: "\(contact)", GatewayLog.failures: "\(failures)",
+                ])
         case .plain:
             logger.info("Plain SMS received.")
         case .resync(let contact, let completed, _):
@@ -170,14 +170,18 @@ public struct InboxReceiver: Service {
             if completed {
                 let retried = try? await context.store.write { tx in try IncomingProcessor.retryQuarantine(for: contact, in: tx) }
                 if let retried, retried.opened > 0 {
-                    logger.notice("Quarantined messages opened after the resync.", metadata: [
-                        GatewayLog.contact: "\(contact)", GatewayLog.count: "\(retried.opened)",
-                    ])
+                    logger.notice(
+                        "Quarantined messages opened after the resync.",
+                        metadata: [
+                            GatewayLog.contact: "\(contact)", GatewayLog.count: "\(retried.opened)",
+                        ])
                 }
                 if let retried, retried.givenUp > 0 {
-                    logger.warning("Quarantined messages cannot open even after the resync; the log says to ask for them again.", metadata: [
-                        GatewayLog.contact: "\(contact)", GatewayLog.count: "\(retried.givenUp)",
-                    ])
+                    logger.warning(
+                        "Quarantined messages cannot open even after the resync; the log says to ask for them again.",
+                        metadata: [
+                            GatewayLog.contact: "\(contact)", GatewayLog.count: "\(retried.givenUp)",
+                        ])
                 }
             }
         }
@@ -194,7 +198,8 @@ extension InboxReceiver {
         do {
             let ids = try await context.store.write { tx in try LongTexts.releaseWaiting(in: tx, now: Date()) }
             for id in ids {
-                logger.notice("A long text is shown with parts missing; they did not arrive in time.", metadata: [GatewayLog.message: "\(id)"])
+                logger.notice(
+                    "A long text is shown with parts missing; they did not arrive in time.", metadata: [GatewayLog.message: "\(id)"])
             }
         } catch {
             logger.warning("Could not hand out long texts that waited too long.", metadata: [GatewayLog.error: "\(error)"])

@@ -57,10 +57,11 @@ enum IncomingProcessor {
             let contact = try (try? PhoneNumber(sms.number)).flatMap { try tx.contact(withNumber: $0) }
             // No text at all: the copy may be a plain SMS, whose text must not land in a clear
             // column, and the first copy's row already holds whatever it carried.
-            let id = try tx.appendLog(NewLogEntry(
-                time: now, direction: .incoming, contact: contact, remoteNumber: sms.number, status: .duplicate,
-                error: "An identical SMS was already received and processed; this copy changed nothing.",
-                fingerprint: sms.fingerprint))
+            let id = try tx.appendLog(
+                NewLogEntry(
+                    time: now, direction: .incoming, contact: contact, remoteNumber: sms.number, status: .duplicate,
+                    error: "An identical SMS was already received and processed; this copy changed nothing.",
+                    fingerprint: sms.fingerprint))
             return .duplicate(contact: contact?.name ?? sms.number, message: id)
         }
         if sms.isStatusReport { return try statusReport(sms, modem: modem, in: tx, now: now) }
@@ -68,9 +69,10 @@ enum IncomingProcessor {
         let contact = try (try? PhoneNumber(sms.number)).flatMap { try tx.contact(withNumber: $0) }
         guard let contact else {
             // Unknown sender: logged, nothing else touched.
-            let id = try tx.appendLog(NewLogEntry(
-                time: now, direction: .incoming, contact: nil, remoteNumber: sms.number, status: .plain,
-                text: sms.text, fingerprint: sms.fingerprint))
+            let id = try tx.appendLog(
+                NewLogEntry(
+                    time: now, direction: .incoming, contact: nil, remoteNumber: sms.number, status: .plain,
+                    text: sms.text, fingerprint: sms.fingerprint))
             _ = try tx.recordReceivedFingerprint(sms.fingerprint, at: now)
             return .plain(message: id)
         }
@@ -100,10 +102,12 @@ enum IncomingProcessor {
         return IncomingOutcome(applied)
     }
 
-    private static func duplicate(_ sms: StoredMessage, from contact: Contact, in tx: StoreTransaction, now: Date) throws -> IncomingOutcome {
-        let id = try tx.appendLog(NewLogEntry(
-            time: now, direction: .incoming, contact: contact, status: .duplicate, ciphertext: sms.text,
-            error: CipherError.duplicate.description, fingerprint: sms.fingerprint))
+    private static func duplicate(_ sms: StoredMessage, from contact: Contact, in tx: StoreTransaction, now: Date) throws -> IncomingOutcome
+    {
+        let id = try tx.appendLog(
+            NewLogEntry(
+                time: now, direction: .incoming, contact: contact, status: .duplicate, ciphertext: sms.text,
+                error: CipherError.duplicate.description, fingerprint: sms.fingerprint))
         _ = try tx.recordReceivedFingerprint(sms.fingerprint, at: now)
         return .duplicate(contact: contact.name, message: id)
     }
@@ -111,8 +115,9 @@ enum IncomingProcessor {
     private static func plain(
         _ text: String, from contact: Contact, fingerprint: String, in tx: StoreTransaction, now: Date
     ) throws -> IncomingOutcome {
-        let id = try tx.appendLog(NewLogEntry(
-            time: now, direction: .incoming, contact: contact, status: .plain, text: text, fingerprint: fingerprint))
+        let id = try tx.appendLog(
+            NewLogEntry(
+                time: now, direction: .incoming, contact: contact, status: .plain, text: text, fingerprint: fingerprint))
         try tx.recordReceived(from: contact, at: now)
         _ = try tx.recordReceivedFingerprint(fingerprint, at: now)
         return .plain(message: id)
@@ -127,9 +132,10 @@ enum IncomingProcessor {
         if failures >= SyncPolicy.failureThreshold {
             reason += " \(failures) messages in a row failed; resynchronise with \(contact.name)."
         }
-        let id = try tx.appendLog(NewLogEntry(
-            time: now, direction: .incoming, contact: contact, status: .rejected, ciphertext: ciphertext,
-            error: reason, fingerprint: fingerprint))
+        let id = try tx.appendLog(
+            NewLogEntry(
+                time: now, direction: .incoming, contact: contact, status: .rejected, ciphertext: ciphertext,
+                error: reason, fingerprint: fingerprint))
         if error != .replayedHandshake && error != .conflictingHandshake {
             try tx.quarantine(ciphertext, from: contact, messageID: id, reason: error.description, now: now)
         }
@@ -175,9 +181,10 @@ enum IncomingProcessor {
         for part in parts { byPart[part.concatenation?.part ?? 0] = byPart[part.concatenation?.part ?? 0] ?? part.text }
         let text = byPart.keys.sorted().compactMap { byPart[$0] }.joined()
         let contact = try (try? PhoneNumber(first.number)).flatMap { try tx.contact(withNumber: $0) }
-        let id = try tx.appendLog(NewLogEntry(
-            time: now, direction: .incoming, contact: contact, remoteNumber: first.number, status: .plain, text: text,
-            error: note, fingerprint: first.fingerprint))
+        let id = try tx.appendLog(
+            NewLogEntry(
+                time: now, direction: .incoming, contact: contact, remoteNumber: first.number, status: .plain, text: text,
+                error: note, fingerprint: first.fingerprint))
         if let contact { try tx.recordReceived(from: contact, at: now) }
         for part in parts { _ = try tx.recordReceivedFingerprint(part.fingerprint, at: now) }
         return .plain(message: id)
@@ -188,10 +195,12 @@ enum IncomingProcessor {
     /// - Returns: Whether it was logged now.
     static func recordUnreadable(_ entry: UnreadableEntry, modem: String, in tx: StoreTransaction, now: Date = Date()) throws -> Bool {
         guard try !tx.hasReceivedFingerprint(entry.fingerprint) else { return false }
-        try tx.appendLog(NewLogEntry(
-            time: now, direction: .incoming, contact: nil, status: .unreadable, text: entry.evidence.joined(separator: "\n"),
-            error: "Modem \(modem) held an entry at \(entry.location) that could not be read (\(entry.reason)); its raw form is this entry's text, and it was deleted from the modem.",
-            fingerprint: entry.fingerprint))
+        try tx.appendLog(
+            NewLogEntry(
+                time: now, direction: .incoming, contact: nil, status: .unreadable, text: entry.evidence.joined(separator: "\n"),
+                error:
+                    "Modem \(modem) held an entry at \(entry.location) that could not be read (\(entry.reason)); its raw form is this entry's text, and it was deleted from the modem.",
+                fingerprint: entry.fingerprint))
         _ = try tx.recordReceivedFingerprint(entry.fingerprint, at: now)
         return true
     }

@@ -25,10 +25,6 @@ public struct OutboxSender: Service {
     /// The retry delay after modem trouble (not the number's fault, so no backoff).
     static let modemTroubleDelay = 1.0
 
-    init(context: GatewayContext) {
-        self.context = context
-    }
-
     public func run() async throws {
         // Rows a killed process left submitting go back to the queue, same body.
         let requeued = try await context.store.write { try $0.requeueInterruptedOutbox() }
@@ -140,9 +136,11 @@ public struct OutboxSender: Service {
         if permanent {
             logger.error("SMS failed permanently; not retried.", metadata: [GatewayLog.error: "\(sentence)"])
         } else {
-            logger.warning("SMS not sent; will retry with the same text.", metadata: [
-                GatewayLog.error: "\(sentence)", GatewayLog.retryIn: "\(delay)",
-            ])
+            logger.warning(
+                "SMS not sent; will retry with the same text.",
+                metadata: [
+                    GatewayLog.error: "\(sentence)", GatewayLog.retryIn: "\(delay)",
+                ])
         }
     }
 

@@ -38,7 +38,8 @@ extension RecoveryLadder {
     mutating func openFailed(_ error: ModemError) -> Step {
         guard case .opening(var attempt) = state else { return pending }
         if let stop = Self.stopPhase(for: error) {
-            let advice = stop == .wrongPIN
+            let advice =
+                stop == .wrongPIN
                 ? "The SIM refused the PIN from \(pinSource); this modem is stopped so the SIM does not lock (no PUK). Put the right PIN in pin_file and restart the daemon."
                 : "\(error.message) This modem is stopped until a person fixes it and restarts the daemon."
             enter(stop, error: advice)

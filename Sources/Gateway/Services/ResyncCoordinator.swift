@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import Operations
-public import ServiceLifecycle
 import SMSCipher
+public import ServiceLifecycle
 import Store
 
 /// Sends an unanswered resync handshake again, with growing pauses and a bounded number of times.

@@ -4,10 +4,11 @@ public import Logging
 public import Operations
 public import ServiceLifecycle
 import SystemCalls
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Answers the ``StatusSocket`` while the daemon runs: one thread accepts connections one at a
@@ -49,7 +50,7 @@ public final class StatusServer: Service, Sendable {
             // The data directory is 0700 as well; the mode keeps the socket private wherever it is.
             listener = try UnixSocket.listen(at: path, mode: 0o600, backlog: 16)
             stopPipe = try WakePipe()
-        } catch where error.code == ENAMETOOLONG {
+        } catch  where error.code == ENAMETOOLONG {
             throw GatewayError.statusSocketPathTooLong(path)
         } catch {
             try? FileSystem.remove(path)
@@ -82,8 +83,10 @@ public final class StatusServer: Service, Sendable {
 
     private func acceptLoop() {
         while true {
-            var fds = [pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: stopPipe.readEnd, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stopPipe.readEnd, events: Int16(POLLIN), revents: 0),
+            ]
             guard let ready = try? SystemCall.poll(&fds, timeout: nil), ready > 0, fds[1].revents == 0 else { return }
             guard let client = try? listener.accept() else { continue }
             serve(client)

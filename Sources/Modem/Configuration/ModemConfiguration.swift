@@ -72,10 +72,12 @@ public struct ModemConfiguration: Sendable, Hashable, CustomStringConvertible, C
 
     /// Mirrors without the PIN, so `dump` and debuggers never show it.
     public var customMirror: Mirror {
-        Mirror(self, children: [
-            "name": name, "device": device, "connection": connection, "model": model,
-            "pin": pin == nil ? "none" : "<redacted>", "callTimeout": callTimeout,
-            "watchdogTimeout": watchdogTimeout, "pollingInterval": pollingInterval, "source": source,
-        ])
+        Mirror(
+            self,
+            children: [
+                "name": name, "device": device, "connection": connection, "model": model,
+                "pin": pin == nil ? "none" : "<redacted>", "callTimeout": callTimeout,
+                "watchdogTimeout": watchdogTimeout, "pollingInterval": pollingInterval, "source": source,
+            ])
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import SystemCalls
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Works around a libgammu 1.42 leak: when `GSM_InitConnection_Log` fails after it opened the
@@ -15,19 +16,19 @@ enum DeviceDescriptors {
     /// The descriptors of this process that point at `device` (symlinks resolved).
     static func snapshot(device: String) -> Set<Int32> {
         #if os(Linux)
-        guard let target = resolved(device) else { return [] }
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        var result: Set<Int32> = []
-        for entry in entries {
-            guard let fd = Int32(entry),
-                  let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)"),
-                  link == target
-            else { continue }
-            result.insert(fd)
-        }
-        return result
+            guard let target = resolved(device) else { return [] }
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            var result: Set<Int32> = []
+            for entry in entries {
+                guard let fd = Int32(entry),
+                    let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)"),
+                    link == target
+                else { continue }
+                result.insert(fd)
+            }
+            return result
         #else
-        return []
+            return []
         #endif
     }
 

@@ -113,7 +113,6 @@ final class GammuCallbackContext {
     }
 }
 
-
 @available(*, unavailable)
 extension GammuCallbackContext: Sendable {}
 

@@ -40,7 +40,8 @@ extension GammuSession {
                 ? Array(bytes.prefix(max(0, min(Int(sms.pointee.Length), bytes.count))))
                 : GammuText.rawUCS2(bytes)
         }
-        let text = coding == .eightBit
+        let text =
+            coding == .eightBit
             ? GammuText.hex(rawText)
             : withUnsafeBytes(of: &sms.pointee.Text) { GammuText.decodeUCS2($0) }
         var concatenation: StoredMessage.Concatenation?

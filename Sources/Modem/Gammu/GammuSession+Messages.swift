@@ -27,7 +27,8 @@ extension GammuSession {
         // Location 1: libgammu reads the SIM's SMSC (AT+CSCA?) as gammu-smsd does; its AT driver
         // refuses an empty SMSC address (ERR_EMPTYSMSC).
         message.pointee.SMSC.Location = 1
-        let fits = withUnsafeMutableBytes(of: &message.pointee.Text) { GammuText.encodeUCS2(sms.text, into: $0) }
+        let fits =
+            withUnsafeMutableBytes(of: &message.pointee.Text) { GammuText.encodeUCS2(sms.text, into: $0) }
             && withUnsafeMutableBytes(of: &message.pointee.Number) { GammuText.encodeUCS2(sms.number, into: $0) }
         guard fits else { throw ModemError(.invalidMessage, "The text or number is too long for one SMS.") }
         try verifyEncoding(of: message, matches: sms)
@@ -47,7 +48,10 @@ extension GammuSession {
         submitted.set()
         while context.sendStatus == nil, ContinuousClock.now < deadline {
             if GSM_ReadDevice(machine, 1) < 0 {
-                throw ModemError(.ambiguousSend, "The device failed right after the SMS was handed to the modem, so it may have been sent. Reopen the modem; resend the same text later, never new text for it.")
+                throw ModemError(
+                    .ambiguousSend,
+                    "The device failed right after the SMS was handed to the modem, so it may have been sent. Reopen the modem; resend the same text later, never new text for it."
+                )
             }
         }
         guard let status = context.sendStatus else {
@@ -56,7 +60,9 @@ extension GammuSession {
         if status != 0 { throw ModemError.sendRejected(cms: status) }
         guard context.sendReference >= 0 else {
             if let cms = context.lastCMSError { throw ModemError.sendRejected(cms: cms) }
-            throw ModemError(.modemFailure, "The modem answered ERROR to the SMS without a reason, so it was not sent. Retry later; if it persists, reset the radio.")
+            throw ModemError(
+                .modemFailure,
+                "The modem answered ERROR to the SMS without a reason, so it was not sent. Retry later; if it persists, reset the radio.")
         }
         return context.sendReference
     }
@@ -77,13 +83,16 @@ extension GammuSession {
         let packed = GSM7.pack(sms.septets)
         let firstByte = buffer[Int(layout.firstbyte)]
         let userData = Array(buffer[Int(layout.Text)..<Int(layout.Text) + packed.count])
-        let exact = buffer[Int(layout.TPDCS)] == 0x00
+        let exact =
+            buffer[Int(layout.TPDCS)] == 0x00
             && firstByte & 0x40 == 0
             && (firstByte & 0x20 != 0) == sms.statusReport
             && Int(buffer[Int(layout.TPUDL)]) == sms.septets.count
             && userData == packed
         guard exact else {
-            throw ModemError(.invalidMessage, "libgammu would not send this text bit-exactly as one GSM-7 SMS, so it was not sent. Report this text to the developers.")
+            throw ModemError(
+                .invalidMessage,
+                "libgammu would not send this text bit-exactly as one GSM-7 SMS, so it was not sent. Report this text to the developers.")
         }
     }
 

@@ -126,7 +126,9 @@ final class GammuSession {
             return
         case SEC_Pin:
             guard let pin = configuration.pin, !pin.isEmpty else {
-                throw ModemError(.pinRequired, "The SIM in \(configuration.device) asks for its PIN and none is configured. Add the PIN to the modem configuration.")
+                throw ModemError(
+                    .pinRequired,
+                    "The SIM in \(configuration.device) asks for its PIN and none is configured. Add the PIN to the modem configuration.")
             }
             guard !pinRejected else {
                 throw Self.wrongPIN(device: configuration.device, again: true)
@@ -135,7 +137,8 @@ final class GammuSession {
             context.traceSuppressed = true
             // From here until a clear answer, the outcome counts as unknown, i.e. as rejected.
             guard attempt.beginOffer() else {
-                throw ModemError(.timeout, "The connection attempt was given up before the PIN was entered; the PIN was not sent. Reopen the modem.")
+                throw ModemError(
+                    .timeout, "The connection attempt was given up before the PIN was entered; the PIN was not sent. Reopen the modem.")
             }
             let entered = smsgw_enter_pin(machine, pin)
             context.discardTraceLine()
@@ -153,16 +156,26 @@ final class GammuSession {
             }
             attempt.record(.accepted)
         case SEC_Puk, SEC_Puk2:
-            throw ModemError(.simLocked, "The SIM in \(configuration.device) is blocked and asks for its PUK. Unlock it in a phone with the PUK from the operator; smsgw never enters a PUK.")
+            throw ModemError(
+                .simLocked,
+                "The SIM in \(configuration.device) is blocked and asks for its PUK. Unlock it in a phone with the PUK from the operator; smsgw never enters a PUK."
+            )
         default:
-            throw ModemError(.simLocked, "The SIM in \(configuration.device) asks for a security code other than the PIN. Unlock it in a phone first.")
+            throw ModemError(
+                .simLocked, "The SIM in \(configuration.device) asks for a security code other than the PIN. Unlock it in a phone first.")
         }
     }
 
     static func wrongPIN(device: String, again: Bool) -> ModemError {
-        let lead = again ? "The SIM in \(device) refused the configured PIN earlier (or its answer was lost), so it was not offered again."
+        let lead =
+            again
+            ? "The SIM in \(device) refused the configured PIN earlier (or its answer was lost), so it was not offered again."
             : "The SIM in \(device) refused the configured PIN."
-        return ModemError(.wrongPIN, lead + " Correct the PIN in the configuration and restart; each wrong attempt brings the SIM closer to a PUK lock (usually 3 tries).")
+        return ModemError(
+            .wrongPIN,
+            lead
+                + " Correct the PIN in the configuration and restart; each wrong attempt brings the SIM closer to a PUK lock (usually 3 tries)."
+        )
     }
 
     /// Closes the port; errors are ignored since the port may already be gone.

@@ -20,7 +20,8 @@ extension ModemConfiguration {
     ) throws(ModemError) -> ModemConfiguration {
         let path = gammurc.path
         guard FileManager.default.isReadableFile(atPath: path) else {
-            throw ModemError(.configuration, "The gammurc file \(path) does not exist or cannot be read. Check the path in the modem configuration.")
+            throw ModemError(
+                .configuration, "The gammurc file \(path) does not exist or cannot be read. Check the path in the modem configuration.")
         }
         guard let machine = GSM_AllocStateMachine() else {
             throw ModemError(.modemFailure, "libgammu could not allocate a state machine; the process is out of memory.")

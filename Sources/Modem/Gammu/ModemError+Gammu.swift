@@ -14,8 +14,9 @@ extension ModemError {
         let name = GSM_ErrorName(error).map { String(cString: $0) } ?? "\(error.rawValue)"
         let libraryText = GSM_ErrorString(error).map { String(cString: $0) } ?? name
         func make(_ code: Code, _ advice: String) -> ModemError {
-            ModemError(code, "\(operation.prefix(1).uppercased() + operation.dropFirst()) failed: \(advice)",
-                       gammuError: name, cmsError: cms, cmeError: cme)
+            ModemError(
+                code, "\(operation.prefix(1).uppercased() + operation.dropFirst()) failed: \(advice)",
+                gammuError: name, cmsError: cms, cmeError: cme)
         }
         if let cms, error != ERR_TIMEOUT {
             if cms == 322 || cms == 208 || cms == 211 {
@@ -27,8 +28,9 @@ extension ModemError {
             if [310, 313, 315].contains(cms) {
                 return make(.noSIM, "the SIM is missing or failed. Check the SIM card.")
             }
-            let advice = isTemporaryCMS(cms) ? "the modem reported a temporary error; retry later." :
-                "the modem refused the request; retrying unchanged will not help."
+            let advice =
+                isTemporaryCMS(cms)
+                ? "the modem reported a temporary error; retry later." : "the modem refused the request; retrying unchanged will not help."
             return make(.modemFailure, advice)
         }
         switch error {
@@ -40,10 +42,14 @@ extension ModemError {
             return make(.deviceNotFound, "the device \(device) does not exist. Check the cable and the device path, then reopen.")
         case ERR_DEVICEOPENERROR, ERR_DEVICELOCKED, ERR_DEVICEBUSY, ERR_DEVICENOPERMISSION, ERR_DEVICENODRIVER,
             ERR_DEVICENOTWORK:
-            return make(.deviceOpenFailed, "the device \(device) could not be opened (\(libraryText)). Check that this user may open it (dialout group) and that no other program such as ModemManager holds it.")
+            return make(
+                .deviceOpenFailed,
+                "the device \(device) could not be opened (\(libraryText)). Check that this user may open it (dialout group) and that no other program such as ModemManager holds it."
+            )
         case ERR_DEVICEWRITEERROR, ERR_DEVICEREADERROR, ERR_DEVICEDTRRTSERROR, ERR_DEVICECHANGESPEEDERROR,
             ERR_DEVICEPARITYERROR:
-            return make(.deviceGone, "the device \(device) stopped working (\(libraryText)); it was probably unplugged. Reopen it once it is back.")
+            return make(
+                .deviceGone, "the device \(device) stopped working (\(libraryText)); it was probably unplugged. Reopen it once it is back.")
         case ERR_NOTCONNECTED:
             return make(.notConnected, "the modem is not connected. Connect or reopen it.")
         case ERR_SECURITYERROR:

@@ -18,7 +18,10 @@ struct OutgoingSMS: Sendable {
             throw ModemError(.invalidMessage, "The text cannot be sent as one GSM-7 SMS. \(error.description)")
         }
         guard septets.count <= GSM7.septetsPerSMS else {
-            throw ModemError(.invalidMessage, "The text is \(septets.count) septets (extension characters count 2); one SMS holds \(GSM7.septetsPerSMS). Shorten it; smsgw never splits a message.")
+            throw ModemError(
+                .invalidMessage,
+                "The text is \(septets.count) septets (extension characters count 2); one SMS holds \(GSM7.septetsPerSMS). Shorten it; smsgw never splits a message."
+            )
         }
         let canonical: String
         do {
@@ -29,7 +32,8 @@ struct OutgoingSMS: Sendable {
         let trimmed = number.trimmingWhitespace
         let digits = trimmed.hasPrefix("+") ? trimmed.dropFirst() : Substring(trimmed)
         guard !digits.isEmpty, digits.count <= 20, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-            throw ModemError(.invalidNumber, "\"\(number)\" is not a phone number. Use digits with an optional leading +, for example +4915112345678.")
+            throw ModemError(
+                .invalidNumber, "\"\(number)\" is not a phone number. Use digits with an optional leading +, for example +4915112345678.")
         }
         self.number = trimmed
         self.text = canonical

@@ -33,8 +33,9 @@ public struct SMSTimestamp: Sendable, Equatable, Hashable, CustomStringConvertib
         var calendar = Calendar(identifier: .gregorian)
         guard let zone = TimeZone(secondsFromGMT: timeZoneQuarters * 15 * 60) else { return nil }
         calendar.timeZone = zone
-        return calendar.date(from: DateComponents(
-            year: year, month: month, day: day, hour: hour, minute: minute, second: second))
+        return calendar.date(
+            from: DateComponents(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second))
     }
 
     public var description: String {

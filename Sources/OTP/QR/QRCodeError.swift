@@ -36,7 +36,8 @@ public struct QRCodeError: Error, Hashable, Sendable, CustomStringConvertible {
         let target = version.map { "version \($0)" } ?? "any QR code version"
         return QRCodeError(
             code: .dataTooLong,
-            message: "\(count) bytes do not fit in \(target) at correction level \(correction), which holds \(limit); shorten the data or choose a lower correction level"
+            message:
+                "\(count) bytes do not fit in \(target) at correction level \(correction), which holds \(limit); shorten the data or choose a lower correction level"
         )
     }
 

@@ -20,7 +20,8 @@ extension Contacts {
             let contact = try tx.contact(named: contactName)
             guard let mine = try tx.loadPairingCode(for: contact) else { throw ContactError.alreadyPaired(contact: contact.name) }
             let current = try tx.loadSession(for: contact)
-            let session = try current.map { try $0.repaired(mine: mine, peer: code, now: now) }
+            let session =
+                try current.map { try $0.repaired(mine: mine, peer: code, now: now) }
                 ?? Session.paired(mine: mine, peer: code)
             try tx.savePaired(session, for: contact)
             return PairedContact(name: contact.name, safetyCode: session.safetyCode, rePaired: current != nil)

@@ -24,7 +24,8 @@ public struct DaemonError: CategorizedError, Sendable, Equatable {
         case .notPermitted:
             return "\(daemon) runs, but this user may not connect to \(socket); ask as the service's user."
         case .notListening, .noAnswer:
-            return "\(daemon) runs but did not answer on \(socket); it may still be unlocking the store, so try again in a moment, else read its log."
+            return
+                "\(daemon) runs but did not answer on \(socket); it may still be unlocking the store, so try again in a moment, else read its log."
         case .unreadable:
             return "\(daemon) answered in a form this smsgw cannot read, so it runs another version; restart it after an upgrade."
         case .refused(let reason):

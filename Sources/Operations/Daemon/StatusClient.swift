@@ -1,9 +1,10 @@
 public import Foundation
 import SystemCalls
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Asks a running daemon over its ``StatusSocket`` (what `smsgw status` does while one runs).
@@ -38,7 +39,8 @@ public enum StatusClient {
     }
 
     /// Sends one request and returns the daemon's reply.
-    public static func ask(_ request: StatusSocket.Request, in directory: URL, wait: Double, timeout: Double) throws(Failure) -> DaemonReply {
+    public static func ask(_ request: StatusSocket.Request, in directory: URL, wait: Double, timeout: Double) throws(Failure) -> DaemonReply
+    {
         let path = StatusSocket.path(in: directory)
         let deadline = Date().addingTimeInterval(wait)
         while true {

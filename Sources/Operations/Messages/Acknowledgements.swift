@@ -80,13 +80,15 @@ public enum Acknowledgements {
     public static func resendDue(
         in tx: StoreTransaction, timeout: TimeInterval = defaultTimeout, now: Date
     ) throws -> (resent: [Int64], givenUp: [Int64]) {
-        var resent: [Int64] = [], givenUp: [Int64] = []
+        var resent: [Int64] = []
+        var givenUp: [Int64] = []
         for item in try tx.outboxAwaitingAcknowledgement(dueBy: now, timeout: timeout) {
             if item.resends + 1 >= maxSends {
                 let name = try tx.contact(id: item.contactID).name
                 try tx.failUnacknowledged(
                     item.id,
-                    error: "\(name)'s gateway did not acknowledge this part after \(maxSends) sends; check with \(name) that their gateway runs and has acknowledgements on, then send the text again.",
+                    error:
+                        "\(name)'s gateway did not acknowledge this part after \(maxSends) sends; check with \(name) that their gateway runs and has acknowledgements on, then send the text again.",
                     at: now)
                 givenUp.append(item.id)
             } else {

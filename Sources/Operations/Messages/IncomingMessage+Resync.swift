@@ -57,7 +57,8 @@ extension IncomingMessage {
             case .byHand:
                 answer = .byHand(reply)
                 if event.outcome == .repeated {
-                    note = "Resync handshake repeated (epoch \(event.epoch)); its answer was given once more to send back by hand, in case the first was lost."
+                    note =
+                        "Resync handshake repeated (epoch \(event.epoch)); its answer was given once more to send back by hand, in case the first was lost."
                 }
             case .gateway(let settings) where event.outcome == .repeated:
                 switch try tx.admitAutomaticReply(to: contact, limit: settings.automaticRepliesPerHour, now: handshake.now) {
@@ -70,9 +71,10 @@ extension IncomingMessage {
                     let id = try log(note, status: .resync, handshake, error: first ? budgetNote(contact, settings) : nil, in: tx)
                     return AppliedMessage(
                         logID: id, contact: contact.name,
-                        content: .resync(AppliedResync(
-                            epoch: event.epoch, outcome: event.outcome, completed: false,
-                            requestCode: session.resyncRequest?.code, answer: .withheld)))
+                        content: .resync(
+                            AppliedResync(
+                                epoch: event.epoch, outcome: event.outcome, completed: false,
+                                requestCode: session.resyncRequest?.code, answer: .withheld)))
                 }
             case .gateway:
                 answer = .queued(outboxID: try tx.enqueueOutbox(reply, to: contact, kind: .handshake, now: handshake.now))
@@ -85,9 +87,10 @@ extension IncomingMessage {
         if completed { try tx.resetFailures(for: contact) }
         return AppliedMessage(
             logID: id, contact: contact.name,
-            content: .resync(AppliedResync(
-                epoch: event.epoch, outcome: event.outcome, completed: completed,
-                requestCode: session.resyncRequest?.code, answer: answer)))
+            content: .resync(
+                AppliedResync(
+                    epoch: event.epoch, outcome: event.outcome, completed: completed,
+                    requestCode: session.resyncRequest?.code, answer: answer)))
     }
 
     private static func waiting(_ contact: Contact) -> String {
@@ -101,8 +104,9 @@ extension IncomingMessage {
     private static func log(
         _ note: String, status: MessageStatus, _ handshake: HandshakeContext, error: String?, in tx: StoreTransaction
     ) throws -> Int64 {
-        try tx.appendLog(NewLogEntry(
-            time: handshake.now, direction: .incoming, contact: handshake.contact, status: status, text: note,
-            ciphertext: handshake.ciphertext, error: error, fingerprint: handshake.fingerprint))
+        try tx.appendLog(
+            NewLogEntry(
+                time: handshake.now, direction: .incoming, contact: handshake.contact, status: status, text: note,
+                ciphertext: handshake.ciphertext, error: error, fingerprint: handshake.fingerprint))
     }
 }

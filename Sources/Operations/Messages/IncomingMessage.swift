@@ -46,9 +46,10 @@ public enum IncomingMessage {
             try Acknowledgements.note(message.epoch, message.position, ciphertext: ciphertext, from: contact, in: tx, now: now)
             try tx.saveSession(result.session, for: contact)
             try tx.recordReceived(from: contact, at: now)
-            let id = try tx.appendLog(NewLogEntry(
-                time: now, direction: .incoming, contact: contact, status: .decrypted, text: message.text,
-                ciphertext: ciphertext, fingerprint: fingerprint))
+            let id = try tx.appendLog(
+                NewLogEntry(
+                    time: now, direction: .incoming, contact: contact, status: .decrypted, text: message.text,
+                    ciphertext: ciphertext, fingerprint: fingerprint))
             try tx.resetFailures(for: contact)
             return AppliedMessage(logID: id, contact: contact.name, content: .text(message))
         case .typed(let typed):
@@ -64,9 +65,10 @@ public enum IncomingMessage {
             }
             try tx.saveSession(result.session, for: contact)
             try tx.recordReceived(from: contact, at: now)
-            let id = try tx.appendLog(NewLogEntry(
-                time: now, direction: .incoming, contact: contact, status: .typed, text: TypedRecord.text(of: typed.payload),
-                ciphertext: ciphertext, error: TypedRecord.note(for: typed.payload), fingerprint: fingerprint))
+            let id = try tx.appendLog(
+                NewLogEntry(
+                    time: now, direction: .incoming, contact: contact, status: .typed, text: TypedRecord.text(of: typed.payload),
+                    ciphertext: ciphertext, error: TypedRecord.note(for: typed.payload), fingerprint: fingerprint))
             try tx.resetFailures(for: contact)
             return AppliedMessage(logID: id, contact: contact.name, content: .typed(typed))
         case .resync(let event):

@@ -32,7 +32,8 @@ public enum LongTexts {
         switch outcome {
         case .waiting(let received, _):
             applied.received = received
-            applied.note = "Part \(part.index) of \(part.count) of a long text; \(received) of \(part.count) received, the text is shown once complete."
+            applied.note =
+                "Part \(part.index) of \(part.count) of a long text; \(received) of \(part.count) received, the text is shown once complete."
         case .complete(let whole):
             applied.received = part.count
             applied.text = whole.text()
@@ -46,15 +47,17 @@ public enum LongTexts {
         case .rejected(let reason):
             applied.note = "A part (\(position)) that no honest sender makes: \(Self.sentence(for: reason)); not used."
         }
-        let partID = try tx.appendLog(NewLogEntry(
-            time: now, direction: .incoming, contact: contact, status: status, text: part.text, ciphertext: ciphertext,
-            error: applied.note, fingerprint: fingerprint))
+        let partID = try tx.appendLog(
+            NewLogEntry(
+                time: now, direction: .incoming, contact: contact, status: status, text: part.text, ciphertext: ciphertext,
+                error: applied.note, fingerprint: fingerprint))
         applied.partLogID = partID
         guard case .complete(let whole) = outcome else {
             return AppliedMessage(logID: partID, contact: contact.name, content: .part(applied))
         }
-        let textID = try tx.appendLog(NewLogEntry(
-            time: now, direction: .incoming, contact: contact, status: .decrypted, text: whole.text()))
+        let textID = try tx.appendLog(
+            NewLogEntry(
+                time: now, direction: .incoming, contact: contact, status: .decrypted, text: whole.text()))
         return AppliedMessage(logID: textID, contact: contact.name, content: .part(applied))
     }
 
@@ -80,9 +83,11 @@ public enum LongTexts {
 
     private static func logPartial(_ text: AssembledText, from contact: Contact, in tx: StoreTransaction, now: Date) throws -> Int64 {
         let missing = text.missing.map(String.init).joined(separator: ", ")
-        let note = "Part\(text.missing.count == 1 ? "" : "s") \(missing) of \(text.segments.count) never arrived; the text is shown with the gaps marked. Ask \(contact.name) to send it again."
-        return try tx.appendLog(NewLogEntry(
-            time: now, direction: .incoming, contact: contact, status: .partial, text: text.text(), error: note))
+        let note =
+            "Part\(text.missing.count == 1 ? "" : "s") \(missing) of \(text.segments.count) never arrived; the text is shown with the gaps marked. Ask \(contact.name) to send it again."
+        return try tx.appendLog(
+            NewLogEntry(
+                time: now, direction: .incoming, contact: contact, status: .partial, text: text.text(), error: note))
     }
 
     private static func reassembly(for contact: Contact, in tx: StoreTransaction) throws -> Reassembly {
@@ -90,7 +95,8 @@ public enum LongTexts {
         do {
             return try JSONDecoder().decode(Reassembly.self, from: data)
         } catch {
-            throw StoreError.corrupted("The stored parts of \(contact.name)'s long texts cannot be read; restore the database from a backup.")
+            throw StoreError.corrupted(
+                "The stored parts of \(contact.name)'s long texts cannot be read; restore the database from a backup.")
         }
     }
 

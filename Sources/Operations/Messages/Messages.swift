@@ -102,9 +102,10 @@ public enum Messages {
             messages.append(sealed)
         }
         try tx.saveSession(session, for: contact)
-        let logID = try tx.appendLog(NewLogEntry(
-            time: now, direction: .outgoing, contact: contact, status: status, text: prepared.text,
-            ciphertext: messages.map(\.ciphertext).joined(separator: "\n")))
+        let logID = try tx.appendLog(
+            NewLogEntry(
+                time: now, direction: .outgoing, contact: contact, status: status, text: prepared.text,
+                ciphertext: messages.map(\.ciphertext).joined(separator: "\n")))
         return (messages, logID)
     }
 

@@ -40,7 +40,9 @@ public enum Quarantine {
                 if let messageID = item.messageID {
                     try tx.setLogStatus(
                         messageID, status: .rejected,
-                        error: "It did not open even after the resync: it was sealed with keys neither side has any more. Ask \(contact.name) to send it again.")
+                        error:
+                            "It did not open even after the resync: it was sealed with keys neither side has any more. Ask \(contact.name) to send it again."
+                    )
                 }
                 retried.givenUp += 1
             } catch {

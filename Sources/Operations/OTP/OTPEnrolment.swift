@@ -48,10 +48,11 @@ struct OTPEnrolment: Codable, Sendable, Equatable {
     func uri() throws -> OTPAuthURI {
         try OTPEntryError.mapping {
             let key = try OTPSecret(bytes: secret)
-            let uriKind: OTPAuthURI.Kind = switch kind {
-            case .totp: .totp(period: period ?? TOTP.defaultPeriod)
-            case .hotp: .hotp(counter: counter ?? 0)
-            }
+            let uriKind: OTPAuthURI.Kind =
+                switch kind {
+                case .totp: .totp(period: period ?? TOTP.defaultPeriod)
+                case .hotp: .hotp(counter: counter ?? 0)
+                }
             return try OTPAuthURI(
                 kind: uriKind, secret: key, issuer: issuer, account: account, algorithm: algorithm, digits: digits)
         }

@@ -70,10 +70,11 @@ public struct OTPEnrolmentRequest: Sendable, Hashable {
         case .generated:
             key = OTPEnrolment.randomSecret(byteCount: algorithm.recommendedSecretByteCount, using: &rng)
         }
-        let uriKind: OTPAuthURI.Kind = switch kind ?? .totp(period: nil) {
-        case .totp(let period): .totp(period: period ?? TOTP.defaultPeriod)
-        case .hotp(let counter): .hotp(counter: counter ?? 0)
-        }
+        let uriKind: OTPAuthURI.Kind =
+            switch kind ?? .totp(period: nil) {
+            case .totp(let period): .totp(period: period ?? TOTP.defaultPeriod)
+            case .hotp(let counter): .hotp(counter: counter ?? 0)
+            }
         let uri = try OTPEntryError.mapping {
             try OTPAuthURI(
                 kind: uriKind, secret: key, issuer: issuer, account: account ?? name, algorithm: algorithm,

@@ -1,5 +1,5 @@
-public import Foundation
 public import Failures
+public import Foundation
 import SMSCipher
 public import Store
 
@@ -36,9 +36,10 @@ public enum Resync {
             try tx.saveSession(started.session, for: contact)
             let code = started.session.pendingResyncCode ?? ""
             // Not linked to the outbox row, so the log keeps saying "resync" once it is sent.
-            let logID = try tx.appendLog(NewLogEntry(
-                time: now, direction: .outgoing, contact: contact, status: .resync,
-                text: "Resync started (code \(code)): handshake queued, waiting for the answer.", ciphertext: started.message))
+            let logID = try tx.appendLog(
+                NewLogEntry(
+                    time: now, direction: .outgoing, contact: contact, status: .resync,
+                    text: "Resync started (code \(code)): handshake queued, waiting for the answer.", ciphertext: started.message))
             let outboxID = try tx.enqueueOutbox(started.message, to: contact, kind: .handshake, now: now)
             return StartedResync(logID: logID, outboxID: outboxID, contact: contact.name, code: code)
         }
@@ -60,10 +61,12 @@ public enum Resync {
             guard case .resync(let event) = accepted.opened, let answer = event.reply else { throw CipherError.noResyncRequest }
             try tx.saveSession(accepted.session, for: contact)
             let outboxID = contact.number == nil ? nil : try tx.enqueueOutbox(answer, to: contact, kind: .handshake, now: now)
-            let logID = try tx.appendLog(NewLogEntry(
-                time: now, direction: .outgoing, contact: contact, status: .resynced,
-                text: "Resync accepted by the operator: new keys in force (epoch \(event.epoch)); answer \(outboxID == nil ? "returned to send by hand" : "queued").",
-                ciphertext: answer))
+            let logID = try tx.appendLog(
+                NewLogEntry(
+                    time: now, direction: .outgoing, contact: contact, status: .resynced,
+                    text:
+                        "Resync accepted by the operator: new keys in force (epoch \(event.epoch)); answer \(outboxID == nil ? "returned to send by hand" : "queued").",
+                    ciphertext: answer))
             try tx.resetFailures(for: contact)
             let retried = try Quarantine.retry(for: contact, path: .gateway(ResyncSettings()), in: tx, now: now, using: &rng)
             return AcceptedResync(
@@ -82,9 +85,10 @@ public enum Resync {
             let session = try tx.requirePairedSession(for: contact)
             let code = session.resyncRequest?.code ?? ""
             try tx.saveSession(try session.rejectingResync(), for: contact)
-            try tx.appendLog(NewLogEntry(
-                time: now, direction: .incoming, contact: contact, status: .resync,
-                text: "Resync request (code \(code)) rejected by the operator; the keys are unchanged."))
+            try tx.appendLog(
+                NewLogEntry(
+                    time: now, direction: .incoming, contact: contact, status: .resync,
+                    text: "Resync request (code \(code)) rejected by the operator; the keys are unchanged."))
             return RejectedResync(contact: contact.name)
         }
     }

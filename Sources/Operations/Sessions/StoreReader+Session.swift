@@ -17,7 +17,8 @@ extension StoreReader {
             return try Session(stored: blob)
         } catch CipherError.unsupportedStateVersion(let version) {
             throw StoreError.corrupted(
-                "The key state of \"\(contact.name)\" was written by a newer smsgw (state version \(version)); upgrade smsgw to read it. Do not pair again: that would throw the keys away.")
+                "The key state of \"\(contact.name)\" was written by a newer smsgw (state version \(version)); upgrade smsgw to read it. Do not pair again: that would throw the keys away."
+            )
         } catch {
             throw StoreError.corrupted(
                 "The key state of \"\(contact.name)\" cannot be read; pair with \(contact.name) again with new codes exchanged in person.")

@@ -42,7 +42,8 @@ public enum TwoFactorLogin {
         for store: UnlockedStore, secret base32: String?, using rng: inout some RandomNumberGenerator
     ) throws -> TwoFactorProposal {
         try requireOff(store)
-        let key = try base32.map { given in try OTPEntryError.mapping { try OTPSecret(base32: given) } }
+        let key =
+            try base32.map { given in try OTPEntryError.mapping { try OTPSecret(base32: given) } }
             ?? OTPEnrolment.randomSecret(byteCount: 20, using: &rng)
         let uri = try OTPEntryError.mapping {
             try OTPAuthURI(totp: TOTP(secret: key), issuer: issuer, account: store.username)

@@ -31,13 +31,15 @@ public struct PairingCode: Sendable, Hashable, Comparable {
             case "I", "L": values.append(1)
             default:
                 guard scalar.isASCII, let index = Self.symbols.firstIndex(of: UInt8(scalar.value)) else {
-                    throw .invalidPairing("A pairing code uses only the letters and digits it was shown with; '\(scalar)' is not one of them.")
+                    throw .invalidPairing(
+                        "A pairing code uses only the letters and digits it was shown with; '\(scalar)' is not one of them.")
                 }
                 values.append(UInt8(index))
             }
         }
         guard values.count == Self.symbolCount else {
-            throw .invalidPairing("A pairing code has \(Self.symbolCount) letters and digits but this one has \(values.count); check it and enter it again.")
+            throw .invalidPairing(
+                "A pairing code has \(Self.symbolCount) letters and digits but this one has \(values.count); check it and enter it again.")
         }
         var writer = BitWriter(capacityBits: 100)
         for value in values { writer.write(UInt64(value), bits: 5) }

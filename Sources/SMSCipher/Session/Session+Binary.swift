@@ -249,8 +249,9 @@ private struct StateReader {
         var skipped: [SkippedKey] = []
         skipped.reserveCapacity(skippedCount)
         for _ in 0..<skippedCount {
-            skipped.append(SkippedKey(
-                position: try uint32(), key: try key(), storedAt: try int64(), referenceFloor: try uint32()))
+            skipped.append(
+                SkippedKey(
+                    position: try uint32(), key: try key(), storedAt: try int64(), referenceFloor: try uint32()))
         }
         return ReceiveChain(chainKey: chainKey, position: position, skipped: skipped, referenceFloor: floor)
     }

@@ -1,5 +1,6 @@
-public import struct Foundation.Date
 import GSM7
+
+public import struct Foundation.Date
 
 /// What opening a ciphertext produced.
 public enum Opened: Sendable, Equatable {
@@ -92,7 +93,8 @@ extension Session {
             return Accepted(session: next, opened: accepted.opened(epoch: epoch))
         }
         if let retired, retired.expiresAt >= now,
-            let accepted = open(envelope, bodyDigest: bodyDigest, chain: retired.receive, fresh: retired.fresh, epoch: retired.epoch, now: now)
+            let accepted = open(
+                envelope, bodyDigest: bodyDigest, chain: retired.receive, fresh: retired.fresh, epoch: retired.epoch, now: now)
         {
             var next = self
             next.retired?.receive = accepted.chain
@@ -141,8 +143,9 @@ extension Session {
             {
                 var accepted = chain
                 for (index, key) in passed.enumerated() {
-                    accepted.skipped.append(SkippedKey(
-                        position: chain.position + UInt32(index), key: key, storedAt: now, referenceFloor: chain.referenceFloor))
+                    accepted.skipped.append(
+                        SkippedKey(
+                            position: chain.position + UInt32(index), key: key, storedAt: now, referenceFloor: chain.referenceFloor))
                 }
                 accepted.chainKey = next
                 accepted.position = position + 1

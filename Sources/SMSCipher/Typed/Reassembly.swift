@@ -1,5 +1,6 @@
-public import struct Foundation.Date
 import GSM7
+
+public import struct Foundation.Date
 
 /// The receiver's texts in parts, per contact: collects parts until a text is whole, and hands a
 /// text out with its gaps marked when it must (docs/PROTOCOL.md §8.2).

@@ -23,10 +23,11 @@ struct AccountRecord: Sendable {
 
     static func fetch(_ db: Database) throws -> AccountRecord? {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM account LIMIT 1") else { return nil }
-        let memory: Int64 = row["kdf_memory_kib"], iterations: Int64 = row["kdf_iterations"]
+        let memory: Int64 = row["kdf_memory_kib"]
+        let iterations: Int64 = row["kdf_iterations"]
         let parallelism: Int64 = row["kdf_parallelism"]
         guard let m = UInt32(exactly: memory), let t = UInt32(exactly: iterations),
-              let p = UInt32(exactly: parallelism)
+            let p = UInt32(exactly: parallelism)
         else {
             throw StoreError.corrupted("The account's Argon2 parameters are out of range; restore the database from a backup.")
         }

@@ -83,7 +83,7 @@ extension GatewayStore {
                 try db.inTransaction(.immediate) {
                     let current = try AccountRecord.require(db)
                     guard current.id == record.id, current.wrappedDataKey == record.wrappedDataKey,
-                          current.twoFactor == record.twoFactor
+                        current.twoFactor == record.twoFactor
                     else { throw StoreError.accountChanged }
                     if current.twoFactor {
                         let stored = try StoredSecondFactor.load(db, record: current, dataKey: keys.dataKey)

@@ -25,10 +25,12 @@ struct StoredSecondFactor {
                 legacyEntry: nil, accountID: record.id
             )
         }
-        guard let row = try Row.fetchOne(
-            db, sql: "SELECT id, secret, state FROM otp_entries WHERE name_key = ?",
-            arguments: [NameRules.key(for: OTPEntry.reservedLoginName)]
-        ) else { throw StoreError.twoFactorSecretMissing }
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT id, secret, state FROM otp_entries WHERE name_key = ?",
+                arguments: [NameRules.key(for: OTPEntry.reservedLoginName)]
+            )
+        else { throw StoreError.twoFactorSecretMissing }
         let id = try UUID.fromStore(row["id"])
         let sealedState: Data? = row["state"]
         return StoredSecondFactor(

@@ -1,11 +1,12 @@
 public import Foundation
 import SystemCalls
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An exclusive `flock` on DATA_DIR/smsgw.unlock.lock, held around one unlock.
@@ -29,7 +30,7 @@ public struct UnlockLock: ~Copyable, Sendable {
             let file = try FileDescriptor.open(path, O_RDWR | O_CREAT | O_NOFOLLOW, mode: 0o600)
             try file.lock(.exclusive, waiting: true)
             self.file = file
-        } catch where error.code == ELOOP {
+        } catch  where error.code == ELOOP {
             throw FilePermissions.symbolicLinkRefused(path)
         } catch {
             throw .configuration(error.description)

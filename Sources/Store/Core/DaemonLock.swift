@@ -1,13 +1,14 @@
 public import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
 import SystemCalls
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// An exclusive `flock` on DATA_DIR/smsgw.serve.lock, held by the one `smsgw serve` of a store for
 /// as long as it runs, with that process's id written in the file.

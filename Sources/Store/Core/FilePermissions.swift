@@ -3,11 +3,11 @@ import Logging
 import SystemCalls
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Keeps the data directory private (0700) and the database files private (0600), and refuses
@@ -54,7 +54,8 @@ enum FilePermissions {
                 attributes: [.posixPermissions: Int(directoryMode)]
             )
         } catch {
-            throw .configuration("Cannot create the data directory \(path); check its parent's permissions or choose another data directory.")
+            throw .configuration(
+                "Cannot create the data directory \(path); check its parent's permissions or choose another data directory.")
         }
         // createDirectory applies the umask on some platforms; set the mode explicitly.
         try? FileSystem.setMode(directoryMode, of: path)
@@ -105,7 +106,7 @@ enum FilePermissions {
                 // A side file SQLite removed meanwhile needs no mode.
                 guard try FileSystem.status(of: path) != nil else { continue }
                 try FileSystem.setMode(fileMode, of: path)
-            } catch where error.code == ENOENT {
+            } catch  where error.code == ENOENT {
                 continue
             } catch {
                 throw .configuration(error.description)

@@ -3,11 +3,11 @@ import GRDB
 import SystemCalls
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension GatewayStore {
@@ -25,7 +25,8 @@ extension GatewayStore {
     public func backup(to destination: URL) throws {
         let path = destination.path
         if (try? FileSystem.status(of: path, followingLinks: false)) != nil {
-            throw StoreError.alreadyExists("\(path) exists already; choose a new file name for the backup (an existing file is never overwritten).")
+            throw StoreError.alreadyExists(
+                "\(path) exists already; choose a new file name for the backup (an existing file is never overwritten).")
         }
         let partial = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).partial-\(UUID().uuidString.prefix(8))").path
@@ -50,7 +51,7 @@ extension GatewayStore {
         try? FileDescriptor.open(partial, O_RDONLY).sync()
         do throws(SystemCallError) {
             try FileSystem.link(partial, to: path)
-        } catch where error.code == EEXIST {
+        } catch  where error.code == EEXIST {
             throw StoreError.alreadyExists("\(path) appeared while the backup was written; choose a new file name for the backup.")
         } catch {
             throw StoreError.configuration("Cannot name the backup \(path) (\(error.reason)); choose a directory this user can write to.")

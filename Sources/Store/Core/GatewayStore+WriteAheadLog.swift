@@ -18,7 +18,8 @@ extension GatewayStore {
     /// - Returns: true once the `-wal` is empty, false when readers kept it busy throughout.
     func truncateWriteAheadLog(within budget: TimeInterval = checkpointBudget) throws -> Bool {
         let deadline = Date() + budget
-        let normal = Int(Self.busyTimeout * 1000), short = Int(Self.checkpointBusyTimeout * 1000)
+        let normal = Int(Self.busyTimeout * 1000)
+        let short = Int(Self.checkpointBusyTimeout * 1000)
         return try StoreError.wrapping {
             try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA busy_timeout = \(short)")

@@ -56,7 +56,7 @@ extension StoreError: CustomStringConvertible, LocalizedError {
         case .notFound(let missing):
             return missing.sentence
         case .alreadyExists(let message), .invalidInput(let message), .configuration(let message),
-             .corrupted(let message), .invalidState(let message):
+            .corrupted(let message), .invalidState(let message):
             return message
         case .authenticationFailed(let remaining):
             if remaining <= 0 {
@@ -68,16 +68,19 @@ extension StoreError: CustomStringConvertible, LocalizedError {
             let attempts = remaining == 1 ? "1 more attempt" : "\(remaining) more attempts"
             switch failure {
             case .missing:
-                return "Two-factor login is on and no code was given; give the current code from your authenticator app (\(attempts) before the account locks)."
+                return
+                    "Two-factor login is on and no code was given; give the current code from your authenticator app (\(attempts) before the account locks)."
             case .wrong:
                 return "The two-factor code is wrong; check the code and the clock and try again (\(attempts) before the account locks)."
             case .replayed:
-                return "That two-factor code was already used; wait for the next code and enter that (\(attempts) before the account locks)."
+                return
+                    "That two-factor code was already used; wait for the next code and enter that (\(attempts) before the account locks)."
             }
         case .lockedOut(let until):
             let stamp = ISO8601DateFormatter().string(from: until)
             let seconds = max(1, Int(until.timeIntervalSinceNow.rounded(.up)))
-            return "The account is locked after repeated wrong passphrases or codes; try again after \(stamp) (in \(StoreError.duration(seconds)))."
+            return
+                "The account is locked after repeated wrong passphrases or codes; try again after \(stamp) (in \(StoreError.duration(seconds)))."
         case .daemonRunning(let pid):
             let daemon = pid > 0 ? "The daemon (process \(pid))" : "The daemon"
             return "\(daemon) is running on this data directory and holds the current data key; stop it first, then try again."
@@ -97,7 +100,8 @@ extension StoreError: CustomStringConvertible, LocalizedError {
         if seconds < 60 { return unit(seconds, "second") }
         let minutes = (seconds + 59) / 60
         if minutes < 60 { return unit(minutes, "minute") }
-        let hours = minutes / 60, rest = minutes % 60
+        let hours = minutes / 60
+        let rest = minutes % 60
         return rest == 0 ? unit(hours, "hour") : "\(unit(hours, "hour")) \(unit(rest, "minute"))"
     }
 }

@@ -9,155 +9,163 @@ enum StoreSchema {
         var migrator = DatabaseMigrator()
 
         migrator.registerMigration("v1-account") { db in
-            try db.execute(sql: """
-                CREATE TABLE account (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    singleton INTEGER NOT NULL DEFAULT 1 UNIQUE CHECK (singleton = 1),
-                    username TEXT NOT NULL,
-                    kdf_salt BLOB NOT NULL,
-                    kdf_memory_kib INTEGER NOT NULL,
-                    kdf_iterations INTEGER NOT NULL,
-                    kdf_parallelism INTEGER NOT NULL,
-                    wrapped_data_key BLOB NOT NULL,
-                    failed_attempts INTEGER NOT NULL DEFAULT 0,
-                    locked_until REAL,
-                    created_at REAL NOT NULL,
-                    updated_at REAL NOT NULL
-                ) STRICT
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE account (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        singleton INTEGER NOT NULL DEFAULT 1 UNIQUE CHECK (singleton = 1),
+                        username TEXT NOT NULL,
+                        kdf_salt BLOB NOT NULL,
+                        kdf_memory_kib INTEGER NOT NULL,
+                        kdf_iterations INTEGER NOT NULL,
+                        kdf_parallelism INTEGER NOT NULL,
+                        wrapped_data_key BLOB NOT NULL,
+                        failed_attempts INTEGER NOT NULL DEFAULT 0,
+                        locked_until REAL,
+                        created_at REAL NOT NULL,
+                        updated_at REAL NOT NULL
+                    ) STRICT
+                    """)
         }
 
         migrator.registerMigration("v1-contacts") { db in
-            try db.execute(sql: """
-                CREATE TABLE contacts (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    name TEXT NOT NULL,
-                    name_key TEXT NOT NULL UNIQUE,
-                    phone_number TEXT UNIQUE,
-                    pairing_state TEXT NOT NULL CHECK (pairing_state IN ('pending', 'paired')),
-                    pairing_code BLOB,
-                    session BLOB,
-                    created_at REAL NOT NULL,
-                    updated_at REAL NOT NULL,
-                    last_sent_at REAL,
-                    last_received_at REAL,
-                    verification_failures INTEGER NOT NULL DEFAULT 0
-                ) STRICT
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE contacts (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        name TEXT NOT NULL,
+                        name_key TEXT NOT NULL UNIQUE,
+                        phone_number TEXT UNIQUE,
+                        pairing_state TEXT NOT NULL CHECK (pairing_state IN ('pending', 'paired')),
+                        pairing_code BLOB,
+                        session BLOB,
+                        created_at REAL NOT NULL,
+                        updated_at REAL NOT NULL,
+                        last_sent_at REAL,
+                        last_received_at REAL,
+                        verification_failures INTEGER NOT NULL DEFAULT 0
+                    ) STRICT
+                    """)
         }
 
         migrator.registerMigration("v1-messages") { db in
-            try db.execute(sql: """
-                CREATE TABLE messages (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    uuid TEXT NOT NULL UNIQUE,
-                    time REAL NOT NULL,
-                    direction TEXT NOT NULL CHECK (direction IN ('in', 'out')),
-                    contact_id TEXT REFERENCES contacts(id) ON DELETE CASCADE,
-                    remote_number TEXT,
-                    status TEXT NOT NULL,
-                    text BLOB,
-                    ciphertext TEXT,
-                    error TEXT,
-                    fingerprint TEXT
-                ) STRICT;
-                CREATE INDEX messages_contact ON messages(contact_id, id);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE messages (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        uuid TEXT NOT NULL UNIQUE,
+                        time REAL NOT NULL,
+                        direction TEXT NOT NULL CHECK (direction IN ('in', 'out')),
+                        contact_id TEXT REFERENCES contacts(id) ON DELETE CASCADE,
+                        remote_number TEXT,
+                        status TEXT NOT NULL,
+                        text BLOB,
+                        ciphertext TEXT,
+                        error TEXT,
+                        fingerprint TEXT
+                    ) STRICT;
+                    CREATE INDEX messages_contact ON messages(contact_id, id);
+                    """)
         }
 
         migrator.registerMigration("v1-outbox") { db in
-            try db.execute(sql: """
-                CREATE TABLE outbox (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    message_id INTEGER REFERENCES messages(id) ON DELETE CASCADE,
-                    contact_id TEXT NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
-                    phone_number TEXT NOT NULL,
-                    body TEXT NOT NULL,
-                    state TEXT NOT NULL
-                        CHECK (state IN ('queued', 'submitting', 'sent', 'delivered', 'failed')),
-                    attempts INTEGER NOT NULL DEFAULT 0,
-                    last_error TEXT,
-                    error_permanent INTEGER NOT NULL DEFAULT 0,
-                    next_attempt_at REAL NOT NULL,
-                    claim_sequence INTEGER,
-                    modem TEXT,
-                    message_reference INTEGER,
-                    created_at REAL NOT NULL,
-                    updated_at REAL NOT NULL,
-                    sent_at REAL,
-                    delivered_at REAL
-                ) STRICT;
-                CREATE INDEX outbox_due ON outbox(state, next_attempt_at);
-                CREATE INDEX outbox_contact_claims ON outbox(contact_id, claim_sequence);
-                CREATE INDEX outbox_reference ON outbox(modem, message_reference);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE outbox (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        message_id INTEGER REFERENCES messages(id) ON DELETE CASCADE,
+                        contact_id TEXT NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
+                        phone_number TEXT NOT NULL,
+                        body TEXT NOT NULL,
+                        state TEXT NOT NULL
+                            CHECK (state IN ('queued', 'submitting', 'sent', 'delivered', 'failed')),
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        last_error TEXT,
+                        error_permanent INTEGER NOT NULL DEFAULT 0,
+                        next_attempt_at REAL NOT NULL,
+                        claim_sequence INTEGER,
+                        modem TEXT,
+                        message_reference INTEGER,
+                        created_at REAL NOT NULL,
+                        updated_at REAL NOT NULL,
+                        sent_at REAL,
+                        delivered_at REAL
+                    ) STRICT;
+                    CREATE INDEX outbox_due ON outbox(state, next_attempt_at);
+                    CREATE INDEX outbox_contact_claims ON outbox(contact_id, claim_sequence);
+                    CREATE INDEX outbox_reference ON outbox(modem, message_reference);
+                    """)
         }
 
         migrator.registerMigration("v1-received-pdus") { db in
-            try db.execute(sql: """
-                CREATE TABLE received_pdus (
-                    fingerprint TEXT PRIMARY KEY NOT NULL,
-                    received_at REAL NOT NULL
-                ) STRICT, WITHOUT ROWID
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE received_pdus (
+                        fingerprint TEXT PRIMARY KEY NOT NULL,
+                        received_at REAL NOT NULL
+                    ) STRICT, WITHOUT ROWID
+                    """)
         }
 
         migrator.registerMigration("v1-otp-entries") { db in
-            try db.execute(sql: """
-                CREATE TABLE otp_entries (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    name TEXT NOT NULL,
-                    name_key TEXT NOT NULL UNIQUE,
-                    secret BLOB NOT NULL,
-                    state BLOB,
-                    created_at REAL NOT NULL,
-                    updated_at REAL NOT NULL
-                ) STRICT
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE otp_entries (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        name TEXT NOT NULL,
+                        name_key TEXT NOT NULL UNIQUE,
+                        secret BLOB NOT NULL,
+                        state BLOB,
+                        created_at REAL NOT NULL,
+                        updated_at REAL NOT NULL
+                    ) STRICT
+                    """)
         }
 
         migrator.registerMigration("v2-gateway") { db in
-            try db.execute(sql: """
-                ALTER TABLE outbox ADD COLUMN kind TEXT NOT NULL DEFAULT 'text'
-                    CHECK (kind IN ('text', 'handshake'));
-                CREATE INDEX outbox_kind ON outbox(contact_id, kind, id);
-                CREATE TABLE modem_status (
-                    name TEXT PRIMARY KEY NOT NULL,
-                    state TEXT NOT NULL,
-                    connected INTEGER NOT NULL DEFAULT 0,
-                    signal_percent INTEGER,
-                    operator TEXT,
-                    last_error TEXT,
-                    sent_count INTEGER NOT NULL DEFAULT 0,
-                    received_count INTEGER NOT NULL DEFAULT 0,
-                    updated_at REAL NOT NULL
-                ) STRICT;
-                CREATE TABLE quarantine (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    contact_id TEXT NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
-                    message_id INTEGER REFERENCES messages(id) ON DELETE SET NULL,
-                    ciphertext TEXT NOT NULL,
-                    reason TEXT NOT NULL,
-                    received_at REAL NOT NULL
-                ) STRICT;
-                CREATE INDEX quarantine_contact ON quarantine(contact_id, id);
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE outbox ADD COLUMN kind TEXT NOT NULL DEFAULT 'text'
+                        CHECK (kind IN ('text', 'handshake'));
+                    CREATE INDEX outbox_kind ON outbox(contact_id, kind, id);
+                    CREATE TABLE modem_status (
+                        name TEXT PRIMARY KEY NOT NULL,
+                        state TEXT NOT NULL,
+                        connected INTEGER NOT NULL DEFAULT 0,
+                        signal_percent INTEGER,
+                        operator TEXT,
+                        last_error TEXT,
+                        sent_count INTEGER NOT NULL DEFAULT 0,
+                        received_count INTEGER NOT NULL DEFAULT 0,
+                        updated_at REAL NOT NULL
+                    ) STRICT;
+                    CREATE TABLE quarantine (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        contact_id TEXT NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
+                        message_id INTEGER REFERENCES messages(id) ON DELETE SET NULL,
+                        ciphertext TEXT NOT NULL,
+                        reason TEXT NOT NULL,
+                        received_at REAL NOT NULL
+                    ) STRICT;
+                    CREATE INDEX quarantine_contact ON quarantine(contact_id, id);
+                    """)
         }
 
         migrator.registerMigration("v3-routing") { db in
             // A peer gateway with several modems has several numbers (SMS to it go to each in
             // turn, `number_turn`); a contact may be pinned to one of this side's modems (NULL:
             // any modem sends).
-            try db.execute(sql: """
-                ALTER TABLE contacts ADD COLUMN modem TEXT;
-                ALTER TABLE contacts ADD COLUMN number_turn INTEGER NOT NULL DEFAULT 0;
-                CREATE TABLE contact_numbers (
-                    phone_number TEXT PRIMARY KEY NOT NULL,
-                    contact_id TEXT NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
-                    position INTEGER NOT NULL
-                ) STRICT, WITHOUT ROWID;
-                CREATE INDEX contact_numbers_contact ON contact_numbers(contact_id, position);
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE contacts ADD COLUMN modem TEXT;
+                    ALTER TABLE contacts ADD COLUMN number_turn INTEGER NOT NULL DEFAULT 0;
+                    CREATE TABLE contact_numbers (
+                        phone_number TEXT PRIMARY KEY NOT NULL,
+                        contact_id TEXT NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
+                        position INTEGER NOT NULL
+                    ) STRICT, WITHOUT ROWID;
+                    CREATE INDEX contact_numbers_contact ON contact_numbers(contact_id, position);
+                    """)
         }
 
         migrator.registerMigration("v4-message-events") { db in
@@ -167,54 +175,57 @@ enum StoreSchema {
             // daemon's outbox updates, any later status) feeds it without knowing. SQLite has one
             // writer at a time, so rows become visible in `seq` order: a reader that saw `seq` N
             // never sees a smaller one later. Existing messages get one row each, oldest first.
-            try db.execute(sql: """
-                CREATE TABLE message_events (
-                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
-                    status TEXT NOT NULL,
-                    time REAL NOT NULL
-                ) STRICT;
-                CREATE INDEX message_events_message ON message_events(message_id, seq);
-                INSERT INTO message_events (message_id, status, time) SELECT id, status, time FROM messages ORDER BY id;
-                CREATE TRIGGER message_events_logged AFTER INSERT ON messages BEGIN
-                    INSERT INTO message_events (message_id, status, time) VALUES (NEW.id, NEW.status, NEW.time);
-                END;
-                CREATE TRIGGER message_events_changed AFTER UPDATE OF status ON messages
-                WHEN NEW.status IS NOT OLD.status BEGIN
-                    INSERT INTO message_events (message_id, status, time)
-                    VALUES (NEW.id, NEW.status, (julianday('now') - 2440587.5) * 86400.0);
-                END;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE message_events (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+                        status TEXT NOT NULL,
+                        time REAL NOT NULL
+                    ) STRICT;
+                    CREATE INDEX message_events_message ON message_events(message_id, seq);
+                    INSERT INTO message_events (message_id, status, time) SELECT id, status, time FROM messages ORDER BY id;
+                    CREATE TRIGGER message_events_logged AFTER INSERT ON messages BEGIN
+                        INSERT INTO message_events (message_id, status, time) VALUES (NEW.id, NEW.status, NEW.time);
+                    END;
+                    CREATE TRIGGER message_events_changed AFTER UPDATE OF status ON messages
+                    WHEN NEW.status IS NOT OLD.status BEGIN
+                        INSERT INTO message_events (message_id, status, time)
+                        VALUES (NEW.id, NEW.status, (julianday('now') - 2440587.5) * 86400.0);
+                    END;
+                    """)
         }
 
         migrator.registerMigration("v4-inbox-partial-groups") { db in
             // Parts of a concatenated SMS waiting on a modem for the rest: when each group was
             // first seen, so the wait is bounded across restarts (the SIM keeps the parts).
-            try db.execute(sql: """
-                CREATE TABLE partial_groups (
-                    modem TEXT NOT NULL,
-                    sender TEXT NOT NULL,
-                    reference INTEGER NOT NULL,
-                    total INTEGER NOT NULL,
-                    first_seen REAL NOT NULL,
-                    PRIMARY KEY (modem, sender, reference, total)
-                ) STRICT, WITHOUT ROWID
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE partial_groups (
+                        modem TEXT NOT NULL,
+                        sender TEXT NOT NULL,
+                        reference INTEGER NOT NULL,
+                        total INTEGER NOT NULL,
+                        first_seen REAL NOT NULL,
+                        PRIMARY KEY (modem, sender, reference, total)
+                    ) STRICT, WITHOUT ROWID
+                    """)
         }
 
         migrator.registerMigration("v4-automatic-replies") { db in
             // SMS the gateway sent (or withheld) on its own in answer to incoming ones, per contact,
             // for the hourly budget that keeps replayed SMS from making it send without bound.
             // Rows older than the budget's window are deleted as new ones are counted.
-            try db.execute(sql: """
-                CREATE TABLE automatic_replies (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    contact_id TEXT NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
-                    time REAL NOT NULL,
-                    withheld INTEGER NOT NULL CHECK (withheld IN (0, 1))
-                ) STRICT;
-                CREATE INDEX automatic_replies_contact ON automatic_replies(contact_id, time);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE automatic_replies (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        contact_id TEXT NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
+                        time REAL NOT NULL,
+                        withheld INTEGER NOT NULL CHECK (withheld IN (0, 1))
+                    ) STRICT;
+                    CREATE INDEX automatic_replies_contact ON automatic_replies(contact_id, time);
+                    """)
         }
 
         migrator.registerMigration("v4-two-factor-binding") { db in
@@ -223,22 +234,24 @@ enum StoreSchema {
             // (docs/STORAGE.md), so deleting or flipping it breaks the unwrap. The login secret and
             // its verification state move out of otp_entries into the account row at the next
             // unlock; until then a legacy `smsgw-login` entry means two-factor login is on.
-            try db.execute(sql: """
-                ALTER TABLE account ADD COLUMN two_factor INTEGER NOT NULL DEFAULT 0 CHECK (two_factor IN (0, 1));
-                ALTER TABLE account ADD COLUMN two_factor_secret BLOB;
-                ALTER TABLE account ADD COLUMN two_factor_state BLOB;
-                UPDATE account SET two_factor = 1
-                    WHERE EXISTS (SELECT 1 FROM otp_entries WHERE name_key = 'smsgw-login');
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE account ADD COLUMN two_factor INTEGER NOT NULL DEFAULT 0 CHECK (two_factor IN (0, 1));
+                    ALTER TABLE account ADD COLUMN two_factor_secret BLOB;
+                    ALTER TABLE account ADD COLUMN two_factor_state BLOB;
+                    UPDATE account SET two_factor = 1
+                        WHERE EXISTS (SELECT 1 FROM otp_entries WHERE name_key = 'smsgw-login');
+                    """)
         }
 
         migrator.registerMigration("v4-keyed-fingerprints") { db in
             // Fingerprints written before this migration are unkeyed hashes of the raw SMS; the
             // first unlock (which has the data key) replaces them with keyed ones and sets the flag.
-            try db.execute(sql: """
-                ALTER TABLE account ADD COLUMN fingerprints_keyed INTEGER NOT NULL DEFAULT 0
-                    CHECK (fingerprints_keyed IN (0, 1));
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE account ADD COLUMN fingerprints_keyed INTEGER NOT NULL DEFAULT 0
+                        CHECK (fingerprints_keyed IN (0, 1));
+                    """)
         }
 
         migrator.registerMigration("v4-data-key-generation") { db in
@@ -247,77 +260,7 @@ enum StoreSchema {
             try db.execute(sql: "ALTER TABLE account ADD COLUMN key_generation INTEGER NOT NULL DEFAULT 1")
         }
 
-        migrator.registerMigration("v5-protocol-version-2") { db in
-            // Contacts stored before protocol version 2 keep speaking version 1 until the operator
-            // (or a typed message from the peer) says otherwise; new contacts are inserted at 2.
-            // The reassembly state holds a contact's long texts still missing parts (sealed).
-            try db.execute(sql: """
-                ALTER TABLE contacts ADD COLUMN protocol_version INTEGER NOT NULL DEFAULT 1
-                    CHECK (protocol_version IN (1, 2));
-                ALTER TABLE contacts ADD COLUMN reassembly BLOB;
-                """)
-        }
-
-        migrator.registerMigration("v5-acknowledgements") { db in
-            // Acknowledgements (docs/PROTOCOL.md §9): a per-contact switch; each outbox row keeps the
-            // epoch and position it was sealed at, whether it is re-sent until acknowledged, how often
-            // it was re-sent and when it was acknowledged; acknowledgement SMS are a kind of their
-            // own (the kind's CHECK needs the table rebuilt); positions decrypted and not yet
-            // acknowledged wait in pending_acks.
-            try db.execute(sql: """
-                ALTER TABLE contacts ADD COLUMN acks INTEGER NOT NULL DEFAULT 0 CHECK (acks IN (0, 1));
-                CREATE TABLE outbox_v5 (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    message_id INTEGER REFERENCES messages(id) ON DELETE CASCADE,
-                    contact_id TEXT NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
-                    phone_number TEXT NOT NULL,
-                    body TEXT NOT NULL,
-                    state TEXT NOT NULL
-                        CHECK (state IN ('queued', 'submitting', 'sent', 'delivered', 'failed')),
-                    attempts INTEGER NOT NULL DEFAULT 0,
-                    last_error TEXT,
-                    error_permanent INTEGER NOT NULL DEFAULT 0,
-                    next_attempt_at REAL NOT NULL,
-                    claim_sequence INTEGER,
-                    modem TEXT,
-                    message_reference INTEGER,
-                    created_at REAL NOT NULL,
-                    updated_at REAL NOT NULL,
-                    sent_at REAL,
-                    delivered_at REAL,
-                    kind TEXT NOT NULL DEFAULT 'text' CHECK (kind IN ('text', 'handshake', 'acknowledgement')),
-                    epoch INTEGER,
-                    position INTEGER,
-                    awaits_ack INTEGER NOT NULL DEFAULT 0 CHECK (awaits_ack IN (0, 1)),
-                    resends INTEGER NOT NULL DEFAULT 0,
-                    acknowledged_at REAL
-                ) STRICT;
-                INSERT INTO outbox_v5 (id, message_id, contact_id, phone_number, body, state, attempts, last_error,
-                    error_permanent, next_attempt_at, claim_sequence, modem, message_reference, created_at, updated_at,
-                    sent_at, delivered_at, kind)
-                SELECT id, message_id, contact_id, phone_number, body, state, attempts, last_error, error_permanent,
-                    next_attempt_at, claim_sequence, modem, message_reference, created_at, updated_at, sent_at,
-                    delivered_at, kind
-                FROM outbox;
-                DROP TABLE outbox;
-                ALTER TABLE outbox_v5 RENAME TO outbox;
-                CREATE INDEX outbox_due ON outbox(state, next_attempt_at);
-                CREATE INDEX outbox_contact_claims ON outbox(contact_id, claim_sequence);
-                CREATE INDEX outbox_reference ON outbox(modem, message_reference);
-                CREATE INDEX outbox_kind ON outbox(contact_id, kind, id);
-                CREATE INDEX outbox_positions ON outbox(contact_id, epoch, position);
-                CREATE TABLE pending_acks (
-                    contact_id TEXT NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
-                    epoch INTEGER NOT NULL,
-                    position INTEGER NOT NULL,
-                    received_at REAL NOT NULL,
-                    ciphertext TEXT NOT NULL,
-                    queued_at REAL,
-                    PRIMARY KEY (contact_id, epoch, position)
-                ) STRICT, WITHOUT ROWID;
-                CREATE INDEX pending_acks_ciphertext ON pending_acks(contact_id, ciphertext);
-                """)
-        }
+        registerVersion5(in: &migrator)
 
         return migrator
     }

@@ -25,11 +25,15 @@ extension StoreTransaction {
         let since = now.timeIntervalSince1970 - window
         let id = contact.id.storeString
         try db.execute(sql: "DELETE FROM automatic_replies WHERE contact_id = ? AND time <= ?", arguments: [id, since])
-        let sent = try Int.fetchOne(
-            db, sql: "SELECT COUNT(*) FROM automatic_replies WHERE contact_id = ? AND withheld = 0", arguments: [id]) ?? 0
+        let sent =
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM automatic_replies WHERE contact_id = ? AND withheld = 0", arguments: [id]) ?? 0
         let admitted = sent < limit
-        let withheldBefore = admitted ? 0 : try Int.fetchOne(
-            db, sql: "SELECT COUNT(*) FROM automatic_replies WHERE contact_id = ? AND withheld = 1", arguments: [id]) ?? 0
+        let withheldBefore =
+            admitted
+            ? 0
+            : try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM automatic_replies WHERE contact_id = ? AND withheld = 1", arguments: [id]) ?? 0
         try db.execute(
             sql: "INSERT INTO automatic_replies (contact_id, time, withheld) VALUES (?, ?, ?)",
             arguments: [id, now.timeIntervalSince1970, admitted ? 0 : 1])

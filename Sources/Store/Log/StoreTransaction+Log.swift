@@ -47,11 +47,13 @@ extension StoreTransaction {
     public func appendLog(_ entry: NewLogEntry) throws -> Int64 {
         let uuid = UUID()
         let sealed = try entry.text.map { text throws(StoreError) in try dataKey.seal(text, for: .messageText(uuid)) }
-        try cached("""
-                INSERT INTO messages (uuid, time, direction, contact_id, remote_number, status, text,
-                    ciphertext, error, fingerprint)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(
+        try cached(
+            """
+            INSERT INTO messages (uuid, time, direction, contact_id, remote_number, status, text,
+                ciphertext, error, fingerprint)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        ).execute(
             arguments: [
                 uuid.storeString, entry.time.timeIntervalSince1970, entry.direction.rawValue,
                 entry.contactID?.storeString, entry.remoteNumber, entry.status.rawValue, sealed,

@@ -29,10 +29,11 @@ extension UnlockedStore {
             return tx.db.changesCount
         }
         // A running daemon's readers can keep the checkpoint from finishing; the deletion stands.
-        let truncated = (try? gateway.pool.writeWithoutTransaction { db -> Bool in
-            let result = try db.checkpoint(.truncate)
-            return result.walFrameCount == 0
-        }) ?? false
+        let truncated =
+            (try? gateway.pool.writeWithoutTransaction { db -> Bool in
+                let result = try db.checkpoint(.truncate)
+                return result.walFrameCount == 0
+            }) ?? false
         logger.notice("Pruned the message log.", metadata: [StoreLog.pruned: "\(deleted)"])
         return LogPruneResult(deleted: deleted, walTruncated: truncated)
     }

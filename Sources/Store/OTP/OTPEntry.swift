@@ -39,9 +39,11 @@ extension OTPEntry: CustomStringConvertible, CustomReflectable {
 extension StoreReader {
     /// The OTP entry with this name (without regard to case), decrypted.
     public func otpEntry(named name: String) throws -> OTPEntry {
-        guard !OTPEntry.isReservedName(name), let row = try Row.fetchOne(
-            db, sql: "SELECT * FROM otp_entries WHERE name_key = ?", arguments: [NameRules.key(for: name)]
-        ) else {
+        guard !OTPEntry.isReservedName(name),
+            let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM otp_entries WHERE name_key = ?", arguments: [NameRules.key(for: name)]
+            )
+        else {
             throw StoreError.notFound(.otpEntry(named: name))
         }
         return try otpEntry(row)

@@ -123,9 +123,10 @@ extension StoreTransaction {
         }
         var acknowledged: [Int64] = []
         for id in messages.sorted() {
-            let waiting = try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM outbox WHERE message_id = ? AND kind = 'text' AND acknowledged_at IS NULL",
-                arguments: [id]) ?? 0
+            let waiting =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM outbox WHERE message_id = ? AND kind = 'text' AND acknowledged_at IS NULL",
+                    arguments: [id]) ?? 0
             guard waiting == 0 else { continue }
             try db.execute(
                 sql: "UPDATE messages SET status = 'acknowledged' WHERE id = ? AND status != 'failed'", arguments: [id])

@@ -25,20 +25,23 @@ extension StoreTransaction {
         // them in turn, so its modems share the receiving.
         var number = numbers[0]
         if numbers.count > 1 {
-            let turn = try Int.fetchOne(
-                db, sql: "SELECT number_turn FROM contacts WHERE id = ?", arguments: [current.id.storeString]) ?? 0
+            let turn =
+                try Int.fetchOne(
+                    db, sql: "SELECT number_turn FROM contacts WHERE id = ?", arguments: [current.id.storeString]) ?? 0
             number = numbers[turn % numbers.count]
             try db.execute(
                 sql: "UPDATE contacts SET number_turn = ? WHERE id = ?",
                 arguments: [(turn + 1) % numbers.count, current.id.storeString])
         }
         let time = now.timeIntervalSince1970
-        try cached("""
-                INSERT INTO outbox (message_id, contact_id, phone_number, body, state, next_attempt_at,
-                    created_at, updated_at, kind)
-                VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?)
-                """)
-            .execute(arguments: [messageID, current.id.storeString, number.e164, body, time, time, time, kind.rawValue])
+        try cached(
+            """
+            INSERT INTO outbox (message_id, contact_id, phone_number, body, state, next_attempt_at,
+                created_at, updated_at, kind)
+            VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?)
+            """
+        )
+        .execute(arguments: [messageID, current.id.storeString, number.e164, body, time, time, time, kind.rawValue])
         return db.lastInsertedRowID
     }
 

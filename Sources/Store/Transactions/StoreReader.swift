@@ -45,7 +45,8 @@ public class StoreReader {
     /// The contact with this number (its main number or one of its others), or nil for an unknown sender.
     public func contact(withNumber number: PhoneNumber) throws -> Contact? {
         try Row.fetchOne(
-            cached("""
+            cached(
+                """
                 SELECT \(Contact.columns) FROM contacts
                 WHERE phone_number = ?1 OR id = (SELECT contact_id FROM contact_numbers WHERE phone_number = ?1)
                 """),
@@ -80,9 +81,11 @@ public class StoreReader {
     }
 
     func secret(column: String, of contact: Contact, context: SecretContext) throws -> Data? {
-        guard let row = try Row.fetchOne(
-            cached("SELECT \(column) AS secret FROM contacts WHERE id = ?"), arguments: [contact.id.storeString]
-        ) else {
+        guard
+            let row = try Row.fetchOne(
+                cached("SELECT \(column) AS secret FROM contacts WHERE id = ?"), arguments: [contact.id.storeString]
+            )
+        else {
             throw StoreError.notFound(.removedContact(contact.name))
         }
         let sealed: Data? = row["secret"]

@@ -28,9 +28,10 @@ extension AccountCommand.TwoFactor {
         @Flag(help: "Draw the QR code for a light terminal background.")
         var lightBackground = false
 
-        @Option(help: ArgumentHelp(
-            "Use this Base32 secret instead of a new random one (provisioning); - reads it from a masked prompt or stdin.",
-            valueName: "base32"))
+        @Option(
+            help: ArgumentHelp(
+                "Use this Base32 secret instead of a new random one (provisioning); - reads it from a masked prompt or stdin.",
+                valueName: "base32"))
         var secret: String?
 
         func run() throws {

@@ -29,7 +29,10 @@ extension ContactCommand {
             }
             for contact in contacts {
                 let number = contact.numbers.isEmpty ? "-" : contact.numbers.joined(separator: " ")
-                let fields = [contact.name, number, contact.pairing.rawValue + (contact.rePairing ? " (re-pairing)" : ""), contact.sync.state.rawValue]
+                let fields = [
+                    contact.name, number, contact.pairing.rawValue + (contact.rePairing ? " (re-pairing)" : ""),
+                    contact.sync.state.rawValue,
+                ]
                 Output.line(fields.map(TerminalText.escaped).joined(separator: "\t"))
             }
         }
@@ -122,7 +125,8 @@ extension ContactCommand {
                 throw ValidationError("--protocol is 1 or 2.")
             }
             if newName == nil && number.isEmpty && !clearNumber && modem == nil && !anyModem && protocolVersion == nil && acks == nil {
-                throw ValidationError("Nothing to change; give --name, --number, --clear-number, --modem, --any-modem, --protocol or --acks.")
+                throw ValidationError(
+                    "Nothing to change; give --name, --number, --clear-number, --modem, --any-modem, --protocol or --acks.")
             }
         }
 
@@ -135,7 +139,9 @@ extension ContactCommand {
                 acknowledgements: acks.map { $0 == .on })
             let contact = try Contacts.edit(name, changes: changes, store: store)
             let numbers = contact.numbers.isEmpty ? "no number" : contact.numbers.joined(separator: " ")
-            Output.line("Saved \(contact.name) (\(numbers); \(contact.modem.map { "via \($0)" } ?? "any modem"); protocol \(contact.protocolVersion); acknowledgements \(contact.acknowledgements ? "on" : "off")).")
+            Output.line(
+                "Saved \(contact.name) (\(numbers); \(contact.modem.map { "via \($0)" } ?? "any modem"); protocol \(contact.protocolVersion); acknowledgements \(contact.acknowledgements ? "on" : "off"))."
+            )
             try ContactCommand.warnIfUnknown(modem: modem, contact: contact.name, store: store)
         }
     }

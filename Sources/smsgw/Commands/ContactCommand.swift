@@ -30,7 +30,9 @@ extension ContactCommand {
         @Option(
             help: ArgumentHelp(
                 "The contact's number in international form, e.g. +447700900123.",
-                discussion: "Repeat it for a peer gateway with several modems: SMS from any of its numbers are this contact's, and SMS to it go to each number in turn."))
+                discussion:
+                    "Repeat it for a peer gateway with several modems: SMS from any of its numbers are this contact's, and SMS to it go to each number in turn."
+            ))
         var number: [PhoneNumber] = []
 
         @Option(help: "Send to this contact through this modem (its name in the configuration) while it is ready.")
@@ -50,7 +52,8 @@ extension ContactCommand {
             } else {
                 Output.line(added.pairingCode)
                 Output.line(
-                    "Give this code to \(added.name) in person (not by phone call or SMS, which the same network carries), then enter theirs with `smsgw contact pair \(Shell.quote(added.name))`.")
+                    "Give this code to \(added.name) in person (not by phone call or SMS, which the same network carries), then enter theirs with `smsgw contact pair \(Shell.quote(added.name))`."
+                )
             }
         }
     }
@@ -99,7 +102,9 @@ extension ContactCommand {
                 Output.line(try Output.json(paired))
             } else {
                 Output.line(paired.safetyCode)
-                Output.line("Read this safety code to \(paired.name); it must match theirs. If it differs, a code was mistyped: run `smsgw resync \(Shell.quote(paired.name)) --manual` and pair again.")
+                Output.line(
+                    "Read this safety code to \(paired.name); it must match theirs. If it differs, a code was mistyped: run `smsgw resync \(Shell.quote(paired.name)) --manual` and pair again."
+                )
             }
         }
     }

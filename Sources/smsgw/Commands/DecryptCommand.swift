@@ -73,22 +73,29 @@ struct DecryptCommand: ParsableCommand {
             }
             return escape(text)
         case .acknowledgement(let acknowledgement):
-            Output.diagnostic(prefix + "this was an acknowledgement from \(contact)'s gateway of \(acknowledgement.positions) message(s); \(acknowledgement.messages.count) of yours are now acknowledged.")
+            Output.diagnostic(
+                prefix
+                    + "this was an acknowledgement from \(contact)'s gateway of \(acknowledgement.positions) message(s); \(acknowledgement.messages.count) of yours are now acknowledged."
+            )
             return ""
         case .typed(let typed):
-            Output.diagnostic(prefix + "this was a typed message (\(typed.payload.kind)), which this version keeps in the log without acting on it.")
+            Output.diagnostic(
+                prefix + "this was a typed message (\(typed.payload.kind)), which this version keeps in the log without acting on it.")
             return ""
         case .resync(let resync):
             logger.info("Applied a resync message.", metadata: [LogKey.contact: "\(contact)", LogKey.epoch: "\(resync.epoch)"])
             if resync.outcome == .requested {
-                Output.diagnostic(prefix + "this was a resync request (code \(resync.requestCode ?? "?")); " + Self.requestAdvice(name: contact))
+                Output.diagnostic(
+                    prefix + "this was a resync request (code \(resync.requestCode ?? "?")); " + Self.requestAdvice(name: contact))
                 return ""
             }
             guard case .byHand(let answer) = resync.answer else {
-                Output.diagnostic(prefix + "this was a resynchronisation message (epoch \(resync.epoch), \(resync.outcome)); nothing to send back.")
+                Output.diagnostic(
+                    prefix + "this was a resynchronisation message (epoch \(resync.epoch), \(resync.outcome)); nothing to send back.")
                 return ""
             }
-            Output.diagnostic(prefix + "this was a resynchronisation message (epoch \(resync.epoch)); send the printed reply back to \(contact).")
+            Output.diagnostic(
+                prefix + "this was a resynchronisation message (epoch \(resync.epoch)); send the printed reply back to \(contact).")
             return answer
         }
     }

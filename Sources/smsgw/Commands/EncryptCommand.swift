@@ -36,7 +36,9 @@ struct EncryptCommand: ParsableCommand {
     @Option(help: "The most SMS a long text may take, 1 to 32 (with --lines: 1).")
     var maxParts: Int?
 
-    @Flag(help: "Print {\"id\",\"contact\",\"ciphertext\",\"ciphertexts\",\"parts\",\"position\"} as JSON (one object per line with --lines).")
+    @Flag(
+        help: "Print {\"id\",\"contact\",\"ciphertext\",\"ciphertexts\",\"parts\",\"position\"} as JSON (one object per line with --lines)."
+    )
     var json = false
 
     func validate() throws {
@@ -53,7 +55,9 @@ struct EncryptCommand: ParsableCommand {
             Output.line(try seal(input, store: store, logger: logger, line: nil))
             return
         }
-        try LineBatch.overStdin(describing: ErrorReport.message) { number, line in try seal(line, store: store, logger: logger, line: number) }.finish()
+        try LineBatch.overStdin(describing: ErrorReport.message) { number, line in
+            try seal(line, store: store, logger: logger, line: number)
+        }.finish()
     }
 
     /// Seals one text in one write transaction and returns the ciphertext once committed.

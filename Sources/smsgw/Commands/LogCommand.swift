@@ -30,7 +30,9 @@ struct LogCommand: AsyncParsableCommand {
     @Flag(name: [.customShort("f"), .long], help: "Keep printing changes as they are committed, until interrupted.")
     var follow = false
 
-    @Option(help: ArgumentHelp("Print the changes after this cursor (the `seq` of a JSON line) instead of the newest messages.", valueName: "seq"))
+    @Option(
+        help: ArgumentHelp(
+            "Print the changes after this cursor (the `seq` of a JSON line) instead of the newest messages.", valueName: "seq"))
     var since: Int64?
 
     func validate() throws {
@@ -46,7 +48,7 @@ struct LogCommand: AsyncParsableCommand {
         } else {
             // The listing and the cursor come from one snapshot: nothing between them is lost or repeated.
             let listing = try MessageLog.recent(contact: contact, limit: limit, store: store)
-            try listing.messages.forEach { try show($0, change: nil) }
+            for message in listing.messages { try show(message, change: nil) }
             cursor = listing.cursor
             guard follow else { return }
         }

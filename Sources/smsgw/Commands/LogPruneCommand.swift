@@ -26,7 +26,8 @@ struct LogPruneCommand: ParsableCommand {
         Output.line("Deleted \(outcome.deleted) messages logged before \(Output.timestamp(outcome.cutoff)).")
         if !outcome.writeAheadLogEmptied {
             Output.error(
-                "smsgw: warning: the write-ahead log could not be emptied while another process (the daemon) reads the database; it is emptied when the daemon stops, or run this again.")
+                "smsgw: warning: the write-ahead log could not be emptied while another process (the daemon) reads the database; it is emptied when the daemon stops, or run this again."
+            )
         }
     }
 }

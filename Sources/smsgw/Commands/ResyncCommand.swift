@@ -35,10 +35,11 @@ struct ResyncCommand: ParsableCommand {
     @Flag(help: "Abandon this side's unanswered handshake and start a new one.")
     var restart = false
 
-    @Flag(help: """
-        Print JSON: {"name","pairingCode"} with --manual; {"id","contact","epoch","answer"} with \
-        --accept; {"contact","rejected"} with --reject; else {"id","contact","code"}.
-        """)
+    @Flag(
+        help: """
+            Print JSON: {"name","pairingCode"} with --manual; {"id","contact","epoch","answer"} with \
+            --accept; {"contact","rejected"} with --reject; else {"id","contact","code"}.
+            """)
     var json = false
 
     func validate() throws {
@@ -61,7 +62,8 @@ struct ResyncCommand: ParsableCommand {
         } else {
             Output.line(rePairing.pairingCode)
             Output.line(
-                "Read this new code to \(contact), then enter theirs with `smsgw contact pair \(Shell.quote(contact)) THEIR-NEW-CODE`; until then the current session keeps working.")
+                "Read this new code to \(contact), then enter theirs with `smsgw contact pair \(Shell.quote(contact)) THEIR-NEW-CODE`; until then the current session keeps working."
+            )
         }
     }
 
@@ -76,7 +78,8 @@ struct ResyncCommand: ParsableCommand {
         } else {
             Output.line("\(started.logID)")
             Output.line(
-                "Resync with \(contact) started (code \(started.code)): read the code to \(contact), whose operator accepts the request once the codes match. The daemon sends the handshake and repeats it until \(contact)'s gateway answers; `smsgw status` shows \"resync pending\" until then, and messages flow again on fresh keys after.")
+                "Resync with \(contact) started (code \(started.code)): read the code to \(contact), whose operator accepts the request once the codes match. The daemon sends the handshake and repeats it until \(contact)'s gateway answers; `smsgw status` shows \"resync pending\" until then, and messages flow again on fresh keys after."
+            )
         }
         if !SendCommand.daemonRuns(global) {
             Output.warning("no gateway daemon is running on this data directory; the handshake stays queued until `smsgw serve` runs.")
@@ -88,19 +91,22 @@ struct ResyncCommand: ParsableCommand {
         var rng = SystemRandomNumberGenerator()
         let accepted = try Resync.accept(from: name, store: store, now: Date(), using: &rng)
         let contact = accepted.contact
-        global.makeLogger().notice("Accepted a resync request.", metadata: [LogKey.contact: "\(contact)", LogKey.epoch: "\(accepted.epoch)"])
+        global.makeLogger().notice(
+            "Accepted a resync request.", metadata: [LogKey.contact: "\(contact)", LogKey.epoch: "\(accepted.epoch)"])
         if json {
             Output.line(try Output.json(accepted))
             return
         }
         guard accepted.outboxID != nil else {
             Output.line(accepted.answer)
-            Output.diagnostic("Resync with \(contact) accepted: new keys in force (epoch \(accepted.epoch)); send the printed answer to \(contact).")
+            Output.diagnostic(
+                "Resync with \(contact) accepted: new keys in force (epoch \(accepted.epoch)); send the printed answer to \(contact).")
             return
         }
         Output.line("\(accepted.logID)")
         Output.line(
-            "Resync with \(contact) accepted: new keys in force (epoch \(accepted.epoch)); the daemon sends the answer, and \(contact)'s gateway switches when it arrives.")
+            "Resync with \(contact) accepted: new keys in force (epoch \(accepted.epoch)); the daemon sends the answer, and \(contact)'s gateway switches when it arrives."
+        )
         if accepted.openedFromQuarantine > 0 {
             Output.line("\(accepted.openedFromQuarantine) kept messages from \(contact) opened with the new keys; see `smsgw log`.")
         }
@@ -116,7 +122,9 @@ struct ResyncCommand: ParsableCommand {
         if json {
             Output.line(try Output.json(rejected))
         } else {
-            Output.line("Resync request from \(contact) rejected; the keys are unchanged. If \(contact) did not ask, someone may hold a copy of its key state: pair again with `smsgw resync \(Shell.quote(contact)) --manual`.")
+            Output.line(
+                "Resync request from \(contact) rejected; the keys are unchanged. If \(contact) did not ask, someone may hold a copy of its key state: pair again with `smsgw resync \(Shell.quote(contact)) --manual`."
+            )
         }
     }
 }

@@ -82,7 +82,9 @@ struct SendCommand: ParsableCommand {
     private func adviseAboutDaemon(contact: String) {
         if Self.daemonRuns(global) {
             if !json {
-                Output.diagnostic("Queued for \(contact); the daemon sends it shortly. Follow it with `smsgw log --follow --contact \(Shell.quote(contact))`.")
+                Output.diagnostic(
+                    "Queued for \(contact); the daemon sends it shortly. Follow it with `smsgw log --follow --contact \(Shell.quote(contact))`."
+                )
             }
         } else {
             Output.warning("no gateway daemon is running on this data directory; the message stays queued until `smsgw serve` runs.")

@@ -21,9 +21,12 @@ extension ServeCommand {
             if let status { problems.append(status) }
         }
         guard let first = problems.first else {
-            let modems = sim ? "the simulator" : "\(configuration.modems.count) modem(s) (\(configuration.modems.map(\.name).joined(separator: ", ")))"
+            let modems =
+                sim
+                ? "the simulator" : "\(configuration.modems.count) modem(s) (\(configuration.modems.map(\.name).joined(separator: ", ")))"
             Output.line(
-                "smsgw serve would drive \(modems) on \(configuration.dataDirectory.path) at log level \(configuration.logLevel), answering status on \(StatusSocket.path(in: configuration.dataDirectory)).")
+                "smsgw serve would drive \(modems) on \(configuration.dataDirectory.path) at log level \(configuration.logLevel), answering status on \(StatusSocket.path(in: configuration.dataDirectory))."
+            )
             return
         }
         throw CLIError("The check found \(problems.count) problem(s), listed above; fix them and check again.", status: first)
@@ -42,7 +45,9 @@ extension ServeCommand {
         case .ok: return (finding.detail, nil)
         case .problem(let category): return (finding.detail + remedy, CLIStatus(category))
         case .failed(let error):
-            return (ErrorReport.message(for: error), ErrorReport.exitStatus(for: error).flatMap(CLIStatus.init(rawValue:)) ?? .configuration)
+            return (
+                ErrorReport.message(for: error), ErrorReport.exitStatus(for: error).flatMap(CLIStatus.init(rawValue:)) ?? .configuration
+            )
         }
     }
 }

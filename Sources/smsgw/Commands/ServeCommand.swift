@@ -57,7 +57,9 @@ struct ServeCommand: AsyncParsableCommand {
         if sim { configuration = configuration.simulated(logLevel: global.verbose ? .debug : .info) }
         if check { return try runCheck(configuration) }
         if !sim && configuration.modems.isEmpty {
-            let source = configFile.configurationFile.map { "\($0.path) configures" } ?? "No --config file (or SMSGW_CONFIG) and no SMSGW_MODEM_1_* variables were given, so there is"
+            let source =
+                configFile.configurationFile.map { "\($0.path) configures" }
+                ?? "No --config file (or SMSGW_CONFIG) and no SMSGW_MODEM_1_* variables were given, so there is"
             throw CLIError(
                 "\(source) no modem; add a [[modem]] table (see config/smsgw.toml.example) and pass it with --config, or try the gateway on the simulator with `smsgw serve --sim`.",
                 status: .unavailable)
@@ -91,8 +93,9 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try store.close()
         } catch {
-            logger.warning("Could not fold the write-ahead log into the database; copy smsgw.sqlite with its -wal file.",
-                           metadata: [LogKey.error: "\(error)"])
+            logger.warning(
+                "Could not fold the write-ahead log into the database; copy smsgw.sqlite with its -wal file.",
+                metadata: [LogKey.error: "\(error)"])
         }
     }
 

@@ -58,7 +58,8 @@ struct SimCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let faults = FaultPlan(dropRate: drop, duplicateRate: duplicate, delay: delay.flatMap(FaultPlan.delay(parsing:)), corruptRate: corrupt)
+        let faults = FaultPlan(
+            dropRate: drop, duplicateRate: duplicate, delay: delay.flatMap(FaultPlan.delay(parsing:)), corruptRate: corrupt)
         let network = try SimulatedNetwork.launch(
             in: dir.map { URL(fileURLWithPath: $0) }, numbers: numbers.isEmpty ? SimulatedNetwork.defaultNumbers(count: modems) : numbers,
             pin: pin, storageCapacity: capacity, faults: faults, seed: seed)

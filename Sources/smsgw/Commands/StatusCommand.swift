@@ -45,7 +45,9 @@ struct StatusCommand: ParsableCommand {
                 let since = daemon.startedAt.map { ", started \(age(of: $0, now: now))" } ?? ""
                 lines.append("Daemon: running" + (daemon.pid.map { " (PID \($0)\(since))" } ?? ""))
             } else {
-                lines.append("Daemon: not running; modems are shown as it last recorded them. Start it with `systemctl start smsgw` or `smsgw serve`.")
+                lines.append(
+                    "Daemon: not running; modems are shown as it last recorded them. Start it with `systemctl start smsgw` or `smsgw serve`."
+                )
             }
         }
         lines.append("Modems:")
@@ -76,7 +78,9 @@ struct StatusCommand: ParsableCommand {
                 facts.append("via \(modem)" + (contact.modemMissing ? " (no such modem is configured: any modem sends)" : ""))
             }
             if let epoch = contact.epoch { facts.append("epoch \(epoch)") }
-            if let last = contact.lastResync { facts.append("last resync \(last.completedAt.map { age(of: $0, now: now) } ?? "at an unknown time")") }
+            if let last = contact.lastResync {
+                facts.append("last resync \(last.completedAt.map { age(of: $0, now: now) } ?? "at an unknown time")")
+            }
             if contact.sync.consecutiveFailures > 0 { facts.append("\(contact.sync.consecutiveFailures) failures in a row") }
             if contact.quarantined > 0 { facts.append("\(contact.quarantined) kept for after a resync") }
             facts.append("last sent \(contact.lastSentAt.map { age(of: $0, now: now) } ?? "never")")

@@ -1,6 +1,6 @@
 import Foundation
-import Gateway
 import GSM7
+import Gateway
 import SMSCipher
 import Store
 
@@ -17,7 +17,8 @@ extension ErrorReport {
         case GatewayError.noModem:
             "No modem is configured; add a [[modem]] table to the configuration (see config/smsgw.toml.example) or run `smsgw serve --sim`."
         case CipherError.conflictingHandshake:
-            CipherError.conflictingHandshake.description.replacingOccurrences(of: "(a manual re-pairing)", with: "(`smsgw resync NAME --manual`)")
+            CipherError.conflictingHandshake.description.replacingOccurrences(
+                of: "(a manual re-pairing)", with: "(`smsgw resync NAME --manual`)")
         case GSM7Error.unsupportedCharacters, CipherError.unsupportedText(.unsupportedCharacters):
             gsm7Sentence(error)
         default:

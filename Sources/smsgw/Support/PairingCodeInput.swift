@@ -6,7 +6,8 @@ enum PairingCodeInput {
     static func normalised(_ words: [String]) -> String {
         var result = ""
         for scalar in words.joined(separator: "-").unicodeScalars {
-            let separator = scalar.properties.isWhitespace || scalar.properties.generalCategory == .dashPunctuation
+            let separator =
+                scalar.properties.isWhitespace || scalar.properties.generalCategory == .dashPunctuation
                 || "._/:".unicodeScalars.contains(scalar)
             result.unicodeScalars.append(separator ? "-" : scalar)
         }

@@ -1,5 +1,5 @@
-import TerminalIO
 import Operations
+import TerminalIO
 
 extension SyncAdvice {
     /// The advice in the CLI's words, naming the `smsgw` commands that follow it (for `status`

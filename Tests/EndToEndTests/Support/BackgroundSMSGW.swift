@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `smsgw` running in the background while the test does other things: what it writes (stdout
@@ -24,7 +24,9 @@ final class BackgroundSMSGW: @unchecked Sendable {
         if onTerminal {
             let words = [try SMSGWBinary.require().path] + arguments
             process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            process.arguments = ["-qfec", words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " "), "/dev/null"]
+            process.arguments = [
+                "-qfec", words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " "), "/dev/null",
+            ]
         }
         let running = BackgroundSMSGW(process: process)
         let output = Pipe()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A simulated network (`smsgw sim`), two paired peers and their `smsgw serve` daemons, each
@@ -111,7 +111,8 @@ final class GatewayRig {
     func restoreStore(of peer: Peer, from backup: URL) throws {
         try #require(daemons[peer.name] == nil, "\(peer.name)'s daemon runs; stop it before restoring the store")
         for name in Self.databaseFiles {
-            let file = peer.dataDir.appendingPathComponent(name), saved = backup.appendingPathComponent(name)
+            let file = peer.dataDir.appendingPathComponent(name)
+            let saved = backup.appendingPathComponent(name)
             if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
             if FileManager.default.fileExists(atPath: saved.path) { try FileManager.default.copyItem(at: saved, to: file) }
         }
@@ -149,7 +150,8 @@ final class GatewayRig {
 
     /// Sends one text each way and waits until each side has decrypted the other's.
     func exchange(_ label: String, timeout: TimeInterval = 90) async throws {
-        let toBob = "\(label), to bob", toAlice = "\(label), to alice"
+        let toBob = "\(label), to bob"
+        let toAlice = "\(label), to alice"
         try send(toBob, from: alice, to: bob)
         try send(toAlice, from: bob, to: alice)
         try await Self.wait("\(label): a message each way", timeout: timeout) {

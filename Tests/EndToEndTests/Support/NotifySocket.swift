@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A datagram socket standing in for systemd's notification socket (`NOTIFY_SOCKET`), to see

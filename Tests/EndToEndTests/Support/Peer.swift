@@ -26,7 +26,9 @@ struct Peer: Sendable {
     @discardableResult
     func expect(_ arguments: [String], input: String = "", sourceLocation: SourceLocation = #_sourceLocation) throws -> RunResult {
         let result = try run(arguments, input: input)
-        #expect(result.status == 0, "smsgw \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            result.status == 0, "smsgw \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)",
+            sourceLocation: sourceLocation)
         return result
     }
 
@@ -47,7 +49,8 @@ struct Peer: Sendable {
 
     /// Encrypts each text for `other` in one `--lines` batch; returns the ciphertexts in order.
     func encrypt(_ texts: [String], for other: Peer, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
-        let result = try expect(["encrypt", other.name, "--lines"], input: texts.map { $0 + "\n" }.joined(), sourceLocation: sourceLocation)
+        let result = try expect(
+            ["encrypt", other.name, "--lines"], input: texts.map { $0 + "\n" }.joined(), sourceLocation: sourceLocation)
         #expect(result.lines.count == texts.count, sourceLocation: sourceLocation)
         for line in result.lines { #expect(line.count == 160, sourceLocation: sourceLocation) }
         return result.lines

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What one run of the binary produced.
@@ -48,7 +48,9 @@ enum SMSGWBinary {
     /// The executable, or a test failure that says how to build it.
     static func require() throws -> URL {
         guard let url else {
-            Issue.record("The smsgw executable was not found beside the test bundle (\(Bundle.main.bundleURL.path)); run `swift build` first or set SMSGW_BINARY.")
+            Issue.record(
+                "The smsgw executable was not found beside the test bundle (\(Bundle.main.bundleURL.path)); run `swift build` first or set SMSGW_BINARY."
+            )
             throw MissingBinary()
         }
         return url
@@ -64,14 +66,20 @@ enum SMSGWBinary {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("smsgw-e2e-io-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let inURL = scratch.appendingPathComponent("in"), outURL = scratch.appendingPathComponent("out"),
-            errURL = scratch.appendingPathComponent("err")
+        let inURL = scratch.appendingPathComponent("in")
+        let outURL = scratch.appendingPathComponent("out")
+        let errURL = scratch.appendingPathComponent("err")
         try Data(input.utf8).write(to: inURL)
         FileManager.default.createFile(atPath: outURL.path, contents: nil)
         FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let stdin = try FileHandle(forReadingFrom: inURL), stdout = try FileHandle(forWritingTo: outURL),
-            stderr = try FileHandle(forWritingTo: errURL)
-        defer { try? stdin.close(); try? stdout.close(); try? stderr.close() }
+        let stdin = try FileHandle(forReadingFrom: inURL)
+        let stdout = try FileHandle(forWritingTo: outURL)
+        let stderr = try FileHandle(forWritingTo: errURL)
+        defer {
+            try? stdin.close()
+            try? stdout.close()
+            try? stderr.close()
+        }
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr

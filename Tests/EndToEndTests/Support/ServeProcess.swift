@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One `smsgw serve` process of a peer, with its stderr in a file, as the service tests run it.

@@ -1,4 +1,5 @@
 import SplitMix
+
 /// An SMS network that loses, duplicates and reorders messages.
 struct SimulatedChannel {
     var rng: SplitMix64

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs programs as a normal user, for the tests that opt in: CI runs as root, and root passes

@@ -2,8 +2,8 @@ import Foundation
 import Gateway
 import Glibc
 import Store
-import Testing
 import TestSupport
+import Testing
 
 /// The daemon's preflight as values, without a modem: each finding and when the account is unlocked.
 struct PreflightTests {
@@ -27,7 +27,10 @@ struct PreflightTests {
         #expect(findings.map(\.subject) == ["configuration", "modem m1", "data directory"])
         let last = findings.last
         #expect(last?.remedy == .createAccount)
-        guard case .problem(.notFound) = last?.outcome else { Issue.record("\(String(describing: last?.outcome))"); return }
+        guard case .problem(.notFound) = last?.outcome else {
+            Issue.record("\(String(describing: last?.outcome))")
+            return
+        }
         #expect(!FileManager.default.fileExists(atPath: root.path))
     }
 
@@ -37,7 +40,10 @@ struct PreflightTests {
         #expect(Preflight.deviceProblem("/etc/hostname")?.detail.contains("not a character device") == true)
         #expect(Preflight.deviceProblem("ttyUSB0") == nil, "gammu takes devices that are not paths")
         let findings = Preflight.findings(configuration(modems: []), source: "test", simulated: false) { "alice" }
-        guard case .problem(.unavailable) = findings[1].outcome else { Issue.record("\(findings[1])"); return }
+        guard case .problem(.unavailable) = findings[1].outcome else {
+            Issue.record("\(findings[1])")
+            return
+        }
         let simulated = Preflight.findings(configuration(modems: []), source: "test", simulated: true) { "alice" }
         #expect(!simulated[1].isProblem)
     }
@@ -64,7 +70,10 @@ struct PreflightTests {
         let refused = Preflight.findings(configuration(modems: [device("/dev/null")]), source: "test", simulated: false) {
             throw WrongPassphrase()
         }
-        guard case .failed(let error) = refused.last?.outcome else { Issue.record("\(String(describing: refused.last))"); return }
+        guard case .failed(let error) = refused.last?.outcome else {
+            Issue.record("\(String(describing: refused.last))")
+            return
+        }
         #expect(error is WrongPassphrase)
     }
 }

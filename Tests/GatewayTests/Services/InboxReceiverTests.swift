@@ -125,7 +125,8 @@ struct InboxReceiverTests {
 
     @Test func anUnreadableEntryIsLoggedOnceAndDeleted() async throws {
         let rig = try await MemoryRig.make()
-        let entry = UnreadableEntry(location: rig.nextLocation(), evidence: ["+CMGR: 0,,20", "0791ZZZZ"], reason: "ERR_CORRUPTED", fingerprint: "junk")
+        let entry = UnreadableEntry(
+            location: rig.nextLocation(), evidence: ["+CMGR: 0,,20", "0791ZZZZ"], reason: "ERR_CORRUPTED", fingerprint: "junk")
         rig.modem.update { $0.listing.unreadable = [entry] }
         rig.modem.fail(.delete, with: ModemError(.modemFailure, "The modem said ERROR."))
         await Self.scan(rig)

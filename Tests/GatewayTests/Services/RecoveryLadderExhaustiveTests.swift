@@ -90,7 +90,8 @@ struct RecoveryLadderExhaustiveTests {
 
     @Test func theStateSpaceIsExploredAndCoversEveryRung() {
         let states = Set(Self.graph.keys.map(\.state).map(Self.rung))
-        #expect(states == ["looking", "opening", "pausing", "readingHealth", "serving", "probing", "resettingRadio", "stopped", "shutDown"])
+        #expect(
+            states == ["looking", "opening", "pausing", "readingHealth", "serving", "probing", "resettingRadio", "stopped", "shutDown"])
         #expect(Self.graph.count > 100)
         print("Recovery ladder: \(Self.graph.count) reachable states, \(Self.graph.count * Event.all.count) transitions checked")
     }
@@ -98,7 +99,8 @@ struct RecoveryLadderExhaustiveTests {
     @Test func everyStepAsksForWhatTheNewStateWaitsOn() {
         for (_, edges) in Self.graph {
             for (event, step, next) in edges {
-                #expect(step.action == next.pending.action, "\(event) returned \(step.action), but the state waits on \(next.pending.action)")
+                #expect(
+                    step.action == next.pending.action, "\(event) returned \(step.action), but the state waits on \(next.pending.action)")
             }
         }
     }

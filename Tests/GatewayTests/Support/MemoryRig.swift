@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 import Logging
 import Modem
-import SMSCipher
 import Operations
+import SMSCipher
 import Store
 import TestSupport
 

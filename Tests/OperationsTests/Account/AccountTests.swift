@@ -12,7 +12,8 @@ struct AccountTests {
         try TestStore.withDirectory { directory in
             let gateway = try directory.open()
             try Account.requireNoAccount(in: gateway)
-            let store = try Account.create(in: gateway, username: "  field-user ", passphrase: TestStore.passphrase, parameters: TestStore.parameters)
+            let store = try Account.create(
+                in: gateway, username: "  field-user ", passphrase: TestStore.passphrase, parameters: TestStore.parameters)
             #expect(store.username == "field-user")
             let exists = AccountError.accountExists(directory: gateway.directory.path)
             #expect(throws: exists) { try Account.requireNoAccount(in: gateway) }

@@ -109,7 +109,8 @@ struct LoginTests {
             #expect(throws: StoreError.lockedOut(until: Self.start + 3 + 60)) { _ = try Login.begin(gateway, now: Self.start + 4) }
             // After the lock, a code of that later time is accepted: the check used the given clock.
             let later = Self.start + 3600
-            let store = try Login.begin(gateway, now: later).unlock(passphrase: TestStore.passphrase, code: Self.code(at: later), now: later)
+            let store = try Login.begin(gateway, now: later).unlock(
+                passphrase: TestStore.passphrase, code: Self.code(at: later), now: later)
             #expect(store.username == "field-user")
         }
     }

@@ -25,7 +25,8 @@ struct MaintenanceTests {
         try TestStore.withAccount { directory, _, store in
             _ = try Account.rename(store, to: "before the backup")
             try TestStore.withDirectory { copy in
-                try FileManager.default.createDirectory(at: copy.url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try FileManager.default.createDirectory(
+                    at: copy.url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                 let destination = copy.url.appendingPathComponent(GatewayStore.databaseFileName)
                 let outcome = try DatabaseBackup.write(dataDirectory: directory.url, to: destination, logger: TestStore.logger)
                 #expect(outcome.destination == destination && outcome.source.lastPathComponent == GatewayStore.databaseFileName)
@@ -46,9 +47,10 @@ struct MaintenanceTests {
             let now = Date(timeIntervalSince1970: 1_900_000_000)
             try store.write { tx in
                 for age in [0.0, 1, 3, 10] {
-                    _ = try tx.appendLog(NewLogEntry(
-                        time: now - age * 86_400 - 1, direction: .incoming, contact: nil, remoteNumber: "+15550001",
-                        status: .plain, text: "logged \(age) days ago"))
+                    _ = try tx.appendLog(
+                        NewLogEntry(
+                            time: now - age * 86_400 - 1, direction: .incoming, contact: nil, remoteNumber: "+15550001",
+                            status: .plain, text: "logged \(age) days ago"))
                 }
             }
             #expect(throws: MaintenanceError.negativeAge(days: -1)) { _ = try LogRetention.prune(store, olderThanDays: -1, now: now) }

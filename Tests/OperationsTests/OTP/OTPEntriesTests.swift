@@ -23,7 +23,8 @@ struct OTPEntriesTests {
             for (time, code) in [(59.0, "94287082"), (1_111_111_109, "07081804"), (2_000_000_000, "69279037")] {
                 #expect(try OTPEntries.code(named: "rfc", in: store, at: Date(timeIntervalSince1970: time), now: Self.now) == code)
             }
-            try OTPEntries.add(OTPEnrolmentRequest(source: .base32(Self.rfcSecret), kind: .hotp(counter: nil)), named: "counter", to: store, using: &rng)
+            try OTPEntries.add(
+                OTPEnrolmentRequest(source: .base32(Self.rfcSecret), kind: .hotp(counter: nil)), named: "counter", to: store, using: &rng)
             #expect(throws: OTPEntryError.timeForCounterEntry("counter")) {
                 _ = try OTPEntries.code(named: "counter", in: store, at: Self.now, now: Self.now)
             }
@@ -34,7 +35,8 @@ struct OTPEntriesTests {
     func hotpKnownAnswers() throws {
         try TestStore.withAccount { directory, _, store in
             var rng = SplitMix64(seed: 2)
-            try OTPEntries.add(OTPEnrolmentRequest(source: .base32(Self.rfcSecret), kind: .hotp(counter: 1)), named: "hotp", to: store, using: &rng)
+            try OTPEntries.add(
+                OTPEnrolmentRequest(source: .base32(Self.rfcSecret), kind: .hotp(counter: 1)), named: "hotp", to: store, using: &rng)
             #expect(try OTPEntries.code(named: "hotp", in: store, at: nil, now: Self.now) == "287082")
             #expect(try OTPEntries.code(named: "hotp", in: store, at: nil, now: Self.now) == "359152")
             // Another process sees the counter where this one left it.
@@ -52,7 +54,9 @@ struct OTPEntriesTests {
             let code = try OTPEntries.code(named: "login", in: store, at: nil, now: Self.now)
             try OTPEntries.verify(code, named: "login", in: store, now: Self.now)
             let reopened = try directory.open().unlock(passphrase: TestStore.passphrase)
-            #expect(throws: OTPEntryError.codeReplayed("login")) { try OTPEntries.verify(code, named: "login", in: reopened, now: Self.now + 1) }
+            #expect(throws: OTPEntryError.codeReplayed("login")) {
+                try OTPEntries.verify(code, named: "login", in: reopened, now: Self.now + 1)
+            }
 
             let wrong = String(format: "%06d", (Int(code)! + 1) % 1_000_000)
             var failures: [OTPEntryError] = []
@@ -81,12 +85,14 @@ struct OTPEntriesTests {
             let uri = try OTPEntries.uri(named: "FIRST", in: store)
             #expect(uri == generated.uri)
             try OTPEntries.add(OTPEnrolmentRequest(source: .typed(uri.string)), named: "copy", to: store, using: &rng)
-            #expect(try OTPEntries.code(named: "copy", in: store, at: Self.now, now: Self.now)
-                == OTPEntries.code(named: "first", in: store, at: Self.now, now: Self.now))
+            #expect(
+                try OTPEntries.code(named: "copy", in: store, at: Self.now, now: Self.now)
+                    == OTPEntries.code(named: "first", in: store, at: Self.now, now: Self.now))
 
             let entries = try OTPEntries.list(in: store)
             #expect(entries.map(\.name) == ["copy", "first"])
-            #expect(entries[1].algorithm == "sha256" && entries[1].period == 30 && entries[1].counter == nil && entries[1].account == "first")
+            #expect(
+                entries[1].algorithm == "sha256" && entries[1].period == 30 && entries[1].counter == nil && entries[1].account == "first")
             let json = try OperationsJSON.string(entries)
             #expect(json.contains("\"counter\":null") && json.contains("\"issuer\":\"ACME\""))
             #expect(!json.contains(uri.secret.base32))
@@ -107,7 +113,9 @@ struct OTPEntriesTests {
             #expect(throws: OTPEntryError.self) {
                 try OTPEntries.add(OTPEnrolmentRequest(source: .base32("GEZ1")), named: "x", to: store, using: &rng)
             }
-            #expect(OTPEntryError.invalid(OTPError(code: .emptySecret, message: "the OTP secret is empty")).description == "The OTP secret is empty.")
+            #expect(
+                OTPEntryError.invalid(OTPError(code: .emptySecret, message: "the OTP secret is empty")).description
+                    == "The OTP secret is empty.")
             let listed = try OTPEntries.list(in: store)
             #expect(listed.isEmpty)
             #expect(OTPEnrolmentRequest.Source.typed("OTPAUTH://totp/x") == .uri("OTPAUTH://totp/x"))
@@ -122,7 +130,9 @@ struct OTPEntriesTests {
             for name in ["smsgw-login", " SMSGW-Login", "Smsgw-login\t", "ＳＭＳＧＷ－ＬＯＧＩＮ"] {
                 let refused = OTPEntryError.reservedName(name)
                 #expect(throws: refused) { try OTPEntries.requireUserName(name) }
-                #expect(throws: refused) { try OTPEntries.add(OTPEnrolmentRequest(source: .generated), named: name, to: store, using: &rng) }
+                #expect(throws: refused) {
+                    try OTPEntries.add(OTPEnrolmentRequest(source: .generated), named: name, to: store, using: &rng)
+                }
                 #expect(throws: refused) { _ = try OTPEntries.code(named: name, in: store, at: nil, now: Self.now) }
                 #expect(throws: refused) { try OTPEntries.verify("123456", named: name, in: store, now: Self.now) }
                 #expect(throws: refused) { _ = try OTPEntries.uri(named: name, in: store) }

@@ -19,8 +19,10 @@ struct Couple {
         alice = try aliceDirectory.unlockedStore()
         bob = try bobDirectory.unlockedStore()
         var rng = SystemRandomNumberGenerator()
-        let bobOnAlice = try Contacts.add(name: "bob", numbers: try bobNumber.map { [try PhoneNumber($0)] } ?? [], store: alice, using: &rng)
-        let aliceOnBob = try Contacts.add(name: "alice", numbers: try aliceNumber.map { [try PhoneNumber($0)] } ?? [], store: bob, using: &rng)
+        let bobOnAlice = try Contacts.add(
+            name: "bob", numbers: try bobNumber.map { [try PhoneNumber($0)] } ?? [], store: alice, using: &rng)
+        let aliceOnBob = try Contacts.add(
+            name: "alice", numbers: try aliceNumber.map { [try PhoneNumber($0)] } ?? [], store: bob, using: &rng)
         guard paired else { return }
         _ = try Contacts.pair("bob", code: try PairingCode(parsing: aliceOnBob.pairingCode), store: alice, now: Date())
         _ = try Contacts.pair("alice", code: try PairingCode(parsing: bobOnAlice.pairingCode), store: bob, now: Date())

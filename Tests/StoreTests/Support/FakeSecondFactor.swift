@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Store
 
 /// A stand-in for the CLI's TOTP check: the secret lists the codes that are right, and the state

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TestSupport
+
 @testable import Store
 
 /// A database as smsgw wrote it before the v4 migrations: the schema up to `v3-routing`, a data
@@ -16,7 +17,9 @@ enum LegacyDatabase {
         )
         let pool = try DatabasePool(path: directory.databasePath)
         try StoreSchema.migrator.migrate(pool, upTo: "v3-routing")
-        let account = UUID(), salt = PassphraseKey.randomSalt(), now = Date().timeIntervalSince1970
+        let account = UUID()
+        let salt = PassphraseKey.randomSalt()
+        let now = Date().timeIntervalSince1970
         let kek = try KeyEncryptionKey.derive(passphrase: TestStore.passphrase, salt: salt, parameters: TestStore.parameters)
         let dataKey = DataKey.random()
         let wrapped = try dataKey.wrapped(by: kek, for: .dataKey(account: account))

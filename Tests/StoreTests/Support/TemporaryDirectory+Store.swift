@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+
 @testable import Store
 
 extension TemporaryDirectory {

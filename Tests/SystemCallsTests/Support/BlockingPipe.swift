@@ -1,4 +1,5 @@
 import Glibc
+
 @testable import SystemCalls
 
 /// A blocking pipe (WakePipe's is non-blocking), for calls that must wait.

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 import Testing
+
 @testable import SystemCalls
 
 /// SIGUSR1 handled without SA_RESTART, so a blocking call it interrupts fails with EINTR instead
