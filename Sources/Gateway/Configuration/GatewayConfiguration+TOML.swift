@@ -8,7 +8,7 @@ extension GatewayConfiguration {
     /// Keys of `[intervals]`.
     static let intervalKeys = [
         "poll_seconds", "health_seconds", "retry_base_seconds", "retry_max_seconds", "resync_retry_seconds",
-        "part_timeout_seconds",
+        "part_timeout_seconds", "long_text_timeout_seconds", "ack_delay_seconds", "ack_timeout_seconds",
     ]
     /// Keys of a `[[modem]]` table.
     static let modemKeys: Set<String> = [
@@ -213,6 +213,9 @@ extension GatewayConfiguration {
         case "retry_base_seconds": \.retryBaseSeconds
         case "retry_max_seconds": \.retryMaxSeconds
         case "part_timeout_seconds": \.partTimeoutSeconds
+        case "long_text_timeout_seconds": \.longTextTimeoutSeconds
+        case "ack_delay_seconds": \.acknowledgementDelaySeconds
+        case "ack_timeout_seconds": \.acknowledgementTimeoutSeconds
         default: \.resyncRetrySeconds
         }
     }

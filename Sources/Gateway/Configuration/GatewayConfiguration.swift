@@ -37,6 +37,14 @@ public struct GatewayConfiguration: Sendable, Equatable {
         /// rest before what arrived is logged as partial and deleted (gammu-smsd's
         /// `MultipartTimeout` has the same default, 600).
         public var partTimeoutSeconds: Double
+        /// `long_text_timeout_seconds`: how long a long text (protocol version 2) waits for its
+        /// missing parts before it is logged with the gaps marked.
+        public var longTextTimeoutSeconds: Double = 3600
+        /// `ack_delay_seconds`: how long a decrypted message waits for others to share its acknowledgement.
+        public var acknowledgementDelaySeconds: Double = 30
+        /// `ack_timeout_seconds`: how long a part waits for its acknowledgement before it is sent
+        /// again; each further wait is twice as long.
+        public var acknowledgementTimeoutSeconds: Double = 120
 
         public init(
             pollSeconds: Double = 5, healthSeconds: Double = 30, retryBaseSeconds: Double = 10,

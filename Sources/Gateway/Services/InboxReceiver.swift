@@ -196,7 +196,8 @@ extension InboxReceiver {
     /// (``Operations/LongTexts/releaseWaiting(in:timeout:now:)``).
     func releaseWaitingLongTexts(logger: Logger) async {
         do {
-            let ids = try await context.store.write { tx in try LongTexts.releaseWaiting(in: tx, now: Date()) }
+            let timeout = context.intervals.longTextTimeoutSeconds
+            let ids = try await context.store.write { tx in try LongTexts.releaseWaiting(in: tx, timeout: timeout, now: Date()) }
             for id in ids {
                 logger.notice(
                     "A long text is shown with parts missing; they did not arrive in time.", metadata: [GatewayLog.message: "\(id)"])
@@ -212,10 +213,11 @@ extension InboxReceiver {
     /// not acknowledge in time (``Operations/Acknowledgements``).
     func acknowledge(logger: Logger) async {
         do {
+            let (delay, timeout) = (context.intervals.acknowledgementDelaySeconds, context.intervals.acknowledgementTimeoutSeconds)
             let (queued, resent, givenUp) = try await context.store.write { tx in
                 var rng = SystemRandomNumberGenerator()
-                let queued = try Acknowledgements.sendDue(in: tx, now: Date(), using: &rng)
-                let (resent, givenUp) = try Acknowledgements.resendDue(in: tx, now: Date())
+                let queued = try Acknowledgements.sendDue(in: tx, delay: delay, now: Date(), using: &rng)
+                let (resent, givenUp) = try Acknowledgements.resendDue(in: tx, timeout: timeout, now: Date())
                 return (queued.count, resent.count, givenUp.count)
             }
             if queued > 0 { logger.info("Acknowledgements queued.", metadata: [GatewayLog.count: "\(queued)"]) }
