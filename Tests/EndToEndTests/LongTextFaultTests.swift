@@ -23,7 +23,7 @@ struct LongTextFaultTests {
         "SMSGW_INTERVALS_ACK_TIMEOUT_SECONDS": "6",
     ]
 
-    @Test("with acknowledgements on, every long text arrives whole under 10% loss and 5% duplication, and is acknowledged")
+    @Test("with acknowledgements on, every long text arrives whole under 10% loss, 5% duplication and reordering, and is acknowledged")
     func acknowledgedUnderLoss() async throws {
         try await withTemporaryDirectory { root in
             let rig = try await GatewayRig(root: root)
@@ -35,6 +35,7 @@ struct LongTextFaultTests {
             }
             try rig.control("drop", "0.1")
             try rig.control("duplicate", "0.05")
+            try rig.control("delay", "0", "3")  // parts overtake each other
             let texts = Self.texts("lossy", count: 4)
             for text in texts { try rig.alice.expect(["send", "bob"], input: text) }
             try await GatewayRig.wait("every long text to arrive whole", timeout: 240) {
@@ -45,6 +46,7 @@ struct LongTextFaultTests {
             for text in texts { #expect(decrypted.filter { $0 == text }.count == 1, "shown more than once") }
             #expect(!(try rig.log(rig.bob).contains { $0.status == "partial" }))
             try rig.control("drop", "0")
+            try rig.control("delay", "0", "0")
             try await GatewayRig.wait("alice's texts to be acknowledged", timeout: 120) {
                 try rig.log(rig.alice).filter { $0.direction == "out" }.allSatisfy { $0.status == "acknowledged" }
             }
@@ -79,6 +81,31 @@ struct LongTextFaultTests {
             }
             print(
                 "LongTextFaultTests: \(shown.filter { $0.contains("missing]") }.count) of \(texts.count) texts shown with gaps at 30% loss")
+            try await rig.stopBoth()
+        }
+    }
+
+    @Test("kill -9 of the receiver in the middle of long texts: after a restart each arrives whole once, nothing lost")
+    func killReceiverDuringLongTexts() async throws {
+        try await withTemporaryDirectory { root in
+            let rig = try await GatewayRig(root: root)
+            try await rig.startBoth()
+            let texts = Self.texts("receiver", count: 4)
+            for text in texts { try rig.alice.expect(["send", "bob"], input: text) }
+            try await GatewayRig.wait("bob to receive the first parts", timeout: 60) {
+                try rig.log(rig.bob).filter { $0.status == "part" }.count >= 2
+            }
+            #expect(try await rig.stopDaemon(rig.bob, signal: SIGKILL) == SIGKILL)
+            #expect(try rig.log(rig.bob).filter { $0.status == "decrypted" }.count < texts.count, "nothing was in flight")
+            try rig.startDaemon(rig.bob)
+            try await GatewayRig.wait("every long text to arrive whole after the restart", timeout: 120) {
+                let decrypted = try rig.log(rig.bob).filter { $0.status == "decrypted" }.compactMap(\.text)
+                return texts.allSatisfy(decrypted.contains)
+            }
+            let incoming = try rig.log(rig.bob).filter { $0.direction == "in" }
+            for text in texts { #expect(incoming.filter { $0.status == "decrypted" && $0.text == text }.count == 1) }
+            #expect(incoming.filter { $0.status == "part" }.count == 3 * texts.count, "each part applied once")
+            #expect(!incoming.contains { $0.status == "rejected" || $0.status == "partial" })
             try await rig.stopBoth()
         }
     }

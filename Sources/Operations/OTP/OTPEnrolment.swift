@@ -9,9 +9,7 @@ import OTP
 /// gives; the verifier's own counter lives in the entry's state (``OTPVerificationState``), so
 /// that verifying a code does not move the generator and generating one does not make it a replay.
 struct OTPEnrolment: Codable, Sendable, Equatable {
-    enum Kind: String, Codable, Sendable {
-        case totp, hotp
-    }
+    typealias Kind = OTPKind
 
     /// The key, base64 in the JSON.
     var secret: Data

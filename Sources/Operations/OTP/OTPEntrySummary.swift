@@ -7,8 +7,8 @@ public import Foundation
 public struct OTPEntrySummary: Sendable, Hashable, Encodable {
     /// The entry's name, as stored.
     public var name: String
-    /// `totp` or `hotp`.
-    public var type: String
+    /// Time-based or counter-based (JSON `totp` or `hotp`).
+    public var type: OTPKind
     /// `sha1`, `sha256` or `sha512`.
     public var algorithm: String
     /// 6, 7 or 8.
@@ -25,7 +25,7 @@ public struct OTPEntrySummary: Sendable, Hashable, Encodable {
 
     init(name: String, enrolment: OTPEnrolment, createdAt: Date) {
         self.name = name
-        type = enrolment.kind.rawValue
+        type = enrolment.kind
         algorithm = enrolment.algorithm.name.lowercased()
         digits = enrolment.digits
         period = enrolment.period
