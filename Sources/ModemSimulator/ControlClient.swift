@@ -18,7 +18,7 @@ public enum ControlClient {
         do throws(SystemCallError) {
             socket = try UnixSocket.connect(to: socketPath)
         } catch  where error.code == ENAMETOOLONG {
-            throw SimulatorError("The control socket path \(socketPath) is too long.")
+            throw SimulatorError("The control socket path \(socketPath) is too long.", category: .invalidInput)
         } catch {
             throw SimulatorError("No simulator answers at \(socketPath) (\(error.reason)); start the simulator in that directory first.")
         }

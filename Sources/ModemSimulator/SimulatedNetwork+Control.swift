@@ -106,7 +106,7 @@ extension SimulatedNetwork {
 
     private func requireModem(_ number: String) throws -> SimulatedModem {
         guard let modem = modem(number: number) else {
-            throw SimulatorError("no modem has the number \(number)")
+            throw SimulatorError("no modem has the number \(number)", category: .notFound)
         }
         return modem
     }

@@ -9,7 +9,8 @@ extension SimulatedNetwork {
     /// - Throws: ``SimulatorError`` when no modem has that number.
     public func inject(text: String, from sender: String, to number: String) throws {
         guard let destination = modem(number: number) else {
-            throw SimulatorError("No simulated modem has the number \(number); check the numbers the simulator's status lists.")
+            throw SimulatorError(
+                "No simulated modem has the number \(number); check the numbers the simulator's status lists.", category: .notFound)
         }
         let reference = state.withLock { s -> UInt16 in
             s.concatenationReference = (s.concatenationReference &+ 1) & 0xFF
@@ -41,10 +42,11 @@ extension SimulatedNetwork {
     /// - Throws: ``SimulatorError`` for an unknown modem or a part outside 1…total.
     public func inject(part: Int, of total: Int, reference: Int, text: String, from sender: String, to number: String) throws {
         guard let destination = modem(number: number) else {
-            throw SimulatorError("No simulated modem has the number \(number); check the numbers the simulator's status lists.")
+            throw SimulatorError(
+                "No simulated modem has the number \(number); check the numbers the simulator's status lists.", category: .notFound)
         }
         guard (1...255).contains(total), (1...total).contains(part), (0...255).contains(reference) else {
-            throw SimulatorError("A part is numbered 1…TOTAL (TOTAL at most 255) with a reference 0…255.")
+            throw SimulatorError("A part is numbered 1…TOTAL (TOTAL at most 255) with a reference 0…255.", category: .invalidInput)
         }
         let septets = try Array(GSM7.septets(for: text).prefix(153))
         let header = UserDataHeader(
@@ -65,7 +67,8 @@ extension SimulatedNetwork {
     /// Octets that decode as neither are stored as given, to test how a client copes.
     public func inject(pdu: [UInt8], to number: String) throws {
         guard let destination = modem(number: number) else {
-            throw SimulatorError("No simulated modem has the number \(number); check the numbers the simulator's status lists.")
+            throw SimulatorError(
+                "No simulated modem has the number \(number); check the numbers the simulator's status lists.", category: .notFound)
         }
         var full = pdu
         var tpduLength = max(0, pdu.count - 1 - Int(pdu.first ?? 0))

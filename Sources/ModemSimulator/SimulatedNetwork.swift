@@ -94,7 +94,7 @@ public final class SimulatedNetwork: Sendable {
         let key = Self.normalise(number)
         let (modem, started) = try state.withLock { s -> (SimulatedModem, Bool) in
             guard !s.modems.contains(where: { Self.normalise($0.number) == key }) else {
-                throw SimulatorError("A modem with number \(number) exists already; use another number.")
+                throw SimulatorError("A modem with number \(number) exists already; use another number.", category: .conflict)
             }
             let modem = SimulatedModem(
                 number: number, index: s.modems.count + 1, pin: pin, storageCapacity: max(1, storageCapacity),

@@ -23,3 +23,18 @@ struct ErrorHintTests {
         }
     }
 }
+
+/// The simulator's errors have categories too, so `smsgw sim` exits with a documented status.
+@Suite("smsgw sim exits by category")
+struct SimulatorExitTests {
+    @Test("a number given twice is refused as data (65), naming the number")
+    func duplicateNumber() throws {
+        try withTemporaryDirectory { root in
+            let result = try SMSGWBinary.run(
+                ["sim", "--number", "+15550009", "--number", "+15550009", "--dir", root.appendingPathComponent("sim").path],
+                environment: [:])
+            #expect(result.status == 65, "sim exited \(result.status): \(result.stderr)")
+            #expect(result.stderr.contains("+15550009") && result.stderr.contains("exists already"))
+        }
+    }
+}
