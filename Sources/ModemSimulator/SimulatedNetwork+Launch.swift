@@ -59,6 +59,8 @@ extension FaultPlan {
     /// A delay range in seconds as written on a command line: `MIN-MAX` or one value, e.g. `0.5-3`;
     /// nil when it is neither, or negative, or MIN exceeds MAX.
     public static func delay(parsing text: String) -> ClosedRange<Double>? {
+        // "-1" would split into just "1": a sign is never part of a delay.
+        guard !text.trimmingCharacters(in: .whitespaces).hasPrefix("-"), !text.hasSuffix("-") else { return nil }
         let parts = text.split(separator: "-").map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard (1...2).contains(parts.count), let low = parts.first ?? nil, let high = parts.last ?? nil, low >= 0, high >= low
         else { return nil }

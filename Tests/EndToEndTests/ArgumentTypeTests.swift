@@ -28,3 +28,23 @@ struct ArgumentTypeTests {
         }
     }
 }
+
+/// `sim --delay` and `otp add --period` parse themselves: a bad value is a usage error (64) naming
+/// the option, before the simulator starts or the passphrase is asked for.
+@Suite("Durations parse themselves")
+struct DurationArgumentTests {
+    @Test("a negative or malformed delay, and a period that is not a positive number of seconds, exit 64")
+    func durations() throws {
+        for delay in ["-1", "3-1", "soon"] {
+            let result = try SMSGWBinary.run(["sim", "--delay", delay], environment: [:])
+            #expect(result.status == 64 && result.stderr.contains("--delay"), "--delay \(delay): \(result.status) \(result.stderr)")
+        }
+        try withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            for period in ["0", "-30", "half"] {
+                let result = try alice.run(["otp", "add", "bank", "--generate", "--period", period])
+                #expect(result.status == 64 && result.stderr.contains("--period"), "--period \(period): \(result.status) \(result.stderr)")
+            }
+        }
+    }
+}

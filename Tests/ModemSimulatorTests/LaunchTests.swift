@@ -40,7 +40,7 @@ struct LaunchTests {
         #expect(FaultPlan.delay(parsing: text) == expected)
     }
 
-    @Test(arguments: ["", "3-1", "a-b", "1-2-3", "0.5-x"])
+    @Test(arguments: ["", "3-1", "a-b", "1-2-3", "0.5-x", "-1", "1-"])
     func aMalformedDelayIsRefused(text: String) {
         #expect(FaultPlan.delay(parsing: text) == nil)
     }

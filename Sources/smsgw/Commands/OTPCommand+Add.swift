@@ -37,7 +37,7 @@ extension OTPCommand {
         var digits: Int?
 
         @Option(help: ArgumentHelp("TOTP: seconds per code (default 30).", valueName: "seconds"))
-        var period: Int64?
+        var period: OTPPeriod?
 
         @Option(help: ArgumentHelp("HOTP: the counter of the first code (default 0).", valueName: "n"))
         var counter: UInt64?
@@ -64,9 +64,6 @@ extension OTPCommand {
             }
             if let digits, !HOTP.allowedDigits.contains(digits) {
                 throw ValidationError("--digits must be 6, 7 or 8.")
-            }
-            if let period, period <= 0 {
-                throw ValidationError("--period must be a positive number of seconds.")
             }
             if hotp, period != nil {
                 throw ValidationError("--period applies to TOTP; leave it out with --hotp.")
@@ -117,7 +114,7 @@ extension OTPCommand {
             } else {
                 source = .typed(try SecretInput.read(nil, what: "secret", prompt: "Base32 secret or otpauth:// URI for \(name): "))
             }
-            let kind: OTPEnrolmentRequest.Kind? = hotp ? .hotp(counter: counter) : period.map { .totp(period: $0) }
+            let kind: OTPEnrolmentRequest.Kind? = hotp ? .hotp(counter: counter) : period.map { .totp(period: $0.seconds) }
             return OTPEnrolmentRequest(
                 source: source, kind: kind, algorithm: algorithm, digits: digits,
                 issuer: issuer, account: account)

@@ -36,7 +36,7 @@ struct SimCommand: AsyncParsableCommand {
     var duplicate: Double = 0
 
     @Option(help: "Random delivery delay in seconds, MIN-MAX or one value (reorders SMS).")
-    var delay: String?
+    var delay: DeliveryDelay?
 
     @Option(help: "Probability (0-1) that one character of an SMS is changed.")
     var corrupt: Double = 0
@@ -52,14 +52,11 @@ struct SimCommand: AsyncParsableCommand {
         for (name, p) in [("--drop", drop), ("--duplicate", duplicate), ("--corrupt", corrupt)] where !(0...1).contains(p) {
             throw ValidationError("\(name) is a probability between 0 and 1, not \(p).")
         }
-        if let delay, FaultPlan.delay(parsing: delay) == nil {
-            throw ValidationError("--delay takes seconds as MIN-MAX or one value, e.g. 0.5-3.")
-        }
     }
 
     func run() async throws {
         let faults = FaultPlan(
-            dropRate: drop, duplicateRate: duplicate, delay: delay.flatMap(FaultPlan.delay(parsing:)), corruptRate: corrupt)
+            dropRate: drop, duplicateRate: duplicate, delay: delay?.seconds, corruptRate: corrupt)
         let network = try SimulatedNetwork.launch(
             in: dir.map { URL(fileURLWithPath: $0) }, numbers: numbers.isEmpty ? SimulatedNetwork.defaultNumbers(count: modems) : numbers,
             pin: pin, storageCapacity: capacity, faults: faults, seed: seed)
