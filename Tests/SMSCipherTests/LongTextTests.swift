@@ -17,24 +17,39 @@ import Testing
 
     /// Every length from 142 septets to the 32-part limit splits into parts that put the text back
     /// together, none over capacity, extension characters never cut, counted as the split produces.
-    @Test func everyLengthSplitsAndReassembles() throws {
+    /// Every length from 142 septets to the 32-part limit goes through a real round trip: split,
+    /// each part sealed at its own position, opened in reverse order, put back together, with
+    /// extension characters falling on part boundaries; no part over capacity, and the count the
+    /// split gives is what sealing produces.
+    @Test func everyLengthRoundTripsThroughSessions() throws {
         var rng = SplitMix64(seed: 12)
+        var pair = Pair(seed: 21)
         for septets in 142...(TextPart.maxCount * TextPart.segmentCapacity - TextPart.maxCount) {
             let text = randomGSM7Text(septets: septets, using: &rng)
             let long = try LongText(text, maxParts: TextPart.maxCount)
             #expect(long.septetCount == septets)
-            var joined = ""
-            for (offset, plaintext) in long.plaintexts.enumerated() {
-                guard case .typed(let payload) = plaintext, let part = TextPart(payload) else {
-                    throw TestFailure("\(septets) septets: part \(offset + 1) is not a text part")
-                }
-                #expect(part.index == offset + 1 && part.count == long.messageCount)
-                #expect(part.septets.count <= TextPart.segmentCapacity)
-                joined += part.text
-            }
-            #expect(joined == text, "\(septets) septets")
             let expectedCount = (septets + TextPart.segmentCapacity - 1) / TextPart.segmentCapacity
             #expect(long.messageCount >= expectedCount && long.messageCount <= expectedCount + 1)
+            var ciphertexts: [String] = []
+            for plaintext in long.plaintexts {
+                let sealed = try pair.alice.sealing(plaintext, using: &pair.rng)
+                pair.alice = sealed.session
+                ciphertexts.append(sealed.ciphertext)
+            }
+            var assembly = Reassembly()
+            var whole: String?
+            for ciphertext in ciphertexts.reversed() {
+                let result = try pair.bob.opening(ciphertext, now: pair.now, using: &pair.rng)
+                pair.bob = result.session
+                guard case .typed(let typed) = result.opened, let part = TextPart(typed.payload) else {
+                    throw TestFailure("\(septets) septets: a part did not open as a part")
+                }
+                #expect(part.count == long.messageCount && part.septets.count <= TextPart.segmentCapacity)
+                if case .complete(let text) = assembly.add(part, position: typed.position, epoch: typed.epoch, now: pair.now).outcome {
+                    whole = text.text()
+                }
+            }
+            #expect(whole == text, "\(septets) septets")
         }
     }
 
