@@ -72,7 +72,7 @@ struct CommandLineTests {
             let inStatus = try #require(status["contacts"] as? [[String: Any]])
             let keys: Set = [
                 "name", "number", "numbers", "modem", "modemMissing", "pairing", "rePairing", "epoch", "sendPosition", "receivePosition",
-                "sync", "lastResync", "quarantined", "lastSentAt", "lastReceivedAt", "protocol", "acks",
+                "sync", "lastResync", "quarantined", "lastSentAt", "lastReceivedAt", "protocol", "acks", "lastAcknowledgedAt",
             ]
             for contact in listed + inStatus + [shown] {
                 #expect(Set(contact.keys) == keys, "\(contact.keys.sorted())")

@@ -70,6 +70,7 @@ struct AcknowledgementOperationsTests {
         let second = try acknowledge(couple, at: start.addingTimeInterval(200))
         #expect(second == [AppliedAcknowledgement(positions: 1, messages: [queued.logID])])
         #expect(try couple.alice.read { try $0.logEntry(id: queued.logID) }.status == .acknowledged)
+        #expect(try Contacts.contact(named: "bob", store: couple.alice).lastAcknowledgedAt == start.addingTimeInterval(200))
         // An acknowledgement is never acknowledged.
         #expect(
             try couple.alice.write { tx in try Acknowledgements.sendDue(in: tx, now: start.addingTimeInterval(999), using: &rng) }.isEmpty)

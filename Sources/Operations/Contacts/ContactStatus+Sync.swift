@@ -22,10 +22,12 @@ extension ContactStatus {
         let modemNames = Set(try reader.modemStatuses().map(\.name))
         let modemMissing = contact.modem.map { !modemNames.isEmpty && !modemNames.contains($0) } ?? false
         let attempts = try session?.pendingResyncMessage.map { try reader.outboxAttempts(of: $0, to: contact).count } ?? 0
-        return ContactStatus(
+        var status = ContactStatus(
             contact, session: session, sync: syncState(contact, session: session, handshakeAttempts: attempts),
             lastResync: session?.lastResync.map { GatewayStatus.LastResync(epoch: $0.epoch, completedAt: $0.completedAt) },
             quarantined: try reader.quarantineCount(for: contact), modemMissing: modemMissing)
+        status.lastAcknowledgedAt = try reader.lastAcknowledgement(for: contact)
+        return status
     }
 
     /// - Parameter handshakeAttempts: How many times the pending handshake was queued.

@@ -38,6 +38,8 @@ public struct ContactStatus: Sendable, Equatable, Codable {
     public var protocolVersion: Int
     /// Whether messages to and from the contact are acknowledged end to end (docs/PROTOCOL.md §9).
     public var acknowledgements: Bool
+    /// When the contact's gateway last acknowledged one of this side's SMS; nil when never.
+    public var lastAcknowledgedAt: Date?
 
     /// The contact with its session (nil before pairing or when it cannot be read) and sync state.
     public init(
@@ -68,6 +70,7 @@ public struct ContactStatus: Sendable, Equatable, Codable {
             lastResync, quarantined, lastSentAt, lastReceivedAt
         case protocolVersion = "protocol"
         case acknowledgements = "acks"
+        case lastAcknowledgedAt
     }
 
     // Written by hand so that absent values are null, not missing: every object has every key.
@@ -90,5 +93,6 @@ public struct ContactStatus: Sendable, Equatable, Codable {
         try container.encode(lastReceivedAt, forKey: .lastReceivedAt)
         try container.encode(protocolVersion, forKey: .protocolVersion)
         try container.encode(acknowledgements, forKey: .acknowledgements)
+        try container.encode(lastAcknowledgedAt, forKey: .lastAcknowledgedAt)
     }
 }

@@ -36,6 +36,13 @@ extension StoreReader {
         return result
     }
 
+    /// When the contact's gateway last acknowledged one of this side's SMS, if ever.
+    public func lastAcknowledgement(for contact: Contact) throws -> Date? {
+        try Double.fetchOne(
+            db, sql: "SELECT MAX(acknowledged_at) FROM outbox WHERE contact_id = ?", arguments: [contact.id.storeString]
+        ).map(Date.init(timeIntervalSince1970:))
+    }
+
     /// Rows sent (or delivered) that wait for an acknowledgement whose time to be sent again has
     /// come: `timeout · 2^resends` after they were last sent.
     public func outboxAwaitingAcknowledgement(dueBy now: Date, timeout: TimeInterval) throws -> [OutboxItem] {

@@ -72,6 +72,8 @@ extension ContactCommand {
                 "receive position: \(show(contact.receivePosition))",
                 "last sent:        \(contact.lastSentAt.map(Output.timestamp) ?? "-")",
                 "last received:    \(contact.lastReceivedAt.map(Output.timestamp) ?? "-")",
+                "acknowledgements: \(contact.acknowledgements ? "on" : "off"), last \(contact.lastAcknowledgedAt.map(Output.timestamp) ?? "-")",
+                "protocol:         \(contact.protocolVersion)",
                 "failures:         \(contact.sync.consecutiveFailures) in a row",
                 "kept for resync:  \(contact.quarantined)",
             ]

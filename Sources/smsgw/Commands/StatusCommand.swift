@@ -85,6 +85,9 @@ struct StatusCommand: ParsableCommand {
             if contact.quarantined > 0 { facts.append("\(contact.quarantined) kept for after a resync") }
             facts.append("last sent \(contact.lastSentAt.map { age(of: $0, now: now) } ?? "never")")
             facts.append("last received \(contact.lastReceivedAt.map { age(of: $0, now: now) } ?? "never")")
+            if contact.acknowledgements {
+                facts.append("last acknowledged \(contact.lastAcknowledgedAt.map { age(of: $0, now: now) } ?? "never")")
+            }
             lines.append("  \(contact.name): " + facts.joined(separator: ", "))
             if let advice = contact.sync.advice { lines.append("    \(advice.sentence(naming: contact.name))") }
         }
