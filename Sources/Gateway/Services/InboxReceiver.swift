@@ -101,8 +101,7 @@ public struct InboxReceiver: Service {
         for entry in listing.unreadable { await handleUnreadable(entry, link: link, logger: logger) }
         let waiting = await handleGroups(groups, link: link, logger: logger)
         await freeStorageIfFull(waiting: waiting, listing: listing, link: link, logger: logger)
-        await releaseWaitingLongTexts(logger: logger)
-        await acknowledge(logger: logger)
+        await keepTimers(logger: logger)
         link.update { $0.reportsDeferred = deferred }
         if deferred { link.requestInboxScan() }
     }
@@ -192,33 +191,25 @@ public struct InboxReceiver: Service {
 }
 
 extension InboxReceiver {
-    /// Logs, with their gaps marked, the long texts whose missing parts waited too long
-    /// (``Operations/LongTexts/releaseWaiting(in:timeout:now:)``).
-    func releaseWaitingLongTexts(logger: Logger) async {
+    /// What is due by the clock, in one store transaction after each scan: long texts whose missing
+    /// parts waited too long are logged with their gaps marked
+    /// (``Operations/LongTexts/releaseWaiting(in:timeout:now:)``), acknowledgements due are queued,
+    /// and what the peers did not acknowledge in time is sent again or given up
+    /// (``Operations/Acknowledgements``).
+    func keepTimers(logger: Logger) async {
+        let intervals = context.intervals
         do {
-            let timeout = context.intervals.longTextTimeoutSeconds
-            let ids = try await context.store.write { tx in try LongTexts.releaseWaiting(in: tx, timeout: timeout, now: Date()) }
-            for id in ids {
+            let (released, queued, resent, givenUp) = try await context.store.write { tx in
+                var rng = SystemRandomNumberGenerator()
+                let now = Date()
+                let released = try LongTexts.releaseWaiting(in: tx, timeout: intervals.longTextTimeoutSeconds, now: now)
+                let queued = try Acknowledgements.sendDue(in: tx, delay: intervals.acknowledgementDelaySeconds, now: now, using: &rng)
+                let (resent, givenUp) = try Acknowledgements.resendDue(in: tx, timeout: intervals.acknowledgementTimeoutSeconds, now: now)
+                return (released, queued.count, resent.count, givenUp.count)
+            }
+            for id in released {
                 logger.notice(
                     "A long text is shown with parts missing; they did not arrive in time.", metadata: [GatewayLog.message: "\(id)"])
-            }
-        } catch {
-            logger.warning("Could not hand out long texts that waited too long.", metadata: [GatewayLog.error: "\(error)"])
-        }
-    }
-}
-
-extension InboxReceiver {
-    /// Queues the acknowledgements that are due, and sends again (or gives up) what the peers did
-    /// not acknowledge in time (``Operations/Acknowledgements``).
-    func acknowledge(logger: Logger) async {
-        do {
-            let (delay, timeout) = (context.intervals.acknowledgementDelaySeconds, context.intervals.acknowledgementTimeoutSeconds)
-            let (queued, resent, givenUp) = try await context.store.write { tx in
-                var rng = SystemRandomNumberGenerator()
-                let queued = try Acknowledgements.sendDue(in: tx, delay: delay, now: Date(), using: &rng)
-                let (resent, givenUp) = try Acknowledgements.resendDue(in: tx, timeout: timeout, now: Date())
-                return (queued.count, resent.count, givenUp.count)
             }
             if queued > 0 { logger.info("Acknowledgements queued.", metadata: [GatewayLog.count: "\(queued)"]) }
             if resent > 0 { logger.notice("SMS not acknowledged in time are sent again.", metadata: [GatewayLog.count: "\(resent)"]) }
@@ -226,7 +217,8 @@ extension InboxReceiver {
                 logger.warning("SMS never acknowledged are given up; their messages failed.", metadata: [GatewayLog.count: "\(givenUp)"])
             }
         } catch {
-            logger.warning("Could not queue acknowledgements or re-sends.", metadata: [GatewayLog.error: "\(error)"])
+            logger.warning(
+                "Could not hand out waiting long texts or queue acknowledgements and re-sends.", metadata: [GatewayLog.error: "\(error)"])
         }
     }
 }

@@ -33,13 +33,10 @@ public enum Acknowledgements {
         return try tx.acknowledgeAgain(text, from: contact, at: now)
     }
 
-    /// Applies an acknowledgement that opened: saves the session and marks what it covers.
+    /// Applies an acknowledgement that opened (its session already saved): marks what it covers.
     static func receive(
-        _ acknowledgement: Acknowledgement, session: Session, from contact: Contact, in tx: StoreTransaction, now: Date
+        _ acknowledgement: Acknowledgement, from contact: Contact, in tx: StoreTransaction, now: Date
     ) throws -> AppliedMessage {
-        try tx.saveSession(session, for: contact)
-        try tx.recordReceived(from: contact, at: now)
-        try tx.resetFailures(for: contact)
         let messages = try tx.acknowledge(
             from: contact, epoch: acknowledgement.epoch, positions: acknowledgement.positions, at: now)
         return AppliedMessage(

@@ -43,39 +43,43 @@ public enum IncomingMessage {
     ) throws -> AppliedMessage {
         switch result.opened {
         case .message(let message):
+            try accept(result.session, from: contact, in: tx, now: now)
             try Acknowledgements.note(message.epoch, message.position, ciphertext: ciphertext, from: contact, in: tx, now: now)
-            try tx.saveSession(result.session, for: contact)
-            try tx.recordReceived(from: contact, at: now)
             let id = try tx.appendLog(
                 NewLogEntry(
                     time: now, direction: .incoming, contact: contact, status: .decrypted, text: message.text,
                     ciphertext: ciphertext, fingerprint: fingerprint))
-            try tx.resetFailures(for: contact)
             return AppliedMessage(logID: id, contact: contact.name, content: .text(message))
         case .typed(let typed):
+            try accept(result.session, from: contact, in: tx, now: now)
             if contact.protocolVersion < 2 { try tx.setProtocolVersion(2, for: contact) }
             if let acknowledgement = Acknowledgement(typed.payload) {
-                return try Acknowledgements.receive(acknowledgement, session: result.session, from: contact, in: tx, now: now)
+                return try Acknowledgements.receive(acknowledgement, from: contact, in: tx, now: now)
             }
             try Acknowledgements.note(typed.epoch, typed.position, ciphertext: ciphertext, from: contact, in: tx, now: now)
             if let part = TextPart(typed.payload) {
-                return try LongTexts.receive(
-                    part, typed, session: result.session, ciphertext: ciphertext, from: contact, fingerprint: fingerprint,
-                    in: tx, now: now)
+                return try LongTexts.receive(part, typed, ciphertext: ciphertext, from: contact, fingerprint: fingerprint, in: tx, now: now)
             }
-            try tx.saveSession(result.session, for: contact)
-            try tx.recordReceived(from: contact, at: now)
             let id = try tx.appendLog(
                 NewLogEntry(
                     time: now, direction: .incoming, contact: contact, status: .typed, text: TypedRecord.text(of: typed.payload),
                     ciphertext: ciphertext, error: TypedRecord.note(for: typed.payload), fingerprint: fingerprint))
-            try tx.resetFailures(for: contact)
             return AppliedMessage(logID: id, contact: contact.name, content: .typed(typed))
         case .resync(let event):
             let handshake = HandshakeContext(
                 ciphertext: ciphertext, contact: contact, fingerprint: fingerprint, path: path, now: now)
             return try applyResync(result.session, event: event, handshake, in: tx, using: &rng)
         }
+    }
+}
+
+extension IncomingMessage {
+    /// What every data message that opened does to its contact, whatever it carries: the new
+    /// state is saved, the receive time recorded and the failure count cleared.
+    static func accept(_ session: Session, from contact: Contact, in tx: StoreTransaction, now: Date) throws {
+        try tx.saveSession(session, for: contact)
+        try tx.recordReceived(from: contact, at: now)
+        try tx.resetFailures(for: contact)
     }
 }
 

@@ -12,15 +12,12 @@ public enum LongTexts {
     /// How long an incomplete text waits for its missing parts before it is shown with gaps.
     public static let defaultTimeout: TimeInterval = 3600
 
-    /// Applies one opened part: saves the session and the reassembly state, logs the part, and
-    /// logs the text when it is complete (and any text handed out early to make room).
+    /// Applies one opened part (its session already saved): saves the reassembly state, logs the
+    /// part, and logs the text when it is complete (and any text handed out early to make room).
     static func receive(
-        _ part: TextPart, _ typed: ReceivedTyped, session: Session, ciphertext: String, from contact: Contact,
+        _ part: TextPart, _ typed: ReceivedTyped, ciphertext: String, from contact: Contact,
         fingerprint: String?, in tx: StoreTransaction, now: Date
     ) throws -> AppliedMessage {
-        try tx.saveSession(session, for: contact)
-        try tx.recordReceived(from: contact, at: now)
-        try tx.resetFailures(for: contact)
         var assembly = try reassembly(for: contact, in: tx)
         let (outcome, released) = assembly.add(part, position: typed.position, epoch: typed.epoch, now: now)
         try save(assembly, for: contact, in: tx)

@@ -72,10 +72,10 @@ public enum Messages {
             let sealed = try seal(prepared, split, for: contact, logged: .queued, in: tx, now: now, using: &rng)
             // Parts are sent again until acknowledged when the contact has acknowledgements on (§9.2).
             let awaits = contact.acknowledgements && sealed.messages.count > 1
-            let epoch = try tx.requirePairedSession(for: contact).epoch
             let outboxIDs = try sealed.messages.map { message in
                 let id = try tx.enqueueOutbox(message.ciphertext, to: contact, messageID: sealed.logID, now: now)
-                try tx.recordSealedPosition(ofOutbox: id, epoch: epoch, position: message.position, awaitsAcknowledgement: awaits)
+                try tx.recordSealedPosition(
+                    ofOutbox: id, epoch: message.session.epoch, position: message.position, awaitsAcknowledgement: awaits)
                 return id
             }
             return QueuedMessage(

@@ -11,7 +11,8 @@ enum TypedRecord {
     /// The note for the log row.
     static func note(for payload: TypedPayload) -> String {
         guard payload.kind.isKnown else {
-            return "A typed message (\(payload.kind)) that this version keeps without acting on it; a newer version of the contact's gateway sent it."
+            return
+                "A typed message (\(payload.kind)) that this version keeps without acting on it; a newer version of the contact's gateway sent it."
         }
         return "A typed message (\(payload.kind)) whose body breaks the rules of its kind; kept without acting on it."
     }
