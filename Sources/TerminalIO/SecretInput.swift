@@ -25,6 +25,24 @@ public enum SecretInput {
         return value
     }
 
+    /// A new secret (an operator's password): typed twice at a masked prompt when stdin is a
+    /// terminal, else the first line of stdin. Never taken from an argument.
+    ///
+    /// - Throws: ``TerminalInputError/passphrasesDiffer`` when the two typings differ,
+    ///   ``TerminalInputError/nothingGiven(what:)`` when nothing was typed or piped in.
+    public static func readNew(what: String, prompt: String) throws(TerminalInputError) -> String {
+        let value: String?
+        if TextInput.stdinIsTerminal, let terminal = Terminal.open() {
+            let first = try terminal.readMasked(prompt: prompt)
+            guard try terminal.readMasked(prompt: "Repeat it: ") == first else { throw .passphrasesDiffer }
+            value = first
+        } else {
+            value = TextInput.firstLineOfStdin()
+        }
+        guard let given = value, !given.trimmingCharacters(in: .whitespaces).isEmpty else { throw .nothingGiven(what: what) }
+        return given
+    }
+
     /// One line typed with echo off on the controlling terminal.
     private static func masked(_ prompt: String, what: String) throws(TerminalInputError) -> String {
         guard let terminal = Terminal.open() else { return TextInput.firstLineOfStdin() ?? "" }

@@ -50,6 +50,21 @@ struct SecretContext: Sendable, Hashable, CustomStringConvertible {
         SecretContext("smsgw/v1/message/\(message.storeString)/text")
     }
 
+    /// An operator's password verifier.
+    static func operatorPassword(_ id: UUID) -> SecretContext {
+        SecretContext("smsgw/v1/operator/\(id.storeString)/password")
+    }
+
+    /// An operator's second-factor secret and parameters.
+    static func operatorSecondFactor(_ id: UUID) -> SecretContext {
+        SecretContext("smsgw/v1/operator/\(id.storeString)/second-factor")
+    }
+
+    /// An operator's second-factor verification state (last accepted step).
+    static func operatorSecondFactorState(_ id: UUID) -> SecretContext {
+        SecretContext("smsgw/v1/operator/\(id.storeString)/second-factor-state")
+    }
+
     /// An OTP entry's secret and parameters.
     static func otpSecret(_ entry: UUID) -> SecretContext {
         SecretContext("smsgw/v1/otp/\(entry.storeString)/secret")

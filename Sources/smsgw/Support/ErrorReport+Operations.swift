@@ -35,6 +35,12 @@ extension ErrorReport {
             "The OTP entry \"\(name)\" cannot be read; remove it with `smsgw otp remove \(name)` and add it again."
         case OTPEntryError.stateUnreadable(let name):
             "The verification state of \"\(name)\" cannot be read; remove the entry with `smsgw otp remove \(name)` and add it again."
+        case OperatorError.notFound(let name):
+            "No operator is named \"\(name)\"; see them with `smsgw operator list`."
+        case OperatorError.lastAdmin(let name):
+            "\(name) is the last admin; make another operator an admin first (`smsgw operator role NAME admin`)."
+        case OperatorError.twoFactorAlreadyOn(let name):
+            "\(name) already has two-factor login on; turn it off with `smsgw operator 2fa disable \(name)` first."
         case MaintenanceError.noDatabase(let path):
             "There is no database at \(path); check --data-dir (or SMSGW_DATA_DIR)."
         default:

@@ -1,0 +1,65 @@
+public import Failures
+public import Foundation
+
+/// Why an operation on the console's operators refused, in words every front end can show.
+public enum OperatorError: Error, Sendable, Hashable {
+    /// No operator has this name.
+    case notFound(String)
+    /// The password breaks the rules (``Operators/minimumPasswordLength``); the sentence says which.
+    case weakPassword(String)
+    /// The change would leave no admin, so nobody could manage operators from the console.
+    case lastAdmin(String)
+    /// The name or the password is wrong (never which one).
+    case loginFailed
+    /// The operator has two-factor login on and no code was given.
+    case codeRequired
+    /// The code is wrong or was used already.
+    case codeRejected
+    /// Too many failed logins: locked until this time.
+    case lockedOut(until: Date)
+    /// Enrolling a second factor while one is on.
+    case twoFactorAlreadyOn(String)
+    /// The first code of a new enrolment does not match; nothing was stored.
+    case enrolmentCodeMismatch
+    /// The stored second factor cannot be decoded.
+    case twoFactorUnreadable(String)
+}
+
+extension OperatorError: CategorizedError {
+    public var category: ErrorCategory {
+        switch self {
+        case .notFound: .notFound
+        case .weakPassword: .invalidInput
+        case .lastAdmin, .twoFactorAlreadyOn: .conflict
+        case .loginFailed, .codeRequired, .codeRejected: .authentication
+        case .lockedOut: .locked
+        case .enrolmentCodeMismatch: .verificationFailed
+        case .twoFactorUnreadable: .corrupted
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .notFound(let name):
+            "No operator is named \"\(name)\"; check the spelling against the list of operators."
+        case .weakPassword(let reason):
+            "The password is too weak: \(reason); choose a longer one (a passphrase of several words works well)."
+        case .lastAdmin(let name):
+            "\(name) is the last admin; make another operator an admin first, so someone can still manage operators."
+        case .loginFailed:
+            "The name or the password is wrong; try again (repeated failures lock the operator out for a while)."
+        case .codeRequired:
+            "This operator has two-factor login on; give the current code from the authenticator app."
+        case .codeRejected:
+            "The code is wrong or was used already; wait for the next code and try again."
+        case .lockedOut(let until):
+            "Too many failed logins; this operator is locked until \(until.formatted(.iso8601)). Try again then."
+        case .twoFactorAlreadyOn(let name):
+            "\(name) already has two-factor login on; turn it off first to enrol a new secret."
+        case .enrolmentCodeMismatch:
+            "That code does not match the new secret; nothing changed, so start the enrolment again."
+        case .twoFactorUnreadable(let name):
+            "\(name)'s two-factor secret cannot be read; turn two-factor login off for them and enrol again."
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import OTP
+import Operations
+import Store
+import TestSupport
+import Testing
+
+/// Operators logging in (``Operators/authenticate(_:password:code:in:now:policy:)``): the lockout,
+/// the second factor, and answers that never say which of name and password was wrong.
+@Suite("Operator login")
+struct OperatorLoginTests {
+    static let now = Date(timeIntervalSince1970: 1_900_000_000)
+    static let password = "correct horse battery"
+
+    @Test("A right password logs in and is recorded; a wrong one and an unknown name fail alike")
+    func passwords() throws {
+        try TestStore.withAccount { _, _, store in
+            try Operators.add("ops", role: .operator, password: Self.password, in: store, now: Self.now)
+            let who = try Operators.authenticate("OPS", password: Self.password, code: nil, in: store, now: Self.now)
+            #expect(who.name == "ops" && who.role == .operator)
+            #expect(try Operators.find("ops", in: store, now: Self.now).lastLoginAt == Self.now)
+            #expect(throws: OperatorError.loginFailed) {
+                try Operators.authenticate("ops", password: "wrong password!", code: nil, in: store, now: Self.now)
+            }
+            #expect(throws: OperatorError.loginFailed) {
+                try Operators.authenticate("nobody", password: Self.password, code: nil, in: store, now: Self.now)
+            }
+        }
+    }
+
+    @Test("Failures lock the operator for a growing time, persisted; a right password within the lock is refused")
+    func lockout() throws {
+        try TestStore.withAccount { _, _, store in
+            try Operators.add("ops", role: .viewer, password: Self.password, in: store, now: Self.now)
+            for _ in 0..<3 {
+                #expect(throws: OperatorError.loginFailed) {
+                    try Operators.authenticate("ops", password: "not the password", code: nil, in: store, now: Self.now)
+                }
+            }
+            let until = Self.now.addingTimeInterval(60)
+            #expect(try Operators.find("ops", in: store, now: Self.now).lockedUntil == until)
+            #expect(throws: OperatorError.lockedOut(until: until)) {
+                try Operators.authenticate("ops", password: Self.password, code: nil, in: store, now: Self.now.addingTimeInterval(30))
+            }
+            // After the lock, one more failure doubles it.
+            let later = Self.now.addingTimeInterval(61)
+            #expect(throws: OperatorError.loginFailed) {
+                try Operators.authenticate("ops", password: "still not it", code: nil, in: store, now: later)
+            }
+            #expect(try Operators.find("ops", in: store, now: later).lockedUntil == later.addingTimeInterval(120))
+            // A new password set by an admin lifts the lock.
+            try Operators.setPassword("ops", to: "another good password", in: store, now: later)
+            #expect(try Operators.authenticate("ops", password: "another good password", code: nil, in: store, now: later).role == .viewer)
+        }
+    }
+
+    @Test("With two-factor login on, the code is asked for after a right password and accepted once")
+    func secondFactor() throws {
+        try TestStore.withAccount { _, _, store in
+            try Operators.add("ops", role: .admin, password: Self.password, in: store, now: Self.now)
+            var rng = SystemRandomNumberGenerator()
+            let proposal = try Operators.proposeTwoFactor(for: "ops", in: store, using: &rng)
+            #expect(proposal.uri.string.hasPrefix("otpauth://totp/smsgw%20console:ops?"))
+            let totp = try #require(proposal.uri.totp)
+            let wrong = String(format: "%06d", (Int(try totp.code(at: Self.now))! + 1) % 1_000_000)
+            #expect(throws: OperatorError.enrolmentCodeMismatch) {
+                try Operators.enableTwoFactor("ops", proposal: proposal, code: wrong, in: store, now: Self.now)
+            }
+            try Operators.enableTwoFactor("ops", proposal: proposal, code: try totp.code(at: Self.now), in: store, now: Self.now)
+            #expect(throws: OperatorError.twoFactorAlreadyOn("ops")) {
+                _ = try Operators.proposeTwoFactor(for: "ops", in: store, using: &rng)
+            }
+            #expect(try Operators.find("ops", in: store, now: Self.now).twoFactor)
+
+            let next = Self.now.addingTimeInterval(30)
+            // Asking for the code after a right password counts nothing, however often.
+            for _ in 0..<4 {
+                #expect(throws: OperatorError.codeRequired) {
+                    try Operators.authenticate("ops", password: Self.password, code: nil, in: store, now: next)
+                }
+            }
+            #expect(try Operators.find("ops", in: store, now: next).lockedUntil == nil)
+            #expect(throws: OperatorError.codeRejected) {
+                try Operators.authenticate("ops", password: Self.password, code: wrong, in: store, now: next)
+            }
+            let code = try totp.code(at: next)
+            #expect(try Operators.authenticate("ops", password: Self.password, code: code, in: store, now: next).name == "ops")
+            #expect(throws: OperatorError.codeRejected) {
+                try Operators.authenticate("ops", password: Self.password, code: code, in: store, now: next)
+            }
+            #expect(try Operators.disableTwoFactor("ops", in: store))
+            #expect(try Operators.authenticate("ops", password: Self.password, code: nil, in: store, now: next).role == .admin)
+        }
+    }
+}
