@@ -129,7 +129,7 @@ let package = Package(
             name: "Operations",
             dependencies: [
                 "Failures", "Store", "SMSCipher", "GSM7", "OTP", "SystemCalls",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),

@@ -37,6 +37,18 @@ struct OperatorCommandTests {
             try base.expect(["operator", "remove", "chief"])
             let gone = try base.run(["operator", "remove", "chief"])
             #expect(gone.status == 66 && gone.stderr.contains("`smsgw operator list`"), "\(gone.stderr)")
+
+            // Every change is in the audit list, newest first, done from the command line.
+            let audit = try base.expect(["audit", "--json"]).stdout
+            let entries = try #require(try JSONSerialization.jsonObject(with: Data(audit.utf8)) as? [[String: Any]])
+            #expect(
+                entries.map { $0["action"] as? String } == [
+                    "operator-removed", "operator-password-changed", "operator-role-changed", "operator-added", "operator-added",
+                ], "\(audit)")
+            #expect(entries.allSatisfy { $0["actor"] as? String == "command-line" })
+            #expect(!audit.contains("password\"") && !audit.contains("a long admin password"))
+            let plain = try base.expect(["audit", "--limit", "1"]).stdout
+            #expect(plain.hasSuffix("\tcommand-line\toperator-removed\tchief\tdone\t-\n"), "\(plain)")
         }
     }
 

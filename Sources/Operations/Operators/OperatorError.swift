@@ -23,6 +23,8 @@ public enum OperatorError: Error, Sendable, Hashable {
     case enrolmentCodeMismatch
     /// The stored second factor cannot be decoded.
     case twoFactorUnreadable(String)
+    /// No live console session: never signed in, signed out, or timed out.
+    case notSignedIn
 }
 
 extension OperatorError: CategorizedError {
@@ -31,7 +33,7 @@ extension OperatorError: CategorizedError {
         case .notFound: .notFound
         case .weakPassword: .invalidInput
         case .lastAdmin, .twoFactorAlreadyOn: .conflict
-        case .loginFailed, .codeRequired, .codeRejected: .authentication
+        case .loginFailed, .codeRequired, .codeRejected, .notSignedIn: .authentication
         case .lockedOut: .locked
         case .enrolmentCodeMismatch: .verificationFailed
         case .twoFactorUnreadable: .corrupted
@@ -60,6 +62,8 @@ extension OperatorError: CategorizedError {
             "That code does not match the new secret; nothing changed, so start the enrolment again."
         case .twoFactorUnreadable(let name):
             "\(name)'s two-factor secret cannot be read; turn two-factor login off for them and enrol again."
+        case .notSignedIn:
+            "You are not signed in, or your session ended; sign in again."
         }
     }
 }

@@ -14,9 +14,12 @@ extension Operators {
     /// once.
     ///
     /// - Throws: ``OperatorError/loginFailed``, ``OperatorError/codeRequired`` (the password was
-    ///   right; nothing counted), ``OperatorError/codeRejected``, ``OperatorError/lockedOut(until:)``.
+    ///   right; nothing counted), ``OperatorError/codeRejected``, ``OperatorError/lockedOut(until:)``. Failures and refusals
+    ///   are audited with `address`; a success is audited when its session starts
+    ///   (``ConsoleSessions/start(for:address:in:now:using:)``).
     public static func authenticate(
-        _ name: String, password: String, code: String?, in store: UnlockedStore, now: Date, policy: LockoutPolicy = .standard
+        _ name: String, password: String, code: String?, address: String? = nil, in store: UnlockedStore, now: Date,
+        policy: LockoutPolicy = .standard
     ) throws -> AuthenticatedOperator {
         guard password.utf8.count <= maximumPasswordLength, let found = try store.read({ try $0.operatorRecord(named: name) }) else {
             OperatorPassword.spendCheck(String(password.prefix(maximumPasswordLength)))
@@ -24,17 +27,25 @@ extension Operators {
         }
         // Counted as a failure before the slow hash, as the account's unlock is: parallel guesses
         // each count, and a guess cut short still counts. A success takes it back.
-        try store.write { tx in
+        try store.write { tx -> Result<Void, OperatorError> in
             let current = try record(found.name, in: tx)
-            if let until = current.lockedUntil, until > now { throw OperatorError.lockedOut(until: until) }
+            if let until = current.lockedUntil, until > now {
+                try Audit.record(.login, by: .operator(current.name), outcome: .refused, address: address, in: tx, now: now)
+                return .failure(.lockedOut(until: until))
+            }
             let failures = current.failedAttempts + 1
             let lock = policy.lockDuration(afterFailures: failures).map { now.addingTimeInterval($0) }
             try tx.updateOperator(current, OperatorChange(failedAttempts: failures, lockedUntil: .some(lock)))
-        }
+            return .success(())
+        }.get()
         let passwordRight = try OperatorPassword.matches(password, verifier: found.password)
         return try store.write { tx -> Result<AuthenticatedOperator, OperatorError> in
             let current = try record(found.name, in: tx)
-            guard passwordRight else { return .failure(.loginFailed) }
+            let failed = { (error: OperatorError) throws -> Result<AuthenticatedOperator, OperatorError> in
+                try Audit.record(.login, by: .operator(current.name), outcome: .failed, address: address, in: tx, now: now)
+                return .failure(error)
+            }
+            guard passwordRight else { return try failed(.loginFailed) }
             guard let enrolment = current.secondFactor else {
                 try tx.updateOperator(current, OperatorChange(failedAttempts: 0, lockedUntil: .some(nil), lastLoginAt: now))
                 return .success(AuthenticatedOperator(name: current.name, role: current.role))
@@ -50,7 +61,7 @@ extension Operators {
             let stored = SecondFactorEnrolment(secret: enrolment.secret, state: verdict.state ?? enrolment.state)
             guard verdict.failure == nil else {
                 try tx.updateOperator(current, OperatorChange(secondFactor: .some(stored)))
-                return .failure(.codeRejected)
+                return try failed(.codeRejected)
             }
             try tx.updateOperator(
                 current, OperatorChange(secondFactor: .some(stored), failedAttempts: 0, lockedUntil: .some(nil), lastLoginAt: now))

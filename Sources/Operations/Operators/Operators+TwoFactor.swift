@@ -8,7 +8,7 @@ extension Operators {
 
     /// A new TOTP enrolment for the operator (SHA-1, 6 digits, 30 s), not stored yet: its URI
     /// (and QR code) go into the operator's authenticator app, whose first code
-    /// ``enableTwoFactor(_:proposal:code:in:now:)`` checks.
+    /// ``enableTwoFactor(_:proposal:code:by:in:now:)`` checks.
     ///
     /// - Throws: ``OperatorError/notFound(_:)``, ``OperatorError/twoFactorAlreadyOn(_:)`` (before
     ///   anything is shown).
@@ -28,9 +28,9 @@ extension Operators {
     /// proposal's secret; the accepted code cannot log in afterwards.
     /// - Throws: ``OperatorError/enrolmentCodeMismatch`` (nothing stored),
     ///   ``OperatorError/twoFactorAlreadyOn(_:)`` when it was turned on meanwhile.
-    public static func enableTwoFactor(_ name: String, proposal: TwoFactorProposal, code: String, in store: UnlockedStore, now: Date)
-        throws
-    {
+    public static func enableTwoFactor(
+        _ name: String, proposal: TwoFactorProposal, code: String, by actor: AuditActor, in store: UnlockedStore, now: Date
+    ) throws {
         let enrolment = proposal.enrolment
         let verification = try enrolment.verifier().verify(code, state: enrolment.initialState, now: TOTP.unixTime(now))
         guard verification.result.isAccepted else { throw OperatorError.enrolmentCodeMismatch }
@@ -39,17 +39,19 @@ extension Operators {
             let current = try record(name, in: tx)
             if current.secondFactor != nil { throw OperatorError.twoFactorAlreadyOn(current.name) }
             try tx.updateOperator(current, OperatorChange(secondFactor: .some(stored)))
+            try Audit.record(.operatorTwoFactorChanged, by: actor, target: "\(current.name) (on)", in: tx, now: now)
         }
     }
 
     /// Turns the operator's two-factor login off (an admin's remedy for a lost authenticator).
     /// - Returns: false when it was already off.
     @discardableResult
-    public static func disableTwoFactor(_ name: String, in store: UnlockedStore) throws -> Bool {
+    public static func disableTwoFactor(_ name: String, by actor: AuditActor, in store: UnlockedStore, now: Date) throws -> Bool {
         try store.write { tx in
             let current = try record(name, in: tx)
             guard current.secondFactor != nil else { return false }
             try tx.updateOperator(current, OperatorChange(secondFactor: .some(nil)))
+            try Audit.record(.operatorTwoFactorChanged, by: actor, target: "\(current.name) (off)", in: tx, now: now)
             return true
         }
     }

@@ -16,12 +16,14 @@ public enum Operators {
     /// Adds an operator with `role` and `password`.
     /// - Throws: ``OperatorError/weakPassword(_:)``; the store's errors for a bad or taken name.
     @discardableResult
-    public static func add(_ name: String, role: OperatorRole, password: String, in store: UnlockedStore, now: Date)
+    public static func add(_ name: String, role: OperatorRole, password: String, by actor: AuditActor, in store: UnlockedStore, now: Date)
         throws -> OperatorSummary
     {
         let verifier = try verifier(for: password, name: name)
         return try store.write { tx in
-            OperatorSummary(try tx.addOperator(name: name, role: role, password: verifier), now: now)
+            let added = try tx.addOperator(name: name, role: role, password: verifier)
+            try Audit.record(.operatorAdded, by: actor, target: "\(added.name) (\(role))", in: tx, now: now)
+            return OperatorSummary(added, now: now)
         }
     }
 
@@ -35,31 +37,40 @@ public enum Operators {
         try store.read { reader in OperatorSummary(try record(name, in: reader), now: now) }
     }
 
-    /// Sets a new password and lifts a lockout.
-    public static func setPassword(_ name: String, to password: String, in store: UnlockedStore, now: Date) throws {
+    /// Sets a new password, lifts a lockout and ends the operator's console sessions.
+    public static func setPassword(_ name: String, to password: String, by actor: AuditActor, in store: UnlockedStore, now: Date) throws {
         let verifier = try verifier(for: password, name: name)
         try store.write { tx in
-            try tx.updateOperator(try record(name, in: tx), OperatorChange(password: verifier, failedAttempts: 0, lockedUntil: .some(nil)))
+            let current = try record(name, in: tx)
+            try tx.updateOperator(current, OperatorChange(password: verifier, failedAttempts: 0, lockedUntil: .some(nil)))
+            try tx.removeConsoleSessions(operatorNamed: current.name)
+            try Audit.record(.operatorPasswordChanged, by: actor, target: current.name, in: tx, now: now)
         }
     }
 
     /// Gives the operator another role; the last admin cannot be made anything else.
     @discardableResult
-    public static func setRole(_ name: String, to role: OperatorRole, in store: UnlockedStore, now: Date) throws -> OperatorSummary {
+    public static func setRole(_ name: String, to role: OperatorRole, by actor: AuditActor, in store: UnlockedStore, now: Date) throws
+        -> OperatorSummary
+    {
         try store.write { tx in
             let current = try record(name, in: tx)
             try requireAnotherAdmin(besides: current, in: tx, unless: role == .admin)
-            return OperatorSummary(try tx.updateOperator(current, OperatorChange(role: role)), now: now)
+            let changed = try tx.updateOperator(current, OperatorChange(role: role))
+            try Audit.record(.operatorRoleChanged, by: actor, target: "\(current.name) (\(current.role) → \(role))", in: tx, now: now)
+            return OperatorSummary(changed, now: now)
         }
     }
 
-    /// Deletes the operator; the last admin cannot be deleted while other operators remain.
-    public static func remove(_ name: String, in store: UnlockedStore) throws {
+    /// Deletes the operator and their sessions; the last admin cannot be deleted while other
+    /// operators remain.
+    public static func remove(_ name: String, by actor: AuditActor, in store: UnlockedStore, now: Date) throws {
         try store.write { tx in
             let current = try record(name, in: tx)
             let others = try tx.operatorRecords().count - 1
             try requireAnotherAdmin(besides: current, in: tx, unless: others == 0)
             try tx.removeOperator(named: current.name)
+            try Audit.record(.operatorRemoved, by: actor, target: current.name, in: tx, now: now)
         }
     }
 

@@ -34,7 +34,7 @@ extension OperatorCommand.TwoFactor {
             Output.line("Add this to the operator's authenticator app (it is shown once):")
             Output.line(proposal.uri.string)
             if let drawing = try? QRDrawing.draw(proposal.uri, invert: !lightBackground) { Output.line(drawing) }
-            try Operators.enableTwoFactor(name, proposal: proposal, code: try Self.firstCode(), in: store, now: Date())
+            try Operators.enableTwoFactor(name, proposal: proposal, code: try Self.firstCode(), by: .commandLine, in: store, now: Date())
             Output.line(TerminalText.escaped("Two-factor login is on for \(name): the console now asks for a code after the password."))
         }
 
@@ -56,7 +56,7 @@ extension OperatorCommand.TwoFactor {
 
         func run() throws {
             let store = try StoreAccess.unlock(global)
-            let changed = try Operators.disableTwoFactor(name, in: store)
+            let changed = try Operators.disableTwoFactor(name, by: .commandLine, in: store, now: Date())
             Output.line(TerminalText.escaped("Two-factor login is \(changed ? "now" : "already") off for \(name)."))
         }
     }

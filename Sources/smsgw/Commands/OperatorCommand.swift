@@ -43,7 +43,8 @@ extension OperatorCommand {
 
         func run() throws {
             let store = try StoreAccess.unlock(global)
-            let added = try Operators.add(name, role: role, password: try OperatorCommand.readPassword(for: name), in: store, now: Date())
+            let added = try Operators.add(
+                name, role: role, password: try OperatorCommand.readPassword(for: name), by: .commandLine, in: store, now: Date())
             if json { return Output.line(try Output.json(added)) }
             Output.line(TerminalText.escaped("Added the \(added.role) \(added.name); they can log in to the console now."))
         }
@@ -86,7 +87,8 @@ extension OperatorCommand {
         func run() throws {
             let store = try StoreAccess.unlock(global)
             let current = try Operators.find(name, in: store, now: Date())
-            try Operators.setPassword(current.name, to: try OperatorCommand.readPassword(for: current.name), in: store, now: Date())
+            try Operators.setPassword(
+                current.name, to: try OperatorCommand.readPassword(for: current.name), by: .commandLine, in: store, now: Date())
             Output.line(TerminalText.escaped("Set a new password for \(current.name)."))
         }
     }
@@ -104,7 +106,7 @@ extension OperatorCommand {
 
         func run() throws {
             let store = try StoreAccess.unlock(global)
-            let changed = try Operators.setRole(name, to: role, in: store, now: Date())
+            let changed = try Operators.setRole(name, to: role, by: .commandLine, in: store, now: Date())
             Output.line(TerminalText.escaped("\(changed.name) is now \(changed.role == .admin ? "an" : "a") \(changed.role)."))
         }
     }
@@ -120,7 +122,7 @@ extension OperatorCommand {
         func run() throws {
             let store = try StoreAccess.unlock(global)
             let current = try Operators.find(name, in: store, now: Date())
-            try Operators.remove(current.name, in: store)
+            try Operators.remove(current.name, by: .commandLine, in: store, now: Date())
             Output.line(TerminalText.escaped("Removed the operator \(current.name)."))
         }
     }

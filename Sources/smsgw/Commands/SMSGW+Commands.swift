@@ -17,5 +17,6 @@ extension SMSGW {
         SimCommand.self,
         OTPCommand.self,
         OperatorCommand.self,
+        AuditCommand.self,
     ]
 }

@@ -15,7 +15,7 @@ struct OperatorLoginTests {
     @Test("A right password logs in and is recorded; a wrong one and an unknown name fail alike")
     func passwords() throws {
         try TestStore.withAccount { _, _, store in
-            try Operators.add("ops", role: .operator, password: Self.password, in: store, now: Self.now)
+            try Operators.add("ops", role: .operator, password: Self.password, by: .commandLine, in: store, now: Self.now)
             let who = try Operators.authenticate("OPS", password: Self.password, code: nil, in: store, now: Self.now)
             #expect(who.name == "ops" && who.role == .operator)
             #expect(try Operators.find("ops", in: store, now: Self.now).lastLoginAt == Self.now)
@@ -31,7 +31,7 @@ struct OperatorLoginTests {
     @Test("Failures lock the operator for a growing time, persisted; a right password within the lock is refused")
     func lockout() throws {
         try TestStore.withAccount { _, _, store in
-            try Operators.add("ops", role: .viewer, password: Self.password, in: store, now: Self.now)
+            try Operators.add("ops", role: .viewer, password: Self.password, by: .commandLine, in: store, now: Self.now)
             for _ in 0..<3 {
                 #expect(throws: OperatorError.loginFailed) {
                     try Operators.authenticate("ops", password: "not the password", code: nil, in: store, now: Self.now)
@@ -49,7 +49,7 @@ struct OperatorLoginTests {
             }
             #expect(try Operators.find("ops", in: store, now: later).lockedUntil == later.addingTimeInterval(120))
             // A new password set by an admin lifts the lock.
-            try Operators.setPassword("ops", to: "another good password", in: store, now: later)
+            try Operators.setPassword("ops", to: "another good password", by: .commandLine, in: store, now: later)
             #expect(try Operators.authenticate("ops", password: "another good password", code: nil, in: store, now: later).role == .viewer)
         }
     }
@@ -57,16 +57,17 @@ struct OperatorLoginTests {
     @Test("With two-factor login on, the code is asked for after a right password and accepted once")
     func secondFactor() throws {
         try TestStore.withAccount { _, _, store in
-            try Operators.add("ops", role: .admin, password: Self.password, in: store, now: Self.now)
+            try Operators.add("ops", role: .admin, password: Self.password, by: .commandLine, in: store, now: Self.now)
             var rng = SystemRandomNumberGenerator()
             let proposal = try Operators.proposeTwoFactor(for: "ops", in: store, using: &rng)
             #expect(proposal.uri.string.hasPrefix("otpauth://totp/smsgw%20console:ops?"))
             let totp = try #require(proposal.uri.totp)
             let wrong = String(format: "%06d", (Int(try totp.code(at: Self.now))! + 1) % 1_000_000)
             #expect(throws: OperatorError.enrolmentCodeMismatch) {
-                try Operators.enableTwoFactor("ops", proposal: proposal, code: wrong, in: store, now: Self.now)
+                try Operators.enableTwoFactor("ops", proposal: proposal, code: wrong, by: .commandLine, in: store, now: Self.now)
             }
-            try Operators.enableTwoFactor("ops", proposal: proposal, code: try totp.code(at: Self.now), in: store, now: Self.now)
+            try Operators.enableTwoFactor(
+                "ops", proposal: proposal, code: try totp.code(at: Self.now), by: .commandLine, in: store, now: Self.now)
             #expect(throws: OperatorError.twoFactorAlreadyOn("ops")) {
                 _ = try Operators.proposeTwoFactor(for: "ops", in: store, using: &rng)
             }
@@ -88,7 +89,7 @@ struct OperatorLoginTests {
             #expect(throws: OperatorError.codeRejected) {
                 try Operators.authenticate("ops", password: Self.password, code: code, in: store, now: next)
             }
-            #expect(try Operators.disableTwoFactor("ops", in: store))
+            #expect(try Operators.disableTwoFactor("ops", by: .commandLine, in: store, now: next))
             #expect(try Operators.authenticate("ops", password: Self.password, code: nil, in: store, now: next).role == .admin)
         }
     }

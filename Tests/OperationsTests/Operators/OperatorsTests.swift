@@ -15,8 +15,8 @@ struct OperatorsTests {
     @Test("Added operators list by name with their role, never their password")
     func addAndList() throws {
         try TestStore.withAccount { directory, _, store in
-            try Operators.add("Zoe", role: .viewer, password: Self.password, in: store, now: Self.now)
-            try Operators.add("adam", role: .admin, password: Self.password + "!", in: store, now: Self.now)
+            try Operators.add("Zoe", role: .viewer, password: Self.password, by: .commandLine, in: store, now: Self.now)
+            try Operators.add("adam", role: .admin, password: Self.password + "!", by: .commandLine, in: store, now: Self.now)
             let listed = try Operators.list(in: store, now: Self.now)
             #expect(listed.map(\.name) == ["adam", "Zoe"])
             #expect(listed.map(\.role) == [.admin, .viewer])
@@ -26,7 +26,9 @@ struct OperatorsTests {
             #expect(json.contains("\"lockedUntil\":null") && json.contains("\"role\":\"admin\""))
             #expect(!json.contains(Self.password))
             // Names are unique as the store compares them.
-            #expect(throws: StoreError.self) { try Operators.add(" ZOE ", role: .admin, password: Self.password, in: store, now: Self.now) }
+            #expect(throws: StoreError.self) {
+                try Operators.add(" ZOE ", role: .admin, password: Self.password, by: .commandLine, in: store, now: Self.now)
+            }
             // Nothing of the password is in clear anywhere in the database files.
             for file in try FileManager.default.contentsOfDirectory(atPath: directory.url.path) {
                 let data = try Data(contentsOf: directory.url.appendingPathComponent(file))
@@ -39,10 +41,10 @@ struct OperatorsTests {
     func passwordRules() throws {
         try TestStore.withAccount { _, _, store in
             #expect(throws: OperatorError.weakPassword("it has 5 characters and 12 is the least")) {
-                try Operators.add("eve", role: .viewer, password: "short", in: store, now: Self.now)
+                try Operators.add("eve", role: .viewer, password: "short", by: .commandLine, in: store, now: Self.now)
             }
             #expect(throws: OperatorError.weakPassword("it contains the operator's name")) {
-                try Operators.add("dispatcher", role: .viewer, password: "Dispatcher2026!", in: store, now: Self.now)
+                try Operators.add("dispatcher", role: .viewer, password: "Dispatcher2026!", by: .commandLine, in: store, now: Self.now)
             }
             let stored = try Operators.list(in: store, now: Self.now)
             #expect(stored.isEmpty)
@@ -52,17 +54,19 @@ struct OperatorsTests {
     @Test("The last admin can be neither demoted nor removed while others remain")
     func lastAdmin() throws {
         try TestStore.withAccount { _, _, store in
-            try Operators.add("root", role: .admin, password: Self.password, in: store, now: Self.now)
-            try Operators.add("watch", role: .viewer, password: Self.password, in: store, now: Self.now)
-            #expect(throws: OperatorError.lastAdmin("root")) { try Operators.setRole("root", to: .operator, in: store, now: Self.now) }
-            #expect(throws: OperatorError.lastAdmin("root")) { try Operators.remove("root", in: store) }
-            #expect(try Operators.setRole("watch", to: .admin, in: store, now: Self.now).role == .admin)
-            try Operators.setRole("root", to: .operator, in: store, now: Self.now)
-            #expect(throws: OperatorError.lastAdmin("watch")) { try Operators.remove("watch", in: store) }
-            try Operators.remove("root", in: store)
-            #expect(throws: OperatorError.notFound("root")) { try Operators.remove("root", in: store) }
+            try Operators.add("root", role: .admin, password: Self.password, by: .commandLine, in: store, now: Self.now)
+            try Operators.add("watch", role: .viewer, password: Self.password, by: .commandLine, in: store, now: Self.now)
+            #expect(throws: OperatorError.lastAdmin("root")) {
+                try Operators.setRole("root", to: .operator, by: .commandLine, in: store, now: Self.now)
+            }
+            #expect(throws: OperatorError.lastAdmin("root")) { try Operators.remove("root", by: .commandLine, in: store, now: Self.now) }
+            #expect(try Operators.setRole("watch", to: .admin, by: .commandLine, in: store, now: Self.now).role == .admin)
+            try Operators.setRole("root", to: .operator, by: .commandLine, in: store, now: Self.now)
+            #expect(throws: OperatorError.lastAdmin("watch")) { try Operators.remove("watch", by: .commandLine, in: store, now: Self.now) }
+            try Operators.remove("root", by: .commandLine, in: store, now: Self.now)
+            #expect(throws: OperatorError.notFound("root")) { try Operators.remove("root", by: .commandLine, in: store, now: Self.now) }
             // The only operator left may go: nobody is locked out of anything that still exists.
-            try Operators.remove("watch", in: store)
+            try Operators.remove("watch", by: .commandLine, in: store, now: Self.now)
             #expect(try Operators.list(in: store, now: Self.now).isEmpty)
         }
     }
