@@ -268,7 +268,8 @@ enum StoreSchema {
 
     /// Every table the store owns, children before parents (the order ``UnlockedStore/deleteAccount()`` wipes them in).
     static let tables = [
-        "console_sessions", "audit_events", "operators", "pending_acks", "automatic_replies", "outbox", "contact_numbers", "quarantine", "modem_status", "message_events",
+        "console_sessions", "audit_events", "operators", "pending_acks", "automatic_replies", "outbox", "contact_numbers", "quarantine",
+        "modem_status", "message_events",
         "messages",
         "received_pdus", "partial_groups", "otp_entries", "contacts", "account",
     ]
