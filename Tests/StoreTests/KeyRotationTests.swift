@@ -17,6 +17,10 @@ struct KeyRotationTests {
             try tx.setPaired(carol, session: Data("carol-session".utf8))
             try tx.appendLog(NewLogEntry(direction: .outgoing, contact: carol, status: .encrypted, text: "before rotation"))
             try tx.addOTPEntry(name: "bank", secret: Data("otp-secret".utf8), state: Data("otp-state".utf8))
+            let chief = try tx.addOperator(name: "chief", role: .admin, password: Data("verifier".utf8))
+            try tx.updateOperator(
+                chief, OperatorChange(secondFactor: .some(SecondFactorEnrolment(secret: Data("op-2fa".utf8), state: Data("op-state".utf8))))
+            )
             _ = try tx.recordReceivedFingerprint("pdu-1")
         }
         if twoFactor { try unlocked.enableTwoFactor(FakeSecondFactor.enrolment) }
@@ -85,6 +89,9 @@ struct KeyRotationTests {
             #expect(try reader.log().map(\.text) == ["before rotation"])
             let otp = try reader.otpEntry(named: "bank")
             #expect(otp.secret == Data("otp-secret".utf8) && otp.state == Data("otp-state".utf8))
+            let chief = try #require(try reader.operatorRecord(named: "chief"))
+            #expect(chief.password == Data("verifier".utf8))
+            #expect(chief.secondFactor == SecondFactorEnrolment(secret: Data("op-2fa".utf8), state: Data("op-state".utf8)))
             // Fingerprints keyed under the retired key are dropped (see rotateDataKey).
             #expect(try reader.hasReceivedFingerprint("pdu-1") == false)
         }

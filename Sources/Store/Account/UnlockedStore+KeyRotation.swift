@@ -52,10 +52,13 @@ struct SealedColumn: Sendable {
         SealedColumn(table: "otp_entries", rowName: "id", column: "state") { .otpState($0) },
         SealedColumn(table: "account", rowName: "id", column: "two_factor_secret") { .twoFactorSecret(account: $0) },
         SealedColumn(table: "account", rowName: "id", column: "two_factor_state") { .twoFactorState(account: $0) },
+        SealedColumn(table: "operators", rowName: "id", column: "password") { .operatorPassword($0) },
+        SealedColumn(table: "operators", rowName: "id", column: "second_factor") { .operatorSecondFactor($0) },
+        SealedColumn(table: "operators", rowName: "id", column: "second_factor_state") { .operatorSecondFactorState($0) },
     ]
 
     /// Columns that are BLOBs but not sealed under the data key.
-    static let unsealedBlobs: Set<String> = ["account.kdf_salt", "account.wrapped_data_key"]
+    static let unsealedBlobs: Set<String> = ["account.kdf_salt", "account.wrapped_data_key", "console_sessions.token_hash"]
 
     /// How many rows one batch reads, so a long message log is never held in memory at once.
     private static let batchSize = 500
