@@ -134,6 +134,14 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The web console's pages, stylesheet and script, rendered from the application layer's
+        // values with every string escaped. Pure: no I/O, no server.
+        .target(
+            name: "ConsoleViews",
+            dependencies: ["Operations", "Store", "SMSCipher", "GSM7"],
+            swiftSettings: strict
+        ),
+
         // The daemon: modem supervisors, outbox sender, inbox receiver, resync; a ServiceGroup.
         // It reaches modems through Modem's SMSModem protocol and knows nothing of the simulator.
         .target(
@@ -194,6 +202,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "TerminalIOTests", dependencies: ["TerminalIO", "SystemCalls", "Failures"], swiftSettings: strict),
+        .testTarget(
+            name: "ConsoleViewsTests", dependencies: ["ConsoleViews", "Operations", "Store", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "SystemCallsTests", dependencies: ["TestSupport", "SystemCalls", "Failures"], swiftSettings: strict),
         .testTarget(name: "GSM7Tests", dependencies: ["GSM7", "Failures", "SplitMix"], swiftSettings: strict),
         .testTarget(

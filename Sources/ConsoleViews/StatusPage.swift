@@ -1,0 +1,69 @@
+public import Foundation
+public import Operations
+import Store
+
+/// Each modem's phase, signal, network, counters and last error; the outbox by state; messages
+/// stuck or failed, with a retry for those who may.
+public enum StatusPage {
+    public static func render(_ status: GatewayStatus, viewer: ConsoleViewer, now: Date, version: String) -> HTML {
+        let body: HTML = """
+            <section><h2>Modems</h2>
+            \(HTML.when(status.modems.isEmpty, "<p class=\"none\">No modem has reported yet.</p>"))
+            <div class="cards">\(status.modems.map(modem))</div>
+            </section>
+            <section><h2>Outbox</h2>
+            <ul class="counts">\(OutboxState.allCases.map { state -> HTML in "<li><span>\(state.rawValue)</span> <b>\(status.outbox[state] ?? 0)</b></li>" })</ul>
+            \(HTML.when(!status.queue.isEmpty, queue(status.queue, viewer: viewer)))
+            </section>
+            <p class="version">smsgw \(version)</p>
+            """
+        return ConsolePage.document(title: "Status", viewer: viewer, section: .status, banners: banners(status), body: body)
+    }
+
+    /// A problem banner for a daemon that is not running and for each modem that is not ready.
+    public static func banners(_ status: GatewayStatus) -> [Banner] {
+        var banners: [Banner] = []
+        if status.daemon?.running == false {
+            banners.append(
+                Banner(.problem, "The daemon is not running: nothing is sent or received. The modems are shown as it last recorded them."))
+        }
+        for modem in status.modems where modem.state != .ready {
+            banners.append(Banner(.problem, "Modem \(modem.name) is \(modem.state.rawValue)\(modem.lastError.map { ": \($0)" } ?? ".")"))
+        }
+        return banners
+    }
+
+    static func modem(_ modem: ModemStatusRecord) -> HTML {
+        """
+        <article class="card \(modem.state == .ready ? "up" : "down")">
+        <h3>\(modem.name)</h3>
+        <dl class="facts">
+        <dt>Phase</dt><dd>\(modem.state.rawValue)\(modem.connected ? "" : ", not connected")</dd>
+        <dt>Signal</dt><dd>\(modem.signalPercent.map { "\($0) %" }, or: "unknown")</dd>
+        <dt>Network</dt><dd>\(modem.networkOperator, or: "unknown")</dd>
+        <dt>Sent</dt><dd>\(modem.sentCount)</dd>
+        <dt>Received</dt><dd>\(modem.receivedCount)</dd>
+        <dt>Last error</dt><dd>\(modem.lastError, or: "none")</dd>
+        <dt>Updated</dt><dd>\(ConsolePage.time(modem.updatedAt))</dd>
+        </dl>
+        </article>
+        """
+    }
+
+    static func queue(_ entries: [GatewayStatus.OutboxEntry], viewer: ConsoleViewer) -> HTML {
+        let rows = entries.map { entry -> HTML in
+            let what: HTML = entry.id.map { "<a href=\"/log/\($0)\">message \($0)</a>" } ?? "\(entry.kind.rawValue)"
+            let retry = HTML.when(
+                entry.state == .failed && entry.id != nil && viewer.may(.operator),
+                ConsolePage.button("Retry", action: "/outbox/\(entry.id ?? 0)/retry", viewer: viewer))
+            return """
+                <tr class="\(entry.state.rawValue)"><td>\(what)</td><td>\(entry.contact)</td><td>\(entry.state.rawValue)</td>\
+                <td>\(entry.attempts)</td><td>\(entry.lastError, or: "")</td><td>\(ConsolePage.time(entry.updatedAt))</td><td>\(retry)</td></tr>
+                """
+        }
+        return """
+            <table class="queue"><thead><tr><th>Message</th><th>Contact</th><th>State</th><th>Attempts</th><th>Last error</th><th>Since</th><th></th></tr></thead>
+            <tbody>\(rows)</tbody></table>
+            """
+    }
+}
