@@ -9,11 +9,13 @@ public enum MessageError: CategorizedError, Sendable, Equatable {
     case peerReadsOneMessage(contact: String, septets: Int)
     /// A limit of parts outside 1…32.
     case partLimit(Int)
+    /// A retry of a message none of whose SMS failed.
+    case nothingToRetry(id: Int64)
 
     public var category: ErrorCategory {
         switch self {
         case .emptyText, .partLimit: .invalidInput
-        case .peerReadsOneMessage: .conflict
+        case .peerReadsOneMessage, .nothingToRetry: .conflict
         }
     }
 
@@ -25,6 +27,8 @@ public enum MessageError: CategorizedError, Sendable, Equatable {
             "The text needs \(septets) septets, more than one message, but \(contact)'s gateway speaks protocol version 1, which reads one message of at most 141 septets; shorten it, or set the contact to version 2 once its gateway is upgraded (nothing was encrypted)."
         case .partLimit(let limit):
             "A text may be split into 1 to 32 messages; \(limit) is outside that."
+        case .nothingToRetry(let id):
+            "Message \(id) has no failed SMS to send again; it is queued, on its way or delivered."
         }
     }
 }

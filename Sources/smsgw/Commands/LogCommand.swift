@@ -13,7 +13,7 @@ struct LogCommand: AsyncParsableCommand {
             cannot drive the terminal; --json prints exact JSON lines. --follow prints every change as it \
             is committed; --since SEQ resumes after a JSON line's `seq`. See docs/CLI.md.
             """,
-        subcommands: [LogShowCommand.self, LogPruneCommand.self]
+        subcommands: [LogShowCommand.self, LogPruneCommand.self, LogRetryCommand.self]
     )
 
     @OptionGroup(title: "Global options") var global: GlobalOptions

@@ -1,0 +1,26 @@
+import ArgumentParser
+import Foundation
+import Operations
+import TerminalIO
+
+/// `smsgw log retry`: sends a failed message again, as it was sealed.
+struct LogRetryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "retry",
+        abstract: "Send a failed message again (the same ciphertexts: no key is used again).",
+        discussion: "Exits 65 when none of its SMS failed, 66 for an unknown id. See docs/CLI.md."
+    )
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
+
+    @Argument(help: "The message id (the first field of `smsgw log`).")
+    var id: Int64
+
+    func run() throws {
+        let count = try Messages.retry(id, by: .commandLine, store: try StoreAccess.unlock(global), now: Date())
+        Output.line("Queued \(count == 1 ? "its SMS" : "its \(count) failed SMS") again.")
+        if !SendCommand.daemonRuns(global) {
+            Output.warning("no gateway daemon is running on this data directory; the message stays queued until `smsgw serve` runs.")
+        }
+    }
+}
