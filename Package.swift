@@ -142,6 +142,14 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The web console's behaviour: sign-in, sessions, CSRF and origin checks, roles on the
+        // server, the pages. Independent of the HTTP server that carries its requests.
+        .target(
+            name: "Console",
+            dependencies: ["ConsoleViews", "Operations", "Store", "Failures"],
+            swiftSettings: strict
+        ),
+
         // The daemon: modem supervisors, outbox sender, inbox receiver, resync; a ServiceGroup.
         // It reaches modems through Modem's SMSModem protocol and knows nothing of the simulator.
         .target(
@@ -203,7 +211,8 @@ let package = Package(
         ),
         .testTarget(name: "TerminalIOTests", dependencies: ["TerminalIO", "SystemCalls", "Failures"], swiftSettings: strict),
         .testTarget(
-            name: "ConsoleViewsTests", dependencies: ["ConsoleViews", "Operations", "Store", "TestSupport"], swiftSettings: strict),
+            name: "ConsoleViewsTests", dependencies: ["ConsoleViews", "Console", "Operations", "Store", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(name: "SystemCallsTests", dependencies: ["TestSupport", "SystemCalls", "Failures"], swiftSettings: strict),
         .testTarget(name: "GSM7Tests", dependencies: ["GSM7", "Failures", "SplitMix"], swiftSettings: strict),
         .testTarget(

@@ -1,5 +1,5 @@
 public import Operations
-public import Store
+import Store
 
 /// The admin's page: operators with their roles, and the audit list of who did what.
 public enum AdminPage {

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Store
 
 /// Who is looking at a page: the signed-in operator, what they may do, and the token each of

@@ -110,9 +110,10 @@ public enum Audit {
                 address: address))
     }
 
-    /// Appends a line in a transaction of its own (an action refused before any change).
+    /// Appends a line in a transaction of its own (an action refused before any change, or one
+    /// whose operation committed on its own).
     public static func record(
-        _ action: AuditAction, by actor: AuditActor, target: String? = nil, outcome: AuditOutcome, address: String? = nil,
+        _ action: AuditAction, by actor: AuditActor, target: String? = nil, outcome: AuditOutcome = .done, address: String? = nil,
         in store: UnlockedStore, now: Date
     ) throws {
         try store.write { tx in try record(action, by: actor, target: target, outcome: outcome, address: address, in: tx, now: now) }

@@ -95,9 +95,14 @@ public enum ConsoleSessions {
     /// Whether `given` (a form's field) is the CSRF token of the session `token` names, compared
     /// in constant time.
     public static func checkCSRF(_ given: String, token: String) -> Bool {
-        let expected = Array(csrfToken(for: token).utf8)
+        tokensMatch(given, csrfToken(for: token))
+    }
+
+    /// Whether two tokens are equal, compared in constant time for tokens of one length.
+    public static func tokensMatch(_ given: String, _ expected: String) -> Bool {
+        let expected = Array(expected.utf8)
         let offered = Array(given.utf8)
-        guard offered.count == expected.count else { return false }
+        guard offered.count == expected.count, !expected.isEmpty else { return false }
         return zip(offered, expected).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
@@ -111,7 +116,7 @@ public enum ConsoleSessions {
     static func hash(_ token: String) -> Data { Data(SHA256.hash(data: Data(token.utf8))) }
 
     /// 32 random bytes, base64url without padding (43 characters).
-    static func randomToken(using rng: inout some RandomNumberGenerator) -> String {
+    public static func randomToken(using rng: inout some RandomNumberGenerator) -> String {
         base64URL(Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &rng) }))
     }
 

@@ -1,5 +1,5 @@
 public import Foundation
-public import OTP
+import OTP
 public import Store
 
 extension Operators {

@@ -1,0 +1,145 @@
+import ConsoleViews
+import Failures
+import Foundation
+import Operations
+import Store
+
+extension ConsoleController {
+    /// The newest messages the log page shows.
+    static let logLimit = 200
+
+    func handle(_ route: ConsoleRoute, request: ConsoleRequest, viewer: ConsoleViewer, now: Date) throws -> ConsoleResponse {
+        switch route {
+        case .log:
+            let filter = LogFilter(
+                contact: request.query["contact"].flatMap { $0.isEmpty ? nil : $0 },
+                direction: request.query["direction"].flatMap(MessageDirection.init(rawValue:)),
+                status: request.query["status"].flatMap { $0.isEmpty ? nil : MessageStatus(rawValue: $0) },
+                search: request.query["q"])
+            let listing = try MessageLog.recent(limit: Self.logLimit, store: store)
+            let contacts = try Contacts.list(store: store).map(\.name)
+            return Self.html(
+                LogPage.render(listing.messages.reversed().filter(filter.admits), filter: filter, contacts: contacts, viewer: viewer))
+        case .message(let id):
+            return Self.html(MessagePage.render(try MessageLog.message(id: id, store: store), viewer: viewer))
+        case .status:
+            return Self.html(StatusPage.render(try environment.status(now), viewer: viewer, now: now, version: environment.version))
+        case .contacts:
+            return Self.html(ContactsPage.render(try Contacts.list(store: store), viewer: viewer))
+        case .sendForm:
+            return Self.html(SendPage.render(contacts: try Contacts.list(store: store), viewer: viewer, chosen: request.query["contact"]))
+        case .admin:
+            return Self.html(adminPage(viewer: viewer, now: now))
+        case .send:
+            return try send(request, viewer: viewer, now: now)
+        case .retry(let id):
+            try Messages.retry(id, by: .operator(viewer.name), address: request.address, store: store, now: now)
+            environment.wake()
+            return Self.redirect("/status")
+        case .resync(let name), .acceptResync(let name), .rejectResync(let name):
+            try resync(route, contact: name, request: request, viewer: viewer, now: now)
+            environment.wake()
+            return Self.redirect("/contacts")
+        case .addOperator, .setRole, .removeOperator:
+            return try manageOperators(route, request: request, viewer: viewer, now: now)
+        }
+    }
+
+    /// Queues the form's text; a text that cannot be sent comes back in the form with the reason.
+    func send(_ request: ConsoleRequest, viewer: ConsoleViewer, now: Date) throws -> ConsoleResponse {
+        let contact = request.form["contact"] ?? ""
+        let text = request.form["text"] ?? ""
+        var rng = SystemRandomNumberGenerator()
+        do {
+            let queued = try Messages.queue(text, to: contact, store: store, now: now, using: &rng)
+            try Audit.record(.send, by: .operator(viewer.name), target: queued.contact, address: request.address, in: store, now: now)
+            environment.wake()
+            return Self.redirect("/log/\(queued.logID)")
+        } catch let error as any CategorizedError where error.category == .invalidInput || error.category == .conflict {
+            let page = SendPage.render(
+                contacts: try Contacts.list(store: store), viewer: viewer, chosen: contact, text: text,
+                banners: [Banner(.problem, error.description)])
+            return Self.html(page, status: Self.status(for: error.category))
+        }
+    }
+
+    func resync(_ route: ConsoleRoute, contact: String, request: ConsoleRequest, viewer: ConsoleViewer, now: Date) throws {
+        var rng = SystemRandomNumberGenerator()
+        switch route {
+        case .acceptResync: _ = try Resync.accept(from: contact, store: store, now: now, using: &rng)
+        case .rejectResync: _ = try Resync.reject(from: contact, store: store, now: now)
+        default: _ = try Resync.start(with: contact, store: store, now: now, using: &rng)
+        }
+        try Audit.record(.resync, by: .operator(viewer.name), target: contact, address: request.address, in: store, now: now)
+    }
+
+    func manageOperators(_ route: ConsoleRoute, request: ConsoleRequest, viewer: ConsoleViewer, now: Date) throws -> ConsoleResponse {
+        let actor = AuditActor.operator(viewer.name)
+        let role = OperatorRole(rawValue: request.form["role"] ?? "")
+        do {
+            switch route {
+            case .addOperator:
+                guard let role else { throw OperatorError.weakPassword("no role was chosen") }
+                try Operators.add(
+                    request.form["name"] ?? "", role: role, password: request.form["password"] ?? "", by: actor, in: store, now: now)
+            case .setRole(let name):
+                guard let role else { return Self.redirect("/admin") }
+                try Operators.setRole(name, to: role, by: actor, in: store, now: now)
+            case .removeOperator(let name):
+                try Operators.remove(name, by: actor, in: store, now: now)
+            default:
+                break
+            }
+        } catch let error as any CategorizedError where error.category != .storage && error.category != .corrupted {
+            return Self.html(
+                adminPage(viewer: viewer, now: now, banners: [Banner(.problem, error.description)]),
+                status: Self.status(for: error.category))
+        }
+        return Self.redirect("/admin")
+    }
+
+    func adminPage(viewer: ConsoleViewer, now: Date, banners: [Banner] = []) -> HTML {
+        let operators = (try? Operators.list(in: store, now: now)) ?? []
+        let audit = (try? Audit.list(limit: 100, in: store)) ?? []
+        return AdminPage.render(operators: operators, audit: audit, viewer: viewer, banners: banners)
+    }
+
+    /// A refused request in the audit list: the action it asked for, `refused`.
+    func audit(_ request: ConsoleRequest, viewer: ConsoleViewer, outcome: AuditOutcome, now: Date) {
+        let action: AuditAction =
+            switch ConsoleRoute(request) {
+            case .send?: .send
+            case .retry?: .retry
+            case .resync?, .acceptResync?, .rejectResync?: .resync
+            case .addOperator?: .operatorAdded
+            case .setRole?: .operatorRoleChanged
+            case .removeOperator?: .operatorRemoved
+            default: request.path == "/logout" ? .logout : .login
+            }
+        try? Audit.record(
+            action, by: .operator(viewer.name), target: request.path, outcome: outcome, address: request.address, in: store, now: now)
+    }
+
+    /// An error as a page with its sentence and the status its category maps to.
+    func failure(_ error: any Error, viewer: ConsoleViewer) -> ConsoleResponse {
+        let category = (error as? any CategorizedError)?.category ?? .storage
+        return page(status: Self.status(for: category), title: "Not done", text: Self.sentence(error), viewer: viewer)
+    }
+
+    /// The HTTP status of an error category.
+    static func status(for category: ErrorCategory) -> Int {
+        switch category {
+        case .invalidInput, .verificationFailed: 422
+        case .conflict: 409
+        case .notFound: 404
+        case .authentication: 401
+        case .locked: 423
+        case .unavailable, .busy: 503
+        case .configuration, .corrupted, .storage: 500
+        }
+    }
+
+    static func sentence(_ error: any Error) -> String {
+        (error as? any CategorizedError)?.description ?? "An unexpected error occurred; see the daemon's log."
+    }
+}

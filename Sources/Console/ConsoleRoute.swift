@@ -1,0 +1,65 @@
+import Store
+
+/// What a request asks for, and the least role that may ask it.
+enum ConsoleRoute: Equatable {
+    case log
+    case message(Int64)
+    case status
+    case contacts
+    case sendForm
+    case admin
+    case send
+    case retry(Int64)
+    case resync(String)
+    case acceptResync(String)
+    case rejectResync(String)
+    case addOperator
+    case setRole(String)
+    case removeOperator(String)
+
+    init?(_ request: ConsoleRequest) {
+        let segments = request.segments
+        switch (request.method, segments.count) {
+        case ("GET", 0): self = .log
+        case ("GET", 1):
+            switch segments[0] {
+            case "status": self = .status
+            case "contacts": self = .contacts
+            case "send": self = .sendForm
+            case "admin": self = .admin
+            default: return nil
+            }
+        case ("GET", 2) where segments[0] == "log":
+            guard let id = Int64(segments[1]) else { return nil }
+            self = .message(id)
+        case ("POST", 1) where segments[0] == "send": self = .send
+        case ("POST", 2) where segments == ["admin", "operators"]: self = .addOperator
+        case ("POST", 3) where segments[0] == "outbox" && segments[2] == "retry":
+            guard let id = Int64(segments[1]) else { return nil }
+            self = .retry(id)
+        case ("POST", 3) where segments[0] == "contacts":
+            switch segments[2] {
+            case "resync": self = .resync(segments[1])
+            case "accept": self = .acceptResync(segments[1])
+            case "reject": self = .rejectResync(segments[1])
+            default: return nil
+            }
+        case ("POST", 4) where segments[0] == "admin" && segments[1] == "operators":
+            switch segments[3] {
+            case "role": self = .setRole(segments[2])
+            case "remove": self = .removeOperator(segments[2])
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
+    /// The least role that may ask it (checked on the server for every request).
+    var role: OperatorRole {
+        switch self {
+        case .log, .message, .status, .contacts: .viewer
+        case .sendForm, .send, .retry, .resync, .acceptResync, .rejectResync: .operator
+        case .admin, .addOperator, .setRole, .removeOperator: .admin
+        }
+    }
+}
