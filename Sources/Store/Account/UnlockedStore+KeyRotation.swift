@@ -50,6 +50,9 @@ struct SealedColumn: Sendable {
         SealedColumn(table: "messages", rowName: "uuid", column: "text") { .messageText($0) },
         SealedColumn(table: "otp_entries", rowName: "id", column: "secret") { .otpSecret($0) },
         SealedColumn(table: "otp_entries", rowName: "id", column: "state") { .otpState($0) },
+        SealedColumn(table: "vault_items", rowName: "id", column: "body") { .vaultItem($0) },
+        SealedColumn(table: "vault_history", rowName: "id", column: "body") { .vaultHistory($0) },
+        SealedColumn(table: "vault_events", rowName: "id", column: "body") { .vaultEvent($0) },
         SealedColumn(table: "account", rowName: "id", column: "two_factor_secret") { .twoFactorSecret(account: $0) },
         SealedColumn(table: "account", rowName: "id", column: "two_factor_state") { .twoFactorState(account: $0) },
     ]

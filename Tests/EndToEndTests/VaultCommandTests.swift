@@ -1,0 +1,83 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `smsgw vault` as a user runs it: passwords piped in, masked in `show`, given to a command in
+/// its environment or stdin, copied to a clipboard (a stand-in `xclip` on PATH) and cleared.
+@Suite("smsgw vault")
+struct VaultCommandTests {
+    @Test("add, list, show (masked and revealed), edit, exec and remove, with exit codes")
+    func itemsFromTheCommandLine() throws {
+        try withTemporaryDirectory { root in
+            let peer = try Peer.create("vault", in: root)
+            try peer.expect(
+                ["vault", "add", "Mail", "--username", "me@example.org", "--password-stdin", "--notes-stdin"],
+                input: "s3cret-Passphrase!\nfirst note\nsecond note\n")
+            let generated = try peer.expect(["vault", "add", "Bank", "--generate", "--words", "8"])
+            #expect(generated.lines.count == 1 && generated.lines[0].split(separator: "-").count == 8)
+            #expect(generated.stderr.contains("103.4 bits") && generated.stderr.contains("EFF large word list"))
+
+            #expect(try peer.expect(["vault", "list"]).lines.map { $0.split(separator: "\t").first.map(String.init) } == ["Bank", "Mail"])
+            let masked = try peer.expect(["vault", "show", "mail"]).stdout
+            #expect(!masked.contains("s3cret") && masked.contains("first note"))
+            let revealed = try peer.expect(["vault", "show", "MAIL", "--reveal", "--json"]).stdout
+            let object = try JSONSerialization.jsonObject(with: Data(revealed.utf8)) as? [String: Any]
+            #expect(object?["password"] as? String == "s3cret-Passphrase!")
+
+            let environment = try peer.run([
+                "vault", "exec", "mail", "--", "sh", "-c", "printf '%s|%s' \"$SMSGW_VAULT_USERNAME\" \"$SMSGW_VAULT_PASSWORD\"; exit 3",
+            ])
+            #expect(environment.stdout == "me@example.org|s3cret-Passphrase!" && environment.status == 3)
+            let stdin = try peer.run(["vault", "exec", "mail", "--stdin", "--", "cat"])
+            #expect(stdin.stdout == "s3cret-Passphrase!\n" && stdin.status == 0)
+
+            let reused = try peer.expect(["vault", "edit", "bank", "--password-stdin"], input: "s3cret-Passphrase!\n")
+            #expect(reused.stderr.contains("the same password is used by Mail"))
+            #expect(try peer.run(["vault", "add", "mail", "--password-stdin"], input: "x\n").status == 65)
+            #expect(try peer.run(["vault", "show", "nothing"]).status == 66)
+            #expect(try peer.run(["vault", "add", "empty", "--password-stdin"], input: "").status == 64)
+            try peer.expect(["vault", "remove", "bank"])
+            let log = try peer.expect(["vault", "log", "--json"]).stdout
+            #expect(log.contains("\"revealed\"") && log.contains("\"executed\"") && log.contains("\"removed\""))
+        }
+    }
+
+    @Test("copy puts the password on the clipboard and clears it; without a clipboard it fails with 69")
+    func copyAndClear() async throws {
+        try await withTemporaryDirectory { root in
+            let peer = try Peer.create("vault", in: root)
+            try peer.expect(["vault", "add", "site", "--password-stdin"], input: "clip-Secret-42\n")
+            // A stand-in xclip: -in stores stdin (or the named file), -out prints what is stored.
+            let bin = root.appendingPathComponent("bin")
+            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+            let store = root.appendingPathComponent("clipboard").path
+            let script = """
+                #!/bin/sh
+                case "$*" in
+                *-out*) cat '\(store)' ;;
+                *-in\\ /dev/null*) : > '\(store)' ;;
+                *) cat > '\(store)' ;;
+                esac
+                """
+            let xclip = bin.appendingPathComponent("xclip")
+            try script.write(to: xclip, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: xclip.path)
+            let path = "\(bin.path):/usr/bin:/bin"
+
+            let none = try SMSGWBinary.run(
+                ["vault", "copy", "site"], environment: peer.environment.merging(["PATH": path]) { $1 },
+                removing: ["DISPLAY", "WAYLAND_DISPLAY"])
+            #expect(none.status == 69 && none.stderr.contains("No clipboard"))
+
+            let copied = try SMSGWBinary.run(
+                ["vault", "copy", "site", "--clear-after", "1"],
+                environment: peer.environment.merging(["PATH": path, "DISPLAY": ":99"]) { $1 },
+                removing: ["WAYLAND_DISPLAY"])
+            #expect(copied.status == 0, "\(copied.stderr)")
+            #expect(!copied.stdout.contains("clip-Secret-42"))
+            #expect(try String(contentsOfFile: store, encoding: .utf8) == "clip-Secret-42")
+            let cleared = await eventually(timeout: .seconds(20)) { (try? String(contentsOfFile: store, encoding: .utf8)) == "" }
+            #expect(cleared, "the clipboard still holds the password")
+        }
+    }
+}
