@@ -33,6 +33,8 @@ struct VaultCommandTests {
 
             let reused = try peer.expect(["vault", "edit", "bank", "--password-stdin"], input: "s3cret-Passphrase!\n")
             #expect(reused.stderr.contains("the same password is used by Mail"))
+            let audit = try peer.expect(["vault", "audit"])
+            #expect(audit.lines.count == 2 && audit.lines.allSatisfy { $0.contains("\treused\t") })
             #expect(try peer.run(["vault", "add", "mail", "--password-stdin"], input: "x\n").status == 65)
             #expect(try peer.run(["vault", "show", "nothing"]).status == 66)
             #expect(try peer.run(["vault", "add", "empty", "--password-stdin"], input: "").status == 64)

@@ -76,7 +76,9 @@ public enum Vault {
                 item.password = password
                 item.passwordChangedAt = now
                 item.generatedBits = changes.generatedBits
+                item.exposed = false
             }
+            if changes.markExposed { item.exposed = true }
             item.updatedAt = now
             try tx.updateVaultItem(item.id, body: try item.encoded())
             try record(changes.password == nil ? .edited : .passwordChanged, item, in: tx, now: now)

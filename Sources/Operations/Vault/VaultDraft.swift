@@ -39,10 +39,13 @@ public struct VaultChanges: Sendable, Hashable {
     public var totp: String?
     /// The generator's entropy when it made the new password.
     public var generatedBits: Double?
+    /// Marks the password as known to someone who should not know it (the audit lists it as
+    /// exposed until the password changes).
+    public var markExposed = false
 
     public init(
         title: String? = nil, username: String? = nil, url: String? = nil, notes: String? = nil, password: String? = nil,
-        totp: String? = nil, generatedBits: Double? = nil
+        totp: String? = nil, generatedBits: Double? = nil, markExposed: Bool = false
     ) {
         self.title = title
         self.username = username
@@ -51,10 +54,11 @@ public struct VaultChanges: Sendable, Hashable {
         self.password = password
         self.totp = totp
         self.generatedBits = generatedBits
+        self.markExposed = markExposed
     }
 
     /// Whether nothing would change.
     public var isEmpty: Bool {
-        title == nil && username == nil && url == nil && notes == nil && password == nil && totp == nil
+        title == nil && username == nil && url == nil && notes == nil && password == nil && totp == nil && !markExposed
     }
 }

@@ -21,6 +21,9 @@ public struct VaultItem: Sendable, Hashable, Identifiable {
     public var passwordChangedAt: Date
     /// The generator's entropy in bits when it made the password; nil for a typed password.
     public var generatedBits: Double?
+    /// Someone who no longer should may know the password (a revoked share, a rotation or an
+    /// import said so); cleared when the password changes.
+    public var exposed = false
 }
 
 extension VaultItem: CustomStringConvertible, CustomReflectable {
@@ -43,6 +46,7 @@ extension VaultItem {
         var updatedAt: Double
         var passwordChangedAt: Double
         var generatedBits: Double?
+        var exposed: Bool?
     }
 
     init(id: UUID, body: Body) {
@@ -51,7 +55,8 @@ extension VaultItem {
             password: body.password, totp: body.totp,
             createdAt: Date(timeIntervalSince1970: body.createdAt),
             updatedAt: Date(timeIntervalSince1970: body.updatedAt),
-            passwordChangedAt: Date(timeIntervalSince1970: body.passwordChangedAt), generatedBits: body.generatedBits)
+            passwordChangedAt: Date(timeIntervalSince1970: body.passwordChangedAt), generatedBits: body.generatedBits,
+            exposed: body.exposed ?? false)
     }
 
     /// The bytes the store seals.
@@ -60,7 +65,8 @@ extension VaultItem {
             Body(
                 title: title, username: username, url: url, notes: notes, password: password, totp: totp,
                 createdAt: createdAt.timeIntervalSince1970, updatedAt: updatedAt.timeIntervalSince1970,
-                passwordChangedAt: passwordChangedAt.timeIntervalSince1970, generatedBits: generatedBits))
+                passwordChangedAt: passwordChangedAt.timeIntervalSince1970, generatedBits: generatedBits,
+                exposed: exposed))
     }
 
     /// The item a stored record holds.

@@ -124,6 +124,9 @@ extension VaultCommand {
         @Flag(help: "Generate a new password (see the generator options).")
         var generate = false
 
+        @Flag(help: "Mark the password as known to someone who should not know it (listed by `vault audit` until changed).")
+        var markExposed = false
+
         @OptionGroup(title: "Generator options (with --generate)") var generator: GeneratorOptions
 
         @Flag(help: "Print the saved item and the password check as JSON.")
@@ -144,7 +147,7 @@ extension VaultCommand {
             }
             let changes = VaultChanges(
                 title: newTitle, username: username, url: url, notes: notesStdin ? VaultCommand.readNotes() : nil,
-                password: newPassword, totp: uri, generatedBits: generated?.bits)
+                password: newPassword, totp: uri, generatedBits: generated?.bits, markExposed: markExposed)
             let saved = try Vault.edit(titled: title, changes, in: try StoreAccess.unlock(global), now: Date())
             if json {
                 Output.line(try Output.json(saved))

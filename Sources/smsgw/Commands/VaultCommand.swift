@@ -18,7 +18,7 @@ struct VaultCommand: ParsableCommand {
             Every use (reveal, copy, exec, code) and change is recorded in the vault's encrypted log.
             """,
         subcommands: [
-            Add.self, List.self, Show.self, Edit.self, Remove.self, Copy.self, Exec.self, Code.self, Generate.self, Log.self,
+            Add.self, List.self, Show.self, Edit.self, Remove.self, Copy.self, Exec.self, Code.self, Generate.self, Log.self, Audit.self,
         ]
     )
 
