@@ -82,4 +82,32 @@ struct VaultCommandTests {
             #expect(cleared, "the clipboard still holds the password")
         }
     }
+
+    @Test("import counts and skips, a second import adds nothing; export needs --plaintext and a confirmation, writes 0600")
+    func importAndExport() throws {
+        try withTemporaryDirectory { root in
+            let peer = try Peer.create("vault", in: root)
+            let file = root.appendingPathComponent("bitwarden.json")
+            let json = #"""
+                {"encrypted": false, "folders": [], "items": [
+                  {"type": 1, "name": "Ünïcödé site", "notes": null,
+                   "login": {"uris": [{"match": null, "uri": "https://example.org"}], "username": "", "password": "imp0rted-Pass"}},
+                  {"type": 2, "name": "note", "notes": "text", "secureNote": {"type": 0}}]}
+                """#
+            try json.write(to: file, atomically: true, encoding: .utf8)
+            let first = try peer.expect(["vault", "import", "--format", "bitwarden-json", file.path])
+            #expect(first.lines.first == "Imported 1 item, skipped 1.")
+            let second = try peer.expect(["vault", "import", "--format", "bitwarden-json", file.path, "--json"])
+            #expect(second.stdout.contains(#""imported":0"#) && second.stdout.contains("already in the vault"))
+
+            let out = root.appendingPathComponent("out.json").path
+            #expect(try peer.run(["vault", "export", "--format", "bitwarden-json", out]).status == 64)
+            #expect(try peer.run(["vault", "export", "--format", "bitwarden-json", out, "--plaintext"]).status == 64)
+            #expect(!FileManager.default.fileExists(atPath: out))
+            try peer.expect(["vault", "export", "--format", "bitwarden-json", out, "--plaintext", "--yes"])
+            #expect(try FileManager.default.attributesOfItem(atPath: out)[.posixPermissions] as? Int == 0o600)
+            #expect(try String(contentsOfFile: out, encoding: .utf8).contains("imp0rted-Pass"))
+            #expect(try peer.run(["vault", "export", "--format", "keepassxc-csv", out, "--plaintext", "--yes"]).status == 65)
+        }
+    }
 }
