@@ -28,6 +28,8 @@ struct VaultCommandTests {
                 "vault", "exec", "mail", "--", "sh", "-c", "printf '%s|%s' \"$SMSGW_VAULT_USERNAME\" \"$SMSGW_VAULT_PASSWORD\"; exit 3",
             ])
             #expect(environment.stdout == "me@example.org|s3cret-Passphrase!" && environment.status == 3)
+            let leaked = try peer.run(["vault", "exec", "mail", "--", "sh", "-c", "printf '%s' \"${SMSGW_PASSPHRASE-unset}\""])
+            #expect(leaked.stdout == "unset", "the account passphrase reached the command")
             let stdin = try peer.run(["vault", "exec", "mail", "--stdin", "--", "cat"])
             #expect(stdin.stdout == "s3cret-Passphrase!\n" && stdin.status == 0)
 

@@ -45,7 +45,8 @@ extension VaultCommand {
             commandName: "exec",
             abstract: "Run a command with the password in $SMSGW_VAULT_PASSWORD (or on its stdin), never in its argv.",
             discussion: """
-                The command also gets the username in $SMSGW_VAULT_USERNAME. With --stdin the password and a \
+                The command also gets the username in $SMSGW_VAULT_USERNAME, and not the variables that give \
+                smsgw the account's passphrase or a login code. With --stdin the password and a \
                 newline are written to the command's stdin instead of the environment. smsgw exits with the \
                 command's status. Example: smsgw vault exec mail -- sh -c 'curl -u "me:$SMSGW_VAULT_PASSWORD" …'
                 """
@@ -78,8 +79,8 @@ extension VaultCommand {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["--"] + command
-            var environment = ProcessInfo.processInfo.environment
-            environment["SMSGW_VAULT_USERNAME"] = item.username ?? ""
+            // The command gets the item, never the account's passphrase from smsgw's own environment.
+            var environment = ChildEnvironment.make(adding: ["SMSGW_VAULT_USERNAME": item.username ?? ""])
             let input = Pipe()
             if stdin { process.standardInput = input } else { environment[env] = item.password }
             process.environment = environment

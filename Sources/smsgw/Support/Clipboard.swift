@@ -58,9 +58,7 @@ struct Clipboard {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
         process.arguments = ["/bin/sh", "-c", script]
-        var environment = ProcessInfo.processInfo.environment
-        environment["SMSGW_CLIPBOARD_TEXT"] = text
-        process.environment = environment
+        process.environment = ChildEnvironment.make(adding: ["SMSGW_CLIPBOARD_TEXT": text])
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
