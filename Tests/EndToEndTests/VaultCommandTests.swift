@@ -112,4 +112,22 @@ struct VaultCommandTests {
             #expect(try peer.run(["vault", "export", "--format", "keepassxc-csv", out, "--plaintext", "--yes"]).status == 65)
         }
     }
+
+    @Test("generate needs no account or passphrase and reports the entropy of its choices")
+    func generateWithoutAccount() throws {
+        try withTemporaryDirectory { root in
+            let environment = ["SMSGW_DATA_DIR": root.appendingPathComponent("none").path]
+            let characters = try SMSGWBinary.run(
+                ["vault", "generate", "--length", "12", "--classes", "lower,digits", "--count", "3"], environment: environment,
+                removing: ["SMSGW_PASSPHRASE", "SMSGW_PASSPHRASE_FILE"])
+            #expect(characters.status == 0 && characters.lines.count == 3)
+            #expect(characters.lines.allSatisfy { $0.count == 12 && $0.contains(where: \.isNumber) && $0.contains(where: \.isLowercase) })
+            #expect(characters.stderr.contains("bits of entropy each, from lower, digits (36 characters)"))
+            let json = try SMSGWBinary.run(["vault", "generate", "--words", "10", "--json"], environment: environment)
+            #expect(json.stdout.contains(#""bits":129.2"#) && json.stdout.contains("EFF large word list"))
+            #expect(
+                !FileManager.default.fileExists(atPath: root.appendingPathComponent("none").path), "generate touched the data directory")
+            #expect(try SMSGWBinary.run(["vault", "generate", "--length", "3"], environment: environment).status == 65)
+        }
+    }
 }
