@@ -59,4 +59,18 @@ struct VaultAtRestTests {
             _ = store
         }
     }
+
+    @Test("A data key rotation re-encrypts items, earlier passwords and events, and all of them read back")
+    func survivesKeyRotation() throws {
+        try TestStore.withAccount { directory, _, unlocked in
+            try Vault.add(VaultDraft(title: "site", username: "me", password: "before-rotation-1"), to: unlocked, now: Self.now)
+            try Vault.edit(titled: "site", VaultChanges(password: "before-rotation-2"), in: unlocked, now: Self.now)
+            try unlocked.changePassphrase(to: TestStore.passphrase, rotatingDataKey: true)
+            let reopened = try directory.open().unlock(passphrase: TestStore.passphrase)
+            #expect(try Vault.item(titled: "site", reveal: true, in: reopened, now: Self.now).password == "before-rotation-2")
+            let check = try Vault.edit(titled: "site", VaultChanges(password: "before-rotation-1"), in: reopened, now: Self.now).check
+            #expect(check?.previouslyUsed == true)
+            #expect(try Vault.log(titled: "site", in: reopened).map(\.kind) == [.created, .passwordChanged, .revealed, .passwordChanged])
+        }
+    }
 }
