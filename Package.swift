@@ -200,7 +200,7 @@ let package = Package(
             name: "OperationsTests",
             dependencies: [
                 "TestSupport", "Operations", "Failures", "Store", "OTP", "SMSCipher", "GSM7", "SplitMix",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict
         ),

@@ -70,6 +70,21 @@ struct SecretContext: Sendable, Hashable, CustomStringConvertible {
         SecretContext("smsgw/v1/otp/\(entry.storeString)/secret")
     }
 
+    /// A vault item's fields (title, username, password, website, notes, TOTP URI, times).
+    static func vaultItem(_ item: UUID) -> SecretContext {
+        SecretContext("smsgw/v1/vault/item/\(item.storeString)")
+    }
+
+    /// One earlier password of a vault item.
+    static func vaultHistory(_ entry: UUID) -> SecretContext {
+        SecretContext("smsgw/v1/vault/history/\(entry.storeString)")
+    }
+
+    /// One event of the vault's log.
+    static func vaultEvent(_ event: UUID) -> SecretContext {
+        SecretContext("smsgw/v1/vault/event/\(event.storeString)")
+    }
+
     /// An OTP entry's verification state (last accepted step, throttling).
     static func otpState(_ entry: UUID) -> SecretContext {
         SecretContext("smsgw/v1/otp/\(entry.storeString)/state")

@@ -18,5 +18,6 @@ extension SMSGW {
         OTPCommand.self,
         OperatorCommand.self,
         AuditCommand.self,
+        VaultCommand.self,
     ]
 }

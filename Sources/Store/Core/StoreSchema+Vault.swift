@@ -1,0 +1,34 @@
+import GRDB
+
+extension StoreSchema {
+    /// The credential vault's tables (docs/VAULT.md). Registered after every earlier migration.
+    ///
+    /// Nothing of an item is in the clear: each table holds a random identifier and one AES-GCM
+    /// blob under the data key (docs/STORAGE.md); titles are compared after decryption, inside the
+    /// writing transaction, so not even a hash of a title is stored.
+    static func registerVault(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v6-vault") { db in
+            // vault_items: one row per item, its fields sealed together. vault_history: an item's
+            // earlier passwords, bounded per item, deleted with the item. vault_events: the vault's
+            // event log, each event sealed (the item it names is inside the blob); `seq` orders it.
+            try db.execute(
+                sql: """
+                    CREATE TABLE vault_items (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        body BLOB NOT NULL
+                    ) STRICT;
+                    CREATE TABLE vault_history (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        item_id TEXT NOT NULL REFERENCES vault_items(id) ON DELETE CASCADE,
+                        body BLOB NOT NULL
+                    ) STRICT;
+                    CREATE INDEX vault_history_item ON vault_history(item_id);
+                    CREATE TABLE vault_events (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        id TEXT NOT NULL UNIQUE,
+                        body BLOB NOT NULL
+                    ) STRICT;
+                    """)
+        }
+    }
+}

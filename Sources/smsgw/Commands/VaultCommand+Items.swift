@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import Operations
+import TerminalIO
+
+extension VaultCommand {
+    /// `smsgw vault list`: titles, usernames and websites, never passwords.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the items (never their passwords).")
+
+        @OptionGroup(title: "Global options") var global: GlobalOptions
+
+        @Flag(help: "Print one JSON array.")
+        var json = false
+
+        func run() throws {
+            let items = try Vault.list(in: try StoreAccess.unlock(global))
+            if json {
+                Output.line(try Output.json(items))
+                return
+            }
+            if items.isEmpty {
+                Output.diagnostic("The vault is empty; add an item with `smsgw vault add TITLE --generate`.")
+                return
+            }
+            for item in items {
+                let fields = [item.title, item.username ?? "-", item.url ?? "-", item.hasTOTP ? "totp" : "-"]
+                Output.line(fields.map { TerminalText.escaped($0) }.joined(separator: "\t"))
+            }
+        }
+    }
+
+    /// `smsgw vault show`: one item, the password masked unless `--reveal`.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show an item; the password is masked unless --reveal (which is logged).")
+
+        @OptionGroup(title: "Global options") var global: GlobalOptions
+
+        @Argument(help: "The item's title.")
+        var title: String
+
+        @Flag(help: "Show the password in the clear.")
+        var reveal = false
+
+        @Flag(help: "Print one JSON object (password null unless --reveal).")
+        var json = false
+
+        func run() throws {
+            let view = try Vault.item(titled: title, reveal: reveal, in: try StoreAccess.unlock(global), now: Date())
+            if json {
+                Output.line(try Output.json(view))
+                return
+            }
+            let item = view.summary
+            var lines = [
+                ("title", item.title), ("username", item.username ?? "-"), ("website", item.url ?? "-"),
+                ("password", view.password ?? String(repeating: "•", count: min(view.passwordLength, 12))),
+                (
+                    "strength",
+                    "\(view.strength.rating.rawValue), \(Int(view.strength.bits.rounded())) bits (\(view.strength.source.rawValue))"
+                ),
+                ("totp", item.hasTOTP ? "yes" : "no"),
+                ("changed", Output.timestamp(item.passwordChangedAt)),
+                ("created", Output.timestamp(item.createdAt)),
+            ]
+            if let notes = view.notes { lines.append(("notes", notes)) }
+            for (name, value) in lines { Output.line("\(name):\t\(TerminalText.escaped(value))") }
+        }
+    }
+
+    /// `smsgw vault remove`: deletes an item and its history.
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Delete an item and its earlier passwords.")
+
+        @OptionGroup(title: "Global options") var global: GlobalOptions
+
+        @Argument(help: "The item's title.")
+        var title: String
+
+        func run() throws {
+            try Vault.remove(titled: title, from: try StoreAccess.unlock(global), now: Date())
+            Output.line("Removed \"\(title)\".")
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `smsgw vault` as a user runs it: passwords piped in, masked in `show`, given to a command in
+/// its environment or stdin, copied to a clipboard (a stand-in `xclip` on PATH) and cleared.
+@Suite("smsgw vault")
+struct VaultCommandTests {
+    @Test("add, list, show (masked and revealed), edit, exec and remove, with exit codes")
+    func itemsFromTheCommandLine() throws {
+        try withTemporaryDirectory { root in
+            let peer = try Peer.create("vault", in: root)
+            try peer.expect(
+                ["vault", "add", "Mail", "--username", "me@example.org", "--password-stdin", "--notes-stdin"],
+                input: "s3cret-Passphrase!\nfirst note\nsecond note\n")
+            let generated = try peer.expect(["vault", "add", "Bank", "--generate", "--words", "8"])
+            #expect(generated.lines.count == 1 && generated.lines[0].split(separator: "-").count == 8)
+            #expect(generated.stderr.contains("103.4 bits") && generated.stderr.contains("EFF large word list"))
+
+            #expect(try peer.expect(["vault", "list"]).lines.map { $0.split(separator: "\t").first.map(String.init) } == ["Bank", "Mail"])
+            let masked = try peer.expect(["vault", "show", "mail"]).stdout
+            #expect(!masked.contains("s3cret") && masked.contains("first note"))
+            let revealed = try peer.expect(["vault", "show", "MAIL", "--reveal", "--json"]).stdout
+            let object = try JSONSerialization.jsonObject(with: Data(revealed.utf8)) as? [String: Any]
+            #expect(object?["password"] as? String == "s3cret-Passphrase!")
+
+            let environment = try peer.run([
+                "vault", "exec", "mail", "--", "sh", "-c", "printf '%s|%s' \"$SMSGW_VAULT_USERNAME\" \"$SMSGW_VAULT_PASSWORD\"; exit 3",
+            ])
+            #expect(environment.stdout == "me@example.org|s3cret-Passphrase!" && environment.status == 3)
+            let leaked = try peer.run(["vault", "exec", "mail", "--", "sh", "-c", "printf '%s' \"${SMSGW_PASSPHRASE-unset}\""])
+            #expect(leaked.stdout == "unset", "the account passphrase reached the command")
+            let stdin = try peer.run(["vault", "exec", "mail", "--stdin", "--", "cat"])
+            #expect(stdin.stdout == "s3cret-Passphrase!\n" && stdin.status == 0)
+
+            let reused = try peer.expect(["vault", "edit", "bank", "--password-stdin"], input: "s3cret-Passphrase!\n")
+            #expect(reused.stderr.contains("the same password is used by Mail"))
+            let audit = try peer.expect(["vault", "audit"])
+            #expect(audit.lines.count == 2 && audit.lines.allSatisfy { $0.contains("\treused\t") })
+            #expect(try peer.run(["vault", "add", "mail", "--password-stdin"], input: "x\n").status == 65)
+            #expect(try peer.run(["vault", "show", "nothing"]).status == 66)
+            #expect(try peer.run(["vault", "add", "empty", "--password-stdin"], input: "").status == 64)
+            try peer.expect(["vault", "remove", "bank"])
+            let log = try peer.expect(["vault", "log", "--json"]).stdout
+            #expect(log.contains("\"revealed\"") && log.contains("\"executed\"") && log.contains("\"removed\""))
+        }
+    }
+
+    @Test("copy puts the password on the clipboard and clears it; without a clipboard it fails with 69")
+    func copyAndClear() async throws {
+        try await withTemporaryDirectory { root in
+            let peer = try Peer.create("vault", in: root)
+            try peer.expect(["vault", "add", "site", "--password-stdin"], input: "clip-Secret-42\n")
+            // A stand-in xclip: -in stores stdin (or the named file), -out prints what is stored.
+            let bin = root.appendingPathComponent("bin")
+            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+            let store = root.appendingPathComponent("clipboard").path
+            let script = """
+                #!/bin/sh
+                case "$*" in
+                *-out*) cat '\(store)' ;;
+                *-in\\ /dev/null*) : > '\(store)' ;;
+                *) cat > '\(store)' ;;
+                esac
+                """
+            let xclip = bin.appendingPathComponent("xclip")
+            try script.write(to: xclip, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: xclip.path)
+            let path = "\(bin.path):/usr/bin:/bin"
+
+            let none = try SMSGWBinary.run(
+                ["vault", "copy", "site"], environment: peer.environment.merging(["PATH": path]) { $1 },
+                removing: ["DISPLAY", "WAYLAND_DISPLAY"])
+            #expect(none.status == 69 && none.stderr.contains("No clipboard"))
+
+            let copied = try SMSGWBinary.run(
+                ["vault", "copy", "site", "--clear-after", "1"],
+                environment: peer.environment.merging(["PATH": path, "DISPLAY": ":99"]) { $1 },
+                removing: ["WAYLAND_DISPLAY"])
+            #expect(copied.status == 0, "\(copied.stderr)")
+            #expect(!copied.stdout.contains("clip-Secret-42"))
+            #expect(try String(contentsOfFile: store, encoding: .utf8) == "clip-Secret-42")
+            let cleared = await eventually(timeout: .seconds(20)) { (try? String(contentsOfFile: store, encoding: .utf8)) == "" }
+            #expect(cleared, "the clipboard still holds the password")
+        }
+    }
+
+    @Test("import counts and skips, a second import adds nothing; export needs --plaintext and a confirmation, writes 0600")
+    func importAndExport() throws {
+        try withTemporaryDirectory { root in
+            let peer = try Peer.create("vault", in: root)
+            let file = root.appendingPathComponent("bitwarden.json")
+            let json = #"""
+                {"encrypted": false, "folders": [], "items": [
+                  {"type": 1, "name": "Ünïcödé site", "notes": null,
+                   "login": {"uris": [{"match": null, "uri": "https://example.org"}], "username": "", "password": "imp0rted-Pass"}},
+                  {"type": 2, "name": "note", "notes": "text", "secureNote": {"type": 0}}]}
+                """#
+            try json.write(to: file, atomically: true, encoding: .utf8)
+            let first = try peer.expect(["vault", "import", "--format", "bitwarden-json", file.path])
+            #expect(first.lines.first == "Imported 1 item, skipped 1.")
+            let second = try peer.expect(["vault", "import", "--format", "bitwarden-json", file.path, "--json"])
+            #expect(second.stdout.contains(#""imported":0"#) && second.stdout.contains("already in the vault"))
+
+            let out = root.appendingPathComponent("out.json").path
+            #expect(try peer.run(["vault", "export", "--format", "bitwarden-json", out]).status == 64)
+            #expect(try peer.run(["vault", "export", "--format", "bitwarden-json", out, "--plaintext"]).status == 64)
+            #expect(!FileManager.default.fileExists(atPath: out))
+            try peer.expect(["vault", "export", "--format", "bitwarden-json", out, "--plaintext", "--yes"])
+            #expect(try FileManager.default.attributesOfItem(atPath: out)[.posixPermissions] as? Int == 0o600)
+            #expect(try String(contentsOfFile: out, encoding: .utf8).contains("imp0rted-Pass"))
+            #expect(try peer.run(["vault", "export", "--format", "keepassxc-csv", out, "--plaintext", "--yes"]).status == 65)
+        }
+    }
+
+    @Test("generate needs no account or passphrase and reports the entropy of its choices")
+    func generateWithoutAccount() throws {
+        try withTemporaryDirectory { root in
+            let environment = ["SMSGW_DATA_DIR": root.appendingPathComponent("none").path]
+            let characters = try SMSGWBinary.run(
+                ["vault", "generate", "--length", "12", "--classes", "lower,digits", "--count", "3"], environment: environment,
+                removing: ["SMSGW_PASSPHRASE", "SMSGW_PASSPHRASE_FILE"])
+            #expect(characters.status == 0 && characters.lines.count == 3)
+            #expect(characters.lines.allSatisfy { $0.count == 12 && $0.contains(where: \.isNumber) && $0.contains(where: \.isLowercase) })
+            #expect(characters.stderr.contains("bits of entropy each, from lower, digits (36 characters)"))
+            let json = try SMSGWBinary.run(["vault", "generate", "--words", "10", "--json"], environment: environment)
+            #expect(json.stdout.contains(#""bits":129.2"#) && json.stdout.contains("EFF large word list"))
+            #expect(
+                !FileManager.default.fileExists(atPath: root.appendingPathComponent("none").path), "generate touched the data directory")
+            #expect(try SMSGWBinary.run(["vault", "generate", "--length", "3"], environment: environment).status == 65)
+        }
+    }
+}
