@@ -91,7 +91,10 @@ extension GammuModem {
     /// Creates a session and the thread that owns it.
     func makeWorker() throws(ModemError) -> ModemWorker {
         let session = try GammuSession(configuration: configuration, logger: logger)
-        return ModemWorker(name: configuration.name, session: session, pollingInterval: configuration.pollingInterval) {
+        return ModemWorker(
+            name: configuration.name, session: session, pollingInterval: configuration.pollingInterval,
+            idleCheckInterval: configuration.idleCheckInterval
+        ) {
             [weak self] session in self?.idle(session)
         }
     }
