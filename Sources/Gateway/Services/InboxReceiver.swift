@@ -35,8 +35,9 @@ public struct InboxReceiver: Service {
 
     /// Scans `link` when it rings (a +CMTI or status report, a reconnect, a deferred report) and,
     /// as the fallback, every `poll_seconds` for a modem that does not announce new messages, or
-    /// every `health_seconds` (if longer) for one that does. A ring while the modem is not ready
-    /// is kept: its supervisor rings again when it is.
+    /// every ``announcedFallbackHealthChecks`` health intervals for one that does (a lost +CMTI;
+    /// any later one reads the whole storage too). A ring while the modem is not ready is kept:
+    /// its supervisor rings again when it is.
     private func watch(_ link: ModemLink) async {
         var modemLogger = context.logger
         modemLogger[metadataKey: GatewayLog.modem] = "\(link.name)"
@@ -54,10 +55,15 @@ public struct InboxReceiver: Service {
         }
     }
 
+    /// Health intervals between two fallback reads of a modem that announces new messages: each
+    /// read is a listing through libgammu, the largest part of an idle daemon's CPU.
+    static let announcedFallbackHealthChecks = 10.0
+
     /// The pause between two reads of the storage that nothing asked for.
     func fallback(for link: ModemLink) -> Duration {
         let intervals = context.intervals
-        let seconds = link.modem.supportsNotifications ? max(intervals.pollSeconds, intervals.healthSeconds) : intervals.pollSeconds
+        let announced = max(intervals.pollSeconds, intervals.healthSeconds * Self.announcedFallbackHealthChecks)
+        let seconds = link.modem.supportsNotifications ? announced : intervals.pollSeconds
         return .milliseconds(Int64(seconds * 1000))
     }
 

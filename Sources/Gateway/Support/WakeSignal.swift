@@ -8,20 +8,33 @@ import Synchronization
 /// milliseconds, so an idle daemon has no timer shorter than its next due time. A ring while
 /// nobody waits is kept (once), so a ring between two waits is never lost.
 ///
-/// Deadlines are Dispatch timers (`asyncAfter`), not `Task.sleep`: on Linux a pending
-/// `Task.sleep` re-arms the executor's timer every second for as long as it sleeps (a wake-up per
-/// second per process, measured with strace), while a Dispatch timer fires once, at its deadline.
+/// Deadlines are a Dispatch timer, not `Task.sleep`: on Linux a pending `Task.sleep` re-arms the
+/// executor's timer every second for as long as it sleeps (a wake-up per second per process,
+/// measured with strace), while a Dispatch timer fires once, at its deadline.
 final class WakeSignal: Sendable {
     private struct State {
         var rung = false
         var waiter: CheckedContinuation<Void, Never>?
-        /// Tells a deadline that fires late which wait it belonged to.
-        var generation: UInt64 = 0
+        /// When the waiter's wait ends by itself; nil for none.
+        var deadline: DispatchTime?
     }
 
     private let state = Mutex(State())
+    /// One timer per signal, re-armed at each wait: a timer per wait would stay queued until its
+    /// own deadline long after a ring ended the wait (a day, for a wait with nothing due).
+    /// `nonisolated(unsafe)`: Dispatch sources are thread-safe, only not marked `Sendable`; it is
+    /// re-armed by the one waiting task and cancelled in `deinit`.
+    nonisolated(unsafe) private let timer = DispatchSource.makeTimerSource(queue: .global())
 
-    init() {}
+    init() {
+        timer.setEventHandler { [weak self] in self?.expire() }
+        timer.schedule(deadline: .distantFuture)
+        timer.activate()
+    }
+
+    deinit {
+        timer.cancel()
+    }
 
     /// Wakes the waiting task, or the next one to wait; safe from any thread or task.
     func ring() {
@@ -39,23 +52,22 @@ final class WakeSignal: Sendable {
     /// Returns at the first ring (one kept from before counts), at `deadline` (nil: none), or when
     /// the task is cancelled. One task waits at a time.
     func wait(until deadline: ContinuousClock.Instant? = nil) async {
+        let end = deadline.map(Self.dispatchTime)
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let generation = state.withLock { state -> UInt64? in
+                let waits = state.withLock { state -> Bool in
                     if state.rung {
                         state.rung = false
-                        return nil
+                        return false
                     }
                     // Cancelled before the wait began: the handler below found no waiter to resume.
-                    if Task.isCancelled { return nil }
-                    state.generation &+= 1
+                    if Task.isCancelled { return false }
                     state.waiter = continuation
-                    return state.generation
+                    state.deadline = end
+                    return true
                 }
-                guard let generation else { return continuation.resume() }
-                if let deadline {
-                    DispatchQueue.global().asyncAfter(deadline: Self.dispatchTime(deadline)) { self.expire(generation) }
-                }
+                guard waits else { return continuation.resume() }
+                timer.schedule(deadline: end ?? .distantFuture)
             }
         } onCancel: {
             let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
@@ -74,10 +86,10 @@ final class WakeSignal: Sendable {
         await WakeSignal().wait(until: deadline)
     }
 
-    /// Ends wait number `generation` if it still waits.
-    private func expire(_ generation: UInt64) {
+    /// Ends the wait whose deadline passed; a timer armed for an earlier wait finds nothing due.
+    private func expire() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard state.generation == generation, let waiter = state.waiter else { return nil }
+            guard let deadline = state.deadline, DispatchTime.now() >= deadline, let waiter = state.waiter else { return nil }
             state.waiter = nil
             return waiter
         }

@@ -43,6 +43,7 @@ final class ModemWorker: Sendable {
     private let pollingInterval: Duration
     private let idleCheckInterval: Duration
     private let idle: Body
+    private let afterJobs: Body
 
     /// Creates the session and starts the thread.
     /// - Parameters:
@@ -52,12 +53,18 @@ final class ModemWorker: Sendable {
     ///     descriptor is unknown.
     ///   - idleCheckInterval: The same while the thread watches the port's descriptor.
     ///   - idle: Runs on the thread on input, or when no job came for the interval.
-    init(name: String, session: GammuSession, pollingInterval: Duration, idleCheckInterval: Duration, idle: @escaping Body) {
+    ///   - afterJobs: Runs on the thread when the queue ran empty after jobs, before it waits:
+    ///     hands over what a job's reads of the port collected (an announcement that came in meanwhile).
+    init(
+        name: String, session: GammuSession, pollingInterval: Duration, idleCheckInterval: Duration, idle: @escaping Body,
+        afterJobs: @escaping Body
+    ) {
         self.session = session
         self.abortHandle = GammuAbortHandle(session)
         self.pollingInterval = pollingInterval
         self.idleCheckInterval = idleCheckInterval
         self.idle = idle
+        self.afterJobs = afterJobs
         wakePipe = try? WakePipe()
         let threadName = String("modem:\(name)".prefix(15))  // Linux thread names hold 15 bytes
         let thread = Thread { [self] in
@@ -182,7 +189,7 @@ final class ModemWorker: Sendable {
                 }
                 continue  // the queue is looked at again before waiting
             }
-            if work != .job { idle(session) }
+            if work != .job { idle(session) } else { afterJobs(session) }
             work = waitForWork()
         }
         session.disconnect()
