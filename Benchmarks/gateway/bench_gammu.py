@@ -9,9 +9,9 @@ from bench_processes import Procs, end_usage, proc_usage, start_operation, usage
 from bench_support import BenchError, Traffic, start_sim, wait_until
 
 
-def gammu_conf(path, device, box, args, sender):
-    loop_sleep = args.gammu_sender_loopsleep if sender else args.gammu_receiver_loopsleep
-    comm_timeout = args.gammu_sender_commtimeout if sender else args.gammu_receiver_commtimeout
+def gammu_files_conf(path, device, box, settings=""):
+    """A gammu-smsd configuration for the files backend in `box`; `settings` are further [smsd]
+    lines (none: gammu-smsd's defaults)."""
     for sub in ("inbox", "outbox", "sent", "error"):
         os.makedirs(os.path.join(box, sub), exist_ok=True)
     with open(path, "w") as f:
@@ -27,7 +27,13 @@ outboxpath = {box}/outbox/
 sentsmspath = {box}/sent/
 errorsmspath = {box}/error/
 logfile = {box}/smsd.log
-debuglevel = 0
+""" + settings)
+
+
+def gammu_conf(path, device, box, args, sender):
+    loop_sleep = args.gammu_sender_loopsleep if sender else args.gammu_receiver_loopsleep
+    comm_timeout = args.gammu_sender_commtimeout if sender else args.gammu_receiver_commtimeout
+    gammu_files_conf(path, device, box, f"""debuglevel = 0
 CommTimeout = {comm_timeout}
 LoopSleep = {loop_sleep}
 ReceiveFrequency = 0

@@ -29,6 +29,7 @@ import time
 sys.dont_write_bytecode = True
 
 from bench_gammu import gammu_run
+from bench_idle import idle_run, print_idle
 from bench_report import print_report
 from bench_protocol2 import ack_share_run, long_text_run, print_protocol2
 from bench_smsgw import crypto_run, smsgw_one_daemon, smsgw_pairs
@@ -50,9 +51,13 @@ def main():
     ap.add_argument("--gammu-sender-commtimeout", type=int, default=0)
     ap.add_argument("--gammu-receiver-loopsleep", type=int, default=1)
     ap.add_argument("--gammu-receiver-commtimeout", type=int, default=1)
-    ap.add_argument("--only", default="smsgw,one,crypto,gammu",
-                    help="parts to run, comma separated: smsgw, one (one daemon with N modems), crypto, gammu, "
+    ap.add_argument("--only", default="idle,smsgw,one,crypto,gammu",
+                    help="parts to run, comma separated: idle (smsgw and gammu-smsd doing nothing), smsgw, "
+                         "one (one daemon with N modems), crypto, gammu, "
                          "longtext (a 5-part text, protocol 2), acks (the acknowledgement share)")
+    ap.add_argument("--idle-seconds", type=float, default=60, help="length of the idle measurement (default 60)")
+    ap.add_argument("--idle-settle", type=float, default=10,
+                    help="seconds both daemons run before the idle measurement starts (default 10)")
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
     ap.add_argument("--json", help="also write the raw results to this file")
     ap.add_argument("--long-texts", type=int, default=5, help="5-part texts sent one at a time (protocol 2)")
@@ -62,7 +67,7 @@ def main():
 
     gammu = shutil.which(args.gammu_smsd)
     parts = set(args.only.split(","))
-    if "gammu" in parts and not gammu:
+    if ("gammu" in parts or "idle" in parts) and not gammu:
         sys.exit("gateway_benchmark: gammu-smsd not found (looked for "
                  f"'{args.gammu_smsd}' on PATH). Install it: apt-get install gammu-smsd "
                  "(Debian package gammu-smsd), or pass --gammu-smsd PATH.")
@@ -78,6 +83,9 @@ def main():
     t_all = time.time()
     ok = False
     try:
+        if "idle" in parts:
+            print(f"idle, smsgw serve beside gammu-smsd, {args.idle_seconds:.0f} s ...", flush=True)
+            results["idle"] = idle_run(args, os.path.join(work, "idle"))
         if "crypto" in parts:
             print("store-and-crypto ...", flush=True)
             results["crypto"] = crypto_run(args, os.path.join(work, "crypto"))
@@ -108,6 +116,7 @@ def main():
         print(f"gateway_benchmark: {e}", file=sys.stderr)
     finally:
         print_report(results, args)
+        print_idle(results)
         print_protocol2(results)
         print(f"\ntotal run time {time.time() - t_all:.0f} s")
         if args.json:

@@ -28,6 +28,8 @@ public final class Gateway: Sendable {
     public let configuration: GatewayConfiguration
     /// The services in start order: supervisors, inbox receiver, outbox sender, resync coordinator.
     public let services: [any Service]
+    /// Wakes the outbox sender: call ``OutboxWake/wake()`` (or ``wake()``) after queueing a message.
+    public let outboxWake: OutboxWake
 
     private let group: ServiceGroup
     private let logger: Logger
@@ -43,18 +45,22 @@ public final class Gateway: Sendable {
     ///   - statusSocket: Where to answer ``StatusSocket`` requests (the daemon passes
     ///     ``StatusSocket/path(in:)`` while it holds the ``Store/DaemonLock``); nil for none.
     ///   - makeModem: Makes each modem; ``gammuModem`` (libgammu) unless a test passes a double.
+    ///   - outboxWake: What wakes the outbox sender after a row was queued; make it first to hand
+    ///     it to another service too (the default is a new one, also at ``outboxWake``).
     /// - Throws: ``GatewayError`` (unavailable) when no modem is configured or a modem cannot be
     ///   set up; ``ConfigurationError`` for an unreadable pin_file or gammurc; ``StoreError``.
     public init(
         store: UnlockedStore, configuration: GatewayConfiguration, logger: Logger, handlesSignals: Bool = true,
-        statusSocket: String? = nil, makeModem: ModemFactory = Gateway.gammuModem
+        statusSocket: String? = nil, makeModem: ModemFactory = Gateway.gammuModem, outboxWake: OutboxWake = OutboxWake()
     ) throws {
         guard !configuration.modems.isEmpty else {
             throw GatewayError.noModem
         }
         var links: [ModemLink] = []
         for (offset, settings) in configuration.modems.enumerated() {
-            let modemConfiguration = try settings.modemConfiguration(index: offset + 1)
+            var modemConfiguration = try settings.modemConfiguration(index: offset + 1)
+            // The modem thread, woken by the port itself, looks at the device by the clock only as often as the health check.
+            modemConfiguration.idleCheckInterval = .milliseconds(Int64(configuration.intervals.healthSeconds * 1000))
             var modemLogger = logger
             modemLogger[metadataKey: GatewayLog.modem] = "\(settings.name)"
             do {
@@ -65,7 +71,8 @@ public final class Gateway: Sendable {
         }
         let runner = StoreRunner(store: store)
         let context = GatewayContext(
-            store: runner, intervals: configuration.intervals, resync: configuration.resync, links: links, logger: logger)
+            store: runner, intervals: configuration.intervals, resync: configuration.resync, links: links,
+            outboxWake: outboxWake, logger: logger)
         try store.write { tx in
             try tx.clearModemStatuses()
             for link in links { try tx.saveModemStatus(link.record) }
@@ -80,16 +87,22 @@ public final class Gateway: Sendable {
             let daemon = DaemonState(running: true, pid: getpid(), startedAt: Date(), modems: driven.map(\.name))
             services.append(
                 try StatusServer(path: statusSocket, logger: logger) { request in
-                    Self.answer(request, store: store, links: driven, daemon: daemon)
+                    Self.answer(request, store: store, links: driven, daemon: daemon, outboxWake: outboxWake)
                 })
         }
 
         self.configuration = configuration
+        self.outboxWake = outboxWake
         self.services = services
         self.logger = logger
         self.group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services, gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: logger))
+    }
+
+    /// Wakes the outbox sender at once: for a front end in this process, after it queued a message.
+    public func wake() {
+        outboxWake.wake()
     }
 
     /// The names of the modems this gateway drives.
@@ -109,8 +122,16 @@ public final class Gateway: Sendable {
     }
 
     /// The reply to one status socket request: the store's status with the modems' live state.
-    static func answer(_ request: String, store: UnlockedStore, links: [ModemLink], daemon: DaemonState) -> DaemonReply {
-        guard StatusSocket.Request(rawValue: request) == .status else {
+    static func answer(
+        _ request: String, store: UnlockedStore, links: [ModemLink], daemon: DaemonState, outboxWake: OutboxWake
+    ) -> DaemonReply {
+        switch StatusSocket.Request(rawValue: request) {
+        case .status:
+            break
+        case .wake:
+            outboxWake.wake()
+            return DaemonReply()
+        case nil:
             let known = StatusSocket.Request.allCases.map(\.rawValue).joined(separator: ", ")
             return DaemonReply(error: "The daemon does not know the request \"\(request.prefix(40))\"; it answers: \(known).")
         }

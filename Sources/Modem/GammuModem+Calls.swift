@@ -91,9 +91,18 @@ extension GammuModem {
     /// Creates a session and the thread that owns it.
     func makeWorker() throws(ModemError) -> ModemWorker {
         let session = try GammuSession(configuration: configuration, logger: logger)
-        return ModemWorker(name: configuration.name, session: session, pollingInterval: configuration.pollingInterval) {
-            [weak self] session in self?.idle(session)
-        }
+        return ModemWorker(
+            name: configuration.name, session: session, pollingInterval: configuration.pollingInterval,
+            idleCheckInterval: configuration.idleCheckInterval,
+            idle: { [weak self] session in self?.idle(session) },
+            afterJobs: { [weak self] session in self?.deliverCollected(session) })
+    }
+
+    /// Runs on the modem thread after jobs: an announcement read during a job becomes its event
+    /// now, not at the next input on the port (which may be long in coming: the thread sleeps).
+    private func deliverCollected(_ session: GammuSession) {
+        guard session.isConnected, session.hasCollectedNotifications else { return }
+        for event in session.collectedNotifications() { eventSink.yield(event) }
     }
 
     /// Runs on the modem thread when it has nothing to do: reads notifications, notices unplugging.

@@ -21,6 +21,8 @@ public protocol SMSModem: AnyObject, Sendable {
     var isConnected: Bool { get }
     /// Whether a call timed out or the device failed since the last successful (re)connect.
     var needsRecovery: Bool { get }
+    /// Whether the modem announces new messages itself (+CMTI), so its storage need not be polled.
+    var supportsNotifications: Bool { get }
 
     /// Opens the port and initialises the modem, entering the PIN at most once per refusal rule.
     func connect() async throws(ModemError)
@@ -43,4 +45,9 @@ public protocol SMSModem: AnyObject, Sendable {
     func delete(_ location: StoredMessage.Location) async throws(ModemError)
     /// Signal, registration, operator and identity.
     func status() async throws(ModemError) -> ModemStatus
+}
+
+extension SMSModem {
+    /// Not known to announce anything: the caller polls the storage.
+    public var supportsNotifications: Bool { false }
 }

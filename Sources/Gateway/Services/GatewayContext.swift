@@ -9,13 +9,31 @@ struct GatewayContext: Sendable {
     /// Who completes a peer's resync, and the budget of automatic replies.
     let resync: ResyncSettings
     let links: [ModemLink]
+    /// Rung after anything in the daemon queued an outbox row.
+    let outboxWake: OutboxWake
+    /// Rung when the next due time of the clock-driven work may have changed (an SMS came or went).
+    let timersBell = WakeSignal()
     let logger: Logger
 
     /// Consecutive verification failures after which a contact is flagged for `smsgw resync`.
     static let failureThreshold = SyncPolicy.failureThreshold
 
+    /// The context of one gateway; each link's outbox worker is woken by `outboxWake` from now on.
+    init(
+        store: StoreRunner, intervals: GatewayConfiguration.Intervals, resync: ResyncSettings, links: [ModemLink],
+        outboxWake: OutboxWake = OutboxWake(), logger: Logger
+    ) {
+        self.store = store
+        self.intervals = intervals
+        self.resync = resync
+        self.links = links
+        self.outboxWake = outboxWake
+        self.logger = logger
+        for link in links { outboxWake.register(link.outboxBell) }
+    }
+
     /// Sleeps for `seconds`, returning early (without throwing) when the task is cancelled.
     static func pause(_ seconds: Double) async {
-        try? await Task.sleep(for: .milliseconds(Int64(max(seconds, 0) * 1000)))
+        await WakeSignal.sleep(until: .now + .milliseconds(Int64(max(seconds, 0) * 1000)))
     }
 }

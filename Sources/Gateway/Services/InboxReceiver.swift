@@ -17,8 +17,6 @@ import Store
 /// too (see ``scan(_:logger:)``), so a contact's next SMS always finds room.
 public struct InboxReceiver: Service {
     let context: GatewayContext
-    /// How often a request kept while the modem was not ready is looked at again.
-    static let wakeInterval = 0.25
 
     public func run() async throws {
         _ = try? await context.store.write { tx in
@@ -30,40 +28,43 @@ public struct InboxReceiver: Service {
                 for link in context.links {
                     group.addTask { await self.watch(link) }
                 }
+                group.addTask { await self.keepTimersOnTime() }
             }
         }
     }
 
-    /// Scans `link` when it rings (a +CMTI or status report, a reconnect, a deferred report) and
-    /// every `poll_seconds` as the fallback; a ring while the modem is not ready is kept for later.
+    /// Scans `link` when it rings (a +CMTI or status report, a reconnect, a deferred report) and,
+    /// as the fallback, every `poll_seconds` for a modem that does not announce new messages, or
+    /// every ``announcedFallbackHealthChecks`` health intervals for one that does (a lost +CMTI;
+    /// any later one reads the whole storage too). A ring while the modem is not ready is kept:
+    /// its supervisor rings again when it is.
     private func watch(_ link: ModemLink) async {
         var modemLogger = context.logger
         modemLogger[metadataKey: GatewayLog.modem] = "\(link.name)"
         let logger = modemLogger
-        let poll = Duration.milliseconds(Int64(context.intervals.pollSeconds * 1000))
-        await withTaskGroup(of: Void.self) { group in
-            // The fallback clock, and a slow tick that retries a ring kept while the modem was busy recovering.
-            group.addTask {
-                var nextPoll = ContinuousClock.now + poll
-                while !Task.isCancelled {
-                    await GatewayContext.pause(Self.wakeInterval)
-                    if ContinuousClock.now >= nextPoll {
-                        nextPoll = ContinuousClock.now + poll
-                        link.requestInboxScan()
-                    } else if link.isReady, link.snapshot.inboxRequested {
-                        link.requestInboxScan()
-                    }
-                }
+        var nextPoll = ContinuousClock.now + fallback(for: link)
+        while !Task.isCancelled {
+            await link.inboxBell.wait(until: nextPoll)
+            if ContinuousClock.now >= nextPoll {
+                nextPoll = ContinuousClock.now + fallback(for: link)
+                link.update { $0.inboxRequested = true }
             }
-            group.addTask {
-                for await _ in link.inboxRings {
-                    guard link.isReady, link.takeInboxRequest() else { continue }
-                    await scan(link, logger: logger)
-                }
-            }
-            await group.next()
-            group.cancelAll()
+            guard link.isReady, link.takeInboxRequest() else { continue }
+            await scan(link, logger: logger)
+            context.timersBell.ring()
         }
+    }
+
+    /// Health intervals between two fallback reads of a modem that announces new messages: each
+    /// read is a listing through libgammu, the largest part of an idle daemon's CPU.
+    static let announcedFallbackHealthChecks = 10.0
+
+    /// The pause between two reads of the storage that nothing asked for.
+    func fallback(for link: ModemLink) -> Duration {
+        let intervals = context.intervals
+        let announced = max(intervals.pollSeconds, intervals.healthSeconds * Self.announcedFallbackHealthChecks)
+        let seconds = link.modem.supportsNotifications ? announced : intervals.pollSeconds
+        return .milliseconds(Int64(seconds * 1000))
     }
 
     /// Reads and processes everything in one modem's storage, then frees what only takes space.
@@ -101,7 +102,6 @@ public struct InboxReceiver: Service {
         for entry in listing.unreadable { await handleUnreadable(entry, link: link, logger: logger) }
         let waiting = await handleGroups(groups, link: link, logger: logger)
         await freeStorageIfFull(waiting: waiting, listing: listing, link: link, logger: logger)
-        await keepTimers(logger: logger)
         link.update { $0.reportsDeferred = deferred }
         if deferred { link.requestInboxScan() }
     }
@@ -149,6 +149,13 @@ public struct InboxReceiver: Service {
         // The log row's id: what `smsgw log`, `status` and the journal call this message.
         if let message = outcome.message { logger[metadataKey: GatewayLog.message] = "\(message)" }
         switch outcome {
+        case .resync, .rejected:
+            // Either may have queued a handshake (an answer, or an automatic reply).
+            context.outboxWake.wake()
+        default:
+            break
+        }
+        switch outcome {
         case .alreadyProcessed, .deferred, .statusReport:
             return
         case .decrypted(let contact, _):
@@ -191,34 +198,56 @@ public struct InboxReceiver: Service {
 }
 
 extension InboxReceiver {
-    /// What is due by the clock, in one store transaction after each scan: long texts whose missing
-    /// parts waited too long are logged with their gaps marked
-    /// (``Operations/LongTexts/releaseWaiting(in:timeout:now:)``), acknowledgements due are queued,
-    /// and what the peers did not acknowledge in time is sent again or given up
-    /// (``Operations/Acknowledgements``).
-    func keepTimers(logger: Logger) async {
-        let intervals = context.intervals
-        do {
-            let (released, queued, resent, givenUp) = try await context.store.write { tx in
-                var rng = SystemRandomNumberGenerator()
-                let now = Date()
-                let released = try LongTexts.releaseWaiting(in: tx, timeout: intervals.longTextTimeoutSeconds, now: now)
-                let queued = try Acknowledgements.sendDue(in: tx, delay: intervals.acknowledgementDelaySeconds, now: now, using: &rng)
-                let (resent, givenUp) = try Acknowledgements.resendDue(in: tx, timeout: intervals.acknowledgementTimeoutSeconds, now: now)
-                return (released, queued.count, resent.count, givenUp.count)
+    /// Keeps the clock-driven work (``Operations/DueWork``: long-text timeouts, acknowledgements
+    /// due, re-sends) on time: does what is due, then sleeps until the next due time, or until a
+    /// scan or a send rings ``GatewayContext/timersBell`` because it may have changed that time.
+    func keepTimersOnTime() async {
+        let fallback = Duration.milliseconds(Int64(context.intervals.healthSeconds * 1000))
+        while !Task.isCancelled {
+            let next = await keepTimers(logger: context.logger)
+            var deadline = ContinuousClock.now + fallback
+            // Nothing waits: only a ring brings work. Due in the past after a run: it cannot be
+            // done yet (no number, say), so look again at the fallback rather than spin.
+            if let next, next.timeIntervalSinceNow > 0, next.timeIntervalSinceNow < 86_400 {
+                deadline = ContinuousClock.now + .milliseconds(Int64(next.timeIntervalSinceNow * 1000) + 5)
+            } else if next == nil {
+                deadline = ContinuousClock.now + .seconds(86_400)
             }
-            for id in released {
+            await context.timersBell.wait(until: deadline)
+        }
+    }
+
+    /// Does the clock-driven work due now in one store transaction and logs it.
+    /// - Returns: When the next piece falls due (nil: nothing waits, or the store failed).
+    @discardableResult
+    func keepTimers(logger: Logger) async -> Date? {
+        let intervals = context.intervals
+        let timing = DueWork.Timing(
+            longTextTimeout: intervals.longTextTimeoutSeconds, acknowledgementDelay: intervals.acknowledgementDelaySeconds,
+            acknowledgementTimeout: intervals.acknowledgementTimeoutSeconds)
+        do {
+            let outcome = try await context.store.write { tx in
+                var rng = SystemRandomNumberGenerator()
+                return try DueWork.run(in: tx, timing: timing, now: Date(), using: &rng)
+            }
+            for id in outcome.released {
                 logger.notice(
                     "A long text is shown with parts missing; they did not arrive in time.", metadata: [GatewayLog.message: "\(id)"])
             }
-            if queued > 0 { logger.info("Acknowledgements queued.", metadata: [GatewayLog.count: "\(queued)"]) }
-            if resent > 0 { logger.notice("SMS not acknowledged in time are sent again.", metadata: [GatewayLog.count: "\(resent)"]) }
-            if givenUp > 0 {
-                logger.warning("SMS never acknowledged are given up; their messages failed.", metadata: [GatewayLog.count: "\(givenUp)"])
+            if outcome.queued > 0 { logger.info("Acknowledgements queued.", metadata: [GatewayLog.count: "\(outcome.queued)"]) }
+            if outcome.resent > 0 {
+                logger.notice("SMS not acknowledged in time are sent again.", metadata: [GatewayLog.count: "\(outcome.resent)"])
             }
+            if outcome.givenUp > 0 {
+                logger.warning(
+                    "SMS never acknowledged are given up; their messages failed.", metadata: [GatewayLog.count: "\(outcome.givenUp)"])
+            }
+            if outcome.queuedOutbox { context.outboxWake.wake() }
+            return outcome.nextDue
         } catch {
             logger.warning(
                 "Could not hand out waiting long texts or queue acknowledgements and re-sends.", metadata: [GatewayLog.error: "\(error)"])
+            return nil
         }
     }
 }

@@ -37,7 +37,11 @@ final class ModemLink: Sendable {
     private let state = Mutex(State())
     private let gate = AsyncGate()
     /// Rung by ``requestInboxScan()`` so the inbox receiver wakes at once, not at its next poll.
-    private let inboxBell = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    let inboxBell = WakeSignal()
+    /// Wakes this modem's outbox worker: a row was queued, or a modem's readiness changed.
+    let outboxBell = WakeSignal()
+    /// Wakes the supervisor while it serves: another service asked for recovery.
+    let recoveryBell = WakeSignal()
 
     init(settings: ModemSettings, modem: any SMSModem) {
         self.name = settings.name
@@ -54,12 +58,13 @@ final class ModemLink: Sendable {
     /// Asks the supervisor to run the recovery ladder; `error` becomes the modem's last error.
     func requestRecovery(because error: ModemError) {
         state.withLock { $0.recoveryRequest = error.description }
+        recoveryBell.ring()
     }
 
     /// Asks the inbox receiver to read the modem's storage now.
     func requestInboxScan() {
         state.withLock { $0.inboxRequested = true }
-        inboxBell.continuation.yield()
+        inboxBell.ring()
     }
 
     /// Keeps an SMS the modem delivered directly (+CMT) for the inbox receiver and rings it.
@@ -89,9 +94,6 @@ final class ModemLink: Sendable {
             return s.direct
         }
     }
-
-    /// Rings of ``requestInboxScan()``; rings while nobody waits collapse into one.
-    var inboxRings: AsyncStream<Void> { inboxBell.stream }
 
     /// Takes the inbox request flag (true once per request).
     func takeInboxRequest() -> Bool {

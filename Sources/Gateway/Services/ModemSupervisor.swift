@@ -17,9 +17,6 @@ public struct ModemSupervisor: Service {
     let context: GatewayContext
     let logger: Logger
 
-    /// How often a serving modem looks for a recovery request between two health checks.
-    static let servingTick = 0.1
-
     init(link: ModemLink, context: GatewayContext) {
         self.link = link
         self.context = context
@@ -119,6 +116,7 @@ public struct ModemSupervisor: Service {
     }
 
     /// Serves until the health check is due or a call failed; the ladder's answer to what woke it.
+    /// It sleeps in between: a recovery request rings it (``ModemLink/requestRecovery(because:)``).
     private func serve(_ ladder: inout RecoveryLadder) async -> RecoveryLadder.Step {
         let due = ContinuousClock.now + .milliseconds(Int64(context.intervals.healthSeconds * 1000))
         while !Task.isCancelled {
@@ -129,7 +127,7 @@ public struct ModemSupervisor: Service {
                 return ladder.recoveryNeeded(connected: link.modem.isConnected, reason: nil)
             }
             if ContinuousClock.now >= due { return ladder.healthDue() }
-            await GatewayContext.pause(Self.servingTick)
+            await link.recoveryBell.wait(until: due)
         }
         return ladder.pending
     }
@@ -156,6 +154,8 @@ public struct ModemSupervisor: Service {
             $0.phase = ladder.phase
             $0.lastError = ladder.lastError
         }
+        // Readiness changed: this modem's worker may claim again, the others may take over its pinned contacts.
+        context.outboxWake.wake()
         await publish()
     }
 

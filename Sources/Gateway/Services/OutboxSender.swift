@@ -17,11 +17,12 @@ import Store
 /// - modem trouble or an ambiguous timeout (it may have gone out): queued again with the same
 ///   body, and the modem's supervisor recovers it; the peer drops a duplicate.
 ///
-/// New rows are noticed within 50 ms (a cheap read polled every 50 ms).
+/// An idle worker sleeps until it is woken (``OutboxWake``: `smsgw send` through the status
+/// socket, a front end in this process, the daemon's own services, a modem that became ready),
+/// until the next row falls due for a retry, or at the latest for `health_seconds`, the fallback
+/// read that finds a row whose wake was lost.
 public struct OutboxSender: Service {
     let context: GatewayContext
-    /// How often an idle worker looks for due rows.
-    static let pollInterval = 0.05
     /// The retry delay after modem trouble (not the number's fault, so no backoff).
     static let modemTroubleDelay = 1.0
 
@@ -51,32 +52,51 @@ public struct OutboxSender: Service {
     private func work(_ link: ModemLink) async {
         var logger = context.logger
         logger[metadataKey: GatewayLog.modem] = "\(link.name)"
+        let fallback = Duration.milliseconds(Int64(context.intervals.healthSeconds * 1000))
         while !Task.isCancelled {
+            // Nothing to claim until the modem is ready; its supervisor rings when it is.
             guard link.isReady else {
-                await GatewayContext.pause(Self.pollInterval)
+                await link.outboxBell.wait(until: .now + fallback)
                 continue
             }
             do {
                 let othersReady = Set(context.links.filter { $0 !== link && $0.isReady }.map(\.name))
-                guard try await context.store.read({ try $0.hasDueOutbox(othersReady: othersReady) }) else {
-                    await GatewayContext.pause(Self.pollInterval)
-                    continue
-                }
                 let name = link.name
-                guard let item = try await context.store.write({ try $0.claimNextOutbox(modem: name, othersReady: othersReady) })
-                else {
-                    // Another modem claimed it first.
-                    await GatewayContext.pause(Self.pollInterval)
+                let claim = try await context.store.write { tx -> Claim in
+                    if let item = try tx.claimNextOutbox(modem: name, othersReady: othersReady) { return .item(item) }
+                    return .none(nextAttempt: try tx.nextOutboxAttempt(othersReady: othersReady))
+                }
+                guard case .item(let item) = claim else {
+                    if case .none(let next) = claim { await link.outboxBell.wait(until: Self.deadline(next, fallback: fallback)) }
                     continue
                 }
                 // The submission runs to its end even during shutdown, so its outcome is recorded.
                 let outcome = await Task { await self.submit(item, through: link, logger: logger) }.value
-                if !outcome { await GatewayContext.pause(Self.pollInterval) }
+                // A failed modem is not ready until recovered; its supervisor rings then.
+                if !outcome { await link.outboxBell.wait(until: .now + .seconds(Self.modemTroubleDelay)) }
             } catch {
                 logger.error("The outbox could not be read; retrying.", metadata: [GatewayLog.error: "\(error)"])
                 await GatewayContext.pause(1)
             }
         }
+    }
+
+    /// What one look at the outbox found.
+    private enum Claim: Sendable {
+        case item(OutboxItem)
+        /// Nothing due now; when the next queued row falls due, if any.
+        case none(nextAttempt: Date?)
+    }
+
+    /// When an idle worker looks again by itself: when the next row falls due, at the latest
+    /// after `fallback` (so a lost wake, or a row queued by a process that could not wake the
+    /// daemon, waits at most that long).
+    static func deadline(_ next: Date?, fallback: Duration) -> ContinuousClock.Instant {
+        guard let next else { return .now + fallback }
+        let (seconds, attoseconds) = fallback.components
+        let wait = min(max(next.timeIntervalSinceNow, 0), Double(seconds) + Double(attoseconds) / 1e18)
+        // A little late rather than early: woken before the row is due, the worker would find nothing.
+        return .now + .milliseconds(Int64(wait * 1000) + 5)
     }
 
     /// Sends one claimed row and records the outcome; false when the modem failed.
@@ -102,6 +122,8 @@ public struct OutboxSender: Service {
                 try tx.saveModemStatus(record)
             }
             logger.info("SMS sent.", metadata: [GatewayLog.reference: "\(reference)"])
+            // Its acknowledgement's deadline starts now.
+            if item.awaitsAcknowledgement { context.timersBell.ring() }
             if link.snapshot.reportsDeferred { link.requestInboxScan() }
             return true
         } catch let error as ModemError {

@@ -69,6 +69,7 @@ public struct ResyncCoordinator: Service {
             for name in names {
                 context.logger.notice("Resync handshake unanswered; sent again.", metadata: [GatewayLog.contact: "\(name)"])
             }
+            if !names.isEmpty { context.outboxWake.wake() }
             return names
         } catch {
             context.logger.warning("Could not check pending resyncs.", metadata: [GatewayLog.error: "\(error)"])

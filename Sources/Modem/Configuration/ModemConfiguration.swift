@@ -28,8 +28,13 @@ public struct ModemConfiguration: Sendable, Hashable, CustomStringConvertible, C
     /// How long the modem thread may stay stuck after `GSM_AbortOperation` before it is declared
     /// wedged; ``GammuModem/reopen()`` then abandons it and starts a new thread and state machine.
     public var watchdogTimeout: Duration
-    /// How often the idle modem thread reads the device for unsolicited notifications (+CMTI, +CDS).
+    /// How often the idle modem thread reads the device for unsolicited notifications (+CMTI, +CDS)
+    /// when it cannot wait on the port's descriptor.
     public var pollingInterval: Duration
+    /// How long the idle modem thread waiting on the port's descriptor (which wakes it at once on
+    /// input or a hang-up) sleeps before it looks at the device anyway, to notice one that went
+    /// away without a hang-up. The gateway sets its health interval.
+    public var idleCheckInterval: Duration = .seconds(30)
     /// Where the device settings came from.
     public var source: Source
 
@@ -77,7 +82,8 @@ public struct ModemConfiguration: Sendable, Hashable, CustomStringConvertible, C
             children: [
                 "name": name, "device": device, "connection": connection, "model": model,
                 "pin": pin == nil ? "none" : "<redacted>", "callTimeout": callTimeout,
-                "watchdogTimeout": watchdogTimeout, "pollingInterval": pollingInterval, "source": source,
+                "watchdogTimeout": watchdogTimeout, "pollingInterval": pollingInterval, "idleCheckInterval": idleCheckInterval,
+                "source": source,
             ])
     }
 }

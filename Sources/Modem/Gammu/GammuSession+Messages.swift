@@ -103,6 +103,18 @@ extension GammuSession {
     func pollNotifications() -> (events: [ModemEvent], alive: Bool) {
         guard isConnected else { return ([], true) }
         let alive = GSM_ReadDevice(machine, 0) >= 0
+        return (collectedNotifications(), alive)
+    }
+
+    /// Whether the callbacks collected something during a call (a +CMTI or +CDS line that came in
+    /// while a job read the port) that no event reported yet.
+    var hasCollectedNotifications: Bool {
+        !context.directReports.isEmpty || !context.directMessages.isEmpty || context.sawDelivery
+            || context.storageFullReported || !context.announcedLocations.isEmpty
+    }
+
+    /// Turns what the callbacks collected into events, without reading the port.
+    func collectedNotifications() -> [ModemEvent] {
         var events: [ModemEvent] = []
         for (reference, status) in context.directReports {
             events.append(.statusReport(reference: reference, status: DeliveryStatus(rawValue: status)))
@@ -128,6 +140,6 @@ extension GammuSession {
                 events.append(.newMessage)
             }
         }
-        return (events, alive)
+        return events
     }
 }

@@ -6,10 +6,12 @@ import SystemCalls
 ///
 /// libgammu blocks on the serial port, so its calls must never run on Swift's cooperative pool. Jobs
 /// queue here; when the queue is empty the thread waits in `poll(2)` for a job, for input on the
-/// port (an unsolicited +CMTI or +CDS line) or for a fallback interval, and runs the idle job (which
-/// reads the notifications) on input or timeout. When the port's descriptor is unknown it runs the
-/// idle job every polling interval instead; libgammu's own read then listens for up to 50 ms. The thread owns the ``GammuSession``; other threads reach it only
-/// through jobs, or through ``abortRunning(_:)`` which uses libgammu's thread-safe abort.
+/// port (an unsolicited +CMTI or +CDS line) or for a long fallback interval, and runs the idle job
+/// (which reads the notifications) on input or timeout; with the port closed it waits for a job
+/// alone. When the port's descriptor is unknown it runs the idle job every polling interval
+/// instead; libgammu's own read then listens for up to 50 ms. The thread owns the
+/// ``GammuSession``; other threads reach it only through jobs, or through ``abortRunning(_:)``
+/// which uses libgammu's thread-safe abort.
 final class ModemWorker: Sendable {
     typealias Body = @Sendable (GammuSession) -> Void
 
@@ -39,19 +41,30 @@ final class ModemWorker: Sendable {
     nonisolated(unsafe) private let session: GammuSession
     private let abortHandle: GammuAbortHandle
     private let pollingInterval: Duration
+    private let idleCheckInterval: Duration
     private let idle: Body
+    private let afterJobs: Body
 
     /// Creates the session and starts the thread.
     /// - Parameters:
     ///   - name: The thread's name, for debuggers and `top -H`.
     ///   - session: The session this thread will own.
-    ///   - pollingInterval: How long the queue may be empty before ``idle`` runs.
-    ///   - idle: Runs on the thread when no job came for `pollingInterval`.
-    init(name: String, session: GammuSession, pollingInterval: Duration, idle: @escaping Body) {
+    ///   - pollingInterval: How long the queue may be empty before ``idle`` runs, when the port's
+    ///     descriptor is unknown.
+    ///   - idleCheckInterval: The same while the thread watches the port's descriptor.
+    ///   - idle: Runs on the thread on input, or when no job came for the interval.
+    ///   - afterJobs: Runs on the thread when the queue ran empty after jobs, before it waits:
+    ///     hands over what a job's reads of the port collected (an announcement that came in meanwhile).
+    init(
+        name: String, session: GammuSession, pollingInterval: Duration, idleCheckInterval: Duration, idle: @escaping Body,
+        afterJobs: @escaping Body
+    ) {
         self.session = session
         self.abortHandle = GammuAbortHandle(session)
         self.pollingInterval = pollingInterval
+        self.idleCheckInterval = idleCheckInterval
         self.idle = idle
+        self.afterJobs = afterJobs
         wakePipe = try? WakePipe()
         let threadName = String("modem:\(name)".prefix(15))  // Linux thread names hold 15 bytes
         let thread = Thread { [self] in
@@ -119,19 +132,27 @@ final class ModemWorker: Sendable {
         wakePipe?.wake()
     }
 
-    /// How long an idle thread watching the port waits before it runs the idle job anyway (to notice
-    /// an unplugged device that raised no hang-up).
-    static let watchedFallback = Duration.milliseconds(250)
-
     private enum Wake { case job, port, timeout }
 
     /// Waits for a job, for input or a hang-up on the port, or for the fallback interval.
+    ///
+    /// Watching the port, the thread sleeps up to ``ModemConfiguration/idleCheckInterval`` (the
+    /// daemon's health interval), since input and a hang-up wake it at once; with the port closed
+    /// only a job can give it work, so it sleeps until one comes. Only a connected port whose
+    /// descriptor is unknown is read every ``ModemConfiguration/pollingInterval``.
     private func waitForWork() -> Wake {
         // A negative descriptor is ignored by poll: no pipe, only the interval wakes the thread.
         let port = wakePipe == nil ? nil : session.portDescriptor
         var descriptors = [pollfd(fd: wakePipe?.readEnd ?? -1, events: Int16(POLLIN), revents: 0)]
         if let port { descriptors.append(pollfd(fd: port, events: Int16(POLLIN), revents: 0)) }
-        let interval = port == nil ? pollingInterval : Self.watchedFallback
+        let interval: Duration?
+        if port != nil {
+            interval = idleCheckInterval
+        } else if wakePipe != nil, !session.isConnected {
+            interval = nil
+        } else {
+            interval = pollingInterval
+        }
         // poll fails only for a bad argument or no memory; waiting the interval out is the same as a timeout.
         guard let ready = try? SystemCall.poll(&descriptors, timeout: interval), ready > 0 else { return .timeout }
         if descriptors[0].revents != 0 {
@@ -140,10 +161,13 @@ final class ModemWorker: Sendable {
         }
         if descriptors.count > 1, descriptors[1].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
             // A port that hung up stays "ready"; pace the reads that will notice it.
-            Thread.sleep(forTimeInterval: Self.watchedFallback.timeInterval)
+            Thread.sleep(forTimeInterval: Self.hangUpPause.timeInterval)
         }
         return .port
     }
+
+    /// The pause before reading a port that hung up, so a port that keeps saying so is not read in a tight loop.
+    static let hangUpPause = Duration.milliseconds(250)
 
     private func runLoop() {
         var work = Wake.timeout
@@ -165,7 +189,7 @@ final class ModemWorker: Sendable {
                 }
                 continue  // the queue is looked at again before waiting
             }
-            if work != .job { idle(session) }
+            if work != .job { idle(session) } else { afterJobs(session) }
             work = waitForWork()
         }
         session.disconnect()

@@ -30,4 +30,14 @@ public enum Daemon {
             throw DaemonError(error, pid: pid, socket: StatusSocket.path(in: directory))
         }
     }
+
+    /// Tells a running daemon to look at its outbox now, after a message was queued; silent and
+    /// quick when no daemon runs or it does not answer (it then finds the row at its next
+    /// fallback read, at most `health_seconds` later).
+    /// - Returns: Whether a daemon took the request.
+    @discardableResult
+    public static func wake(in directory: URL) -> Bool {
+        guard DaemonLock.probe(directory: directory) != nil else { return false }
+        return (try? StatusClient.ask(.wake, in: directory, wait: 0, timeout: 1)) != nil
+    }
 }

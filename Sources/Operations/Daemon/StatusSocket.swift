@@ -9,11 +9,12 @@ public import Foundation
 /// removed at shutdown). The protocol is one request, one answer:
 ///
 /// 1. The client sends one request line: a word in ASCII ending in LF, at most
-///    ``maximumRequestLength`` bytes. Today the word is `status`; later requests (such as a
-///    `wake` from `smsgw send`) are new words.
+///    ``maximumRequestLength`` bytes: `status`, or `wake` (what `smsgw send` sends after it
+///    queued a message, so the daemon claims it at once; see ``Daemon/wake(in:)``). Later
+///    requests are new words.
 /// 2. The daemon answers one line of JSON (``DaemonReply``) and closes the connection:
 ///    `{"version":1,"status":{…}}` with the ``GatewayStatus`` that `smsgw status --json` prints,
-///    or `{"version":1,"error":"…"}` for a request it does not know. Clients ignore keys they do
+///    `{"version":1}` for `wake`, or `{"version":1,"error":"…"}` for a request it does not know. Clients ignore keys they do
 ///    not know, so the reply can grow.
 ///
 /// Nothing secret crosses it: no texts, keys, codes or ciphertexts, only what `status` shows.
@@ -31,6 +32,9 @@ public enum StatusSocket {
     public enum Request: String, Sendable, CaseIterable {
         /// The ``GatewayStatus`` of the running daemon.
         case status
+        /// Look at the outbox now: a message was just queued. The reply carries neither status
+        /// nor error.
+        case wake
     }
 
     /// The socket's path for a data directory.

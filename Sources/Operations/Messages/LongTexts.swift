@@ -78,6 +78,18 @@ public enum LongTexts {
         return ids
     }
 
+    /// When the next incomplete long text waits `timeout` and is due for
+    /// ``releaseWaiting(in:timeout:now:)``, if any waits.
+    public static func nextRelease(in tx: StoreTransaction, timeout: TimeInterval = defaultTimeout) throws -> Date? {
+        var earliest: Date?
+        for contact in try tx.contactsWaitingForParts() {
+            for text in try reassembly(for: contact, in: tx).pending {
+                earliest = min(earliest ?? text.startedAt, text.startedAt)
+            }
+        }
+        return earliest.map { $0.addingTimeInterval(timeout) }
+    }
+
     private static func logPartial(_ text: AssembledText, from contact: Contact, in tx: StoreTransaction, now: Date) throws -> Int64 {
         let missing = text.missing.map(String.init).joined(separator: ", ")
         let note =

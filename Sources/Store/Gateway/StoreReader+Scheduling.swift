@@ -4,7 +4,7 @@ import GRDB
 extension StoreReader {
     /// Whether a queued outbox row is due at `now` for a modem whose ready peers are
     /// `othersReady` (see ``StoreTransaction/claimNextOutbox(modem:othersReady:now:)``): a cheap
-    /// read the sender polls before claiming.
+    /// read before claiming.
     public func hasDueOutbox(othersReady: Set<String> = [], now: Date = Date()) throws -> Bool {
         let pins = Self.pinFilter(othersReady: othersReady)
         return try Bool.fetchOne(
@@ -12,6 +12,17 @@ extension StoreReader {
             sql: "SELECT EXISTS (SELECT 1 FROM outbox o WHERE o.state = 'queued' AND o.next_attempt_at <= ?\(pins.sql))",
             arguments: [now.timeIntervalSince1970] + pins.arguments
         ) ?? false
+    }
+
+    /// When the next queued outbox row that a modem whose ready peers are `othersReady` may claim
+    /// falls due (its `next_attempt_at`, possibly in the past), or nil when none is queued: the
+    /// sender sleeps until then instead of polling.
+    public func nextOutboxAttempt(othersReady: Set<String> = []) throws -> Date? {
+        let pins = Self.pinFilter(othersReady: othersReady)
+        return try Double.fetchOne(
+            db, sql: "SELECT MIN(o.next_attempt_at) FROM outbox o WHERE o.state = 'queued'\(pins.sql)",
+            arguments: pins.arguments
+        ).map(Date.init(timeIntervalSince1970:))
     }
 
     /// The condition (on outbox alias `o`) that leaves out rows of contacts pinned to one of

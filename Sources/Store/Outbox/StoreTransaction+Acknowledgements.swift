@@ -36,6 +36,25 @@ extension StoreReader {
         return result
     }
 
+    /// When the oldest position still waiting to be acknowledged was decrypted, if any waits.
+    public func oldestPendingAcknowledgement() throws -> Date? {
+        try Double.fetchOne(db, sql: "SELECT MIN(received_at) FROM pending_acks WHERE queued_at IS NULL")
+            .map(Date.init(timeIntervalSince1970:))
+    }
+
+    /// When the first SMS still waiting for its acknowledgement is due to be sent again
+    /// (``outboxAwaitingAcknowledgement(dueBy:timeout:)``), if any waits.
+    public func nextAcknowledgementTimeout(timeout: TimeInterval) throws -> Date? {
+        try Double.fetchOne(
+            db,
+            sql: """
+                SELECT MIN(sent_at + ? * (1 << resends)) FROM outbox
+                WHERE awaits_ack = 1 AND acknowledged_at IS NULL AND state IN ('sent', 'delivered')
+                """,
+            arguments: [timeout]
+        ).map(Date.init(timeIntervalSince1970:))
+    }
+
     /// When the contact's gateway last acknowledged one of this side's SMS, if ever.
     public func lastAcknowledgement(for contact: Contact) throws -> Date? {
         try Double.fetchOne(

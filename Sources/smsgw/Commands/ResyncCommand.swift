@@ -71,6 +71,7 @@ struct ResyncCommand: ParsableCommand {
     private func startOverSMS(store: UnlockedStore) throws {
         var rng = SystemRandomNumberGenerator()
         let started = try Resync.start(with: name, restart: restart, store: store, now: Date(), using: &rng)
+        Daemon.wake(in: global.dataDirectory)
         let contact = started.contact
         global.makeLogger().info("Started a resync over SMS.", metadata: [LogKey.contact: "\(contact)"])
         if json {
@@ -90,6 +91,7 @@ struct ResyncCommand: ParsableCommand {
     private func acceptRequest(store: UnlockedStore) throws {
         var rng = SystemRandomNumberGenerator()
         let accepted = try Resync.accept(from: name, store: store, now: Date(), using: &rng)
+        if accepted.outboxID != nil { Daemon.wake(in: global.dataDirectory) }
         let contact = accepted.contact
         global.makeLogger().notice(
             "Accepted a resync request.", metadata: [LogKey.contact: "\(contact)", LogKey.epoch: "\(accepted.epoch)"])

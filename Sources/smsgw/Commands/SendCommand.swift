@@ -73,6 +73,8 @@ struct SendCommand: ParsableCommand {
             try Messages.queue(
                 input, to: name, transliterate: transliterate, maxParts: maxParts, store: store, now: Date(), using: &rng)
         }
+        // The daemon claims it at once instead of at its next fallback read.
+        Daemon.wake(in: global.dataDirectory)
         Output.report(queued.replacements, line: line)
         contact = queued.contact
         return json ? try Output.json(queued) : "\(queued.logID)"

@@ -77,6 +77,11 @@ final class GatewayRig {
         daemons[peer.name] = process
     }
 
+    /// The process id of the peer's running daemon, if one runs.
+    func daemonProcessID(_ peer: Peer) -> Int32? {
+        daemons[peer.name].map(\.processIdentifier)
+    }
+
     /// Sends SIGTERM (or SIGKILL) to the peer's daemon and returns its exit status.
     @discardableResult
     func stopDaemon(_ peer: Peer, signal number: Int32 = SIGTERM) async throws -> Int32 {

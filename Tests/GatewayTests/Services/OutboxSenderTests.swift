@@ -84,4 +84,30 @@ struct OutboxSenderTests {
         #expect(!met && item.state == .queued)
         #expect(rig.modem.calls.isEmpty)
     }
+
+    @Test func anIdleSenderSleepsUntilWokenAndThenClaimsAtOnce() async throws {
+        // A fallback of an hour: only the wake can bring the row out within the test.
+        let slow = GatewayConfiguration.Intervals(pollSeconds: 3600, healthSeconds: 3600, retryBaseSeconds: 1, retryMaxSeconds: 1)
+        let rig = try await MemoryRig.make(intervals: slow)
+        let sender = OutboxSender(context: rig.context)
+        let task = Task { try await sender.run() }
+        defer { task.cancel() }
+        #expect(await eventually(timeout: MemoryRig.patience) { rig.link.outboxBell.hasWaiter })
+
+        // Queued without a wake (as by a process that could not reach the daemon): it waits.
+        let unannounced = try Messages.queue("not announced", to: "bob", store: rig.store)
+        try await Task.sleep(for: .seconds(1))
+        #expect(try rig.store.read { try $0.outboxItem(id: unannounced.outboxID) }.state == .queued)
+        #expect(rig.modem.calls.isEmpty)
+
+        // The wake brings it and the next one out, with no poll in between.
+        let announced = try Messages.queue("announced", to: "bob", store: rig.store)
+        rig.context.outboxWake.wake()
+        let sent = await eventually(timeout: MemoryRig.patience) {
+            try rig.store.read { tx in
+                try [unannounced.outboxID, announced.outboxID].allSatisfy { try tx.outboxItem(id: $0).state == .sent }
+            }
+        }
+        #expect(sent)
+    }
 }
