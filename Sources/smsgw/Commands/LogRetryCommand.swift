@@ -19,6 +19,7 @@ struct LogRetryCommand: ParsableCommand {
     func run() throws {
         let count = try Messages.retry(id, by: .commandLine, store: try StoreAccess.unlock(global), now: Date())
         Output.line("Queued \(count == 1 ? "its SMS" : "its \(count) failed SMS") again.")
+        Daemon.wake(in: global.dataDirectory)
         if !SendCommand.daemonRuns(global) {
             Output.warning("no gateway daemon is running on this data directory; the message stays queued until `smsgw serve` runs.")
         }
