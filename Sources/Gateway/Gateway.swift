@@ -43,11 +43,14 @@ public final class Gateway: Sendable {
     ///   - statusSocket: Where to answer ``StatusSocket`` requests (the daemon passes
     ///     ``StatusSocket/path(in:)`` while it holds the ``Store/DaemonLock``); nil for none.
     ///   - makeModem: Makes each modem; ``gammuModem`` (libgammu) unless a test passes a double.
+    ///   - frontEnds: Services to run beside the gateway's own (the HTTP API), made from its
+    ///     ``LiveStatus``; they start last and stop first.
     /// - Throws: ``GatewayError`` (unavailable) when no modem is configured or a modem cannot be
     ///   set up; ``ConfigurationError`` for an unreadable pin_file or gammurc; ``StoreError``.
     public init(
         store: UnlockedStore, configuration: GatewayConfiguration, logger: Logger, handlesSignals: Bool = true,
-        statusSocket: String? = nil, makeModem: ModemFactory = Gateway.gammuModem
+        statusSocket: String? = nil, makeModem: ModemFactory = Gateway.gammuModem,
+        frontEnds: (LiveStatus) throws -> [any Service] = { _ in [] }
     ) throws {
         guard !configuration.modems.isEmpty else {
             throw GatewayError.noModem
@@ -75,14 +78,12 @@ public final class Gateway: Sendable {
         services.append(InboxReceiver(context: context))
         services.append(OutboxSender(context: context))
         services.append(ResyncCoordinator(context: context))
+        let live = LiveStatus(
+            store: store, links: links, daemon: DaemonState(running: true, pid: getpid(), startedAt: Date(), modems: links.map(\.name)))
         if let statusSocket {
-            let driven = links
-            let daemon = DaemonState(running: true, pid: getpid(), startedAt: Date(), modems: driven.map(\.name))
-            services.append(
-                try StatusServer(path: statusSocket, logger: logger) { request in
-                    Self.answer(request, store: store, links: driven, daemon: daemon)
-                })
+            services.append(try StatusServer(path: statusSocket, logger: logger) { request in Self.answer(request, live: live) })
         }
+        services += try frontEnds(live)
 
         self.configuration = configuration
         self.services = services
@@ -109,16 +110,13 @@ public final class Gateway: Sendable {
     }
 
     /// The reply to one status socket request: the store's status with the modems' live state.
-    static func answer(_ request: String, store: UnlockedStore, links: [ModemLink], daemon: DaemonState) -> DaemonReply {
+    static func answer(_ request: String, live: LiveStatus) -> DaemonReply {
         guard StatusSocket.Request(rawValue: request) == .status else {
             let known = StatusSocket.Request.allCases.map(\.rawValue).joined(separator: ", ")
             return DaemonReply(error: "The daemon does not know the request \"\(request.prefix(40))\"; it answers: \(known).")
         }
         do {
-            var status = try GatewayStatus.read(from: store, now: Date())
-            status.modems = links.map(\.record)
-            status.daemon = daemon
-            return DaemonReply(status: status)
+            return DaemonReply(status: try live.read(now: Date()))
         } catch {
             return DaemonReply(error: "The daemon could not read its store (\(error)); see its log.")
         }

@@ -55,7 +55,9 @@ struct SealedColumn: Sendable {
     ]
 
     /// Columns that are BLOBs but not sealed under the data key.
-    static let unsealedBlobs: Set<String> = ["account.kdf_salt", "account.wrapped_data_key"]
+    static let unsealedBlobs: Set<String> = [
+        "account.kdf_salt", "account.wrapped_data_key", "api_tokens.token_hash", "idempotency_keys.request_hash",
+    ]
 
     /// How many rows one batch reads, so a long message log is never held in memory at once.
     private static let batchSize = 500
