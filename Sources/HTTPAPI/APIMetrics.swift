@@ -14,12 +14,13 @@ final class APIMetrics: Sendable {
 
     init() {
         queueLatency = registry.makeDurationHistogram(
-            name: "smsgw_api_queue_seconds",
+            descriptor: MetricNameDescriptor(
+                namespace: "smsgw", metricName: "api_queue", unitName: "seconds",
+                helpText: "Time from a POST /v1/messages arriving to its message committed to the outbox."),
             buckets: [
                 .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
                 .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
-            ],
-            help: "Time from a POST /v1/messages arriving to its message committed to the outbox.")
+            ])
     }
 
     /// Records how long queueing one message through the API took.
@@ -27,41 +28,64 @@ final class APIMetrics: Sendable {
         queueLatency.record(duration)
     }
 
+    /// What the page reads from the store at a scrape, besides the status.
+    struct StoreFigures: Sendable {
+        var messages: [(direction: MessageDirection, status: MessageStatus, count: Int)]
+        var submitDelays: (atMost: [Int], count: Int, sum: Double)
+    }
+
+    /// The bounds, in seconds, of the histogram from queued to submitted.
+    static let submitBounds: [Double] = [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 3600]
+
+    /// Reads the figures of one scrape from one snapshot.
+    static func figures(from reader: StoreReader) throws -> StoreFigures {
+        StoreFigures(messages: try reader.messageCounts(), submitDelays: try reader.submitDelays(bounds: submitBounds))
+    }
+
     /// The page: the gauges as of now, then the histograms.
-    func page(status: GatewayStatus, messages: [(direction: MessageDirection, status: MessageStatus, count: Int)]) -> String {
+    func page(status: GatewayStatus, figures: StoreFigures) -> String {
         let gauges = PrometheusCollectorRegistry()
-        for row in messages {
+        func set(_ name: String, _ labels: [(String, String)], _ help: String, _ value: Int) {
             gauges.makeGauge(
-                name: "smsgw_messages", labels: [("direction", row.direction.rawValue), ("state", row.status.rawValue)],
-                help: "Messages in the log by direction and current state (rejected: decryption failures)."
-            ).set(Double(row.count))
+                descriptor: MetricNameDescriptor(namespace: "smsgw", metricName: name, unitName: "", helpText: help), labels: labels
+            )
+            .set(Double(value))
         }
-        for (state, count) in status.outbox {
-            gauges.makeGauge(name: "smsgw_outbox", labels: [("state", state.rawValue)], help: "Outbox SMS by state.").set(Double(count))
+        for row in figures.messages {
+            set(
+                "messages", [("direction", row.direction.rawValue), ("state", row.status.rawValue)],
+                "Messages in the log by direction and current state (rejected: decryption failures).", row.count)
         }
+        for (state, count) in status.outbox { set("outbox", [("state", state.rawValue)], "Outbox SMS by state.", count) }
         for modem in status.modems {
             let name = ("modem", modem.name)
-            gauges.makeGauge(name: "smsgw_modem_up", labels: [name], help: "1 when the modem is ready.")
-                .set(Double(modem.state == .ready ? 1 : 0))
+            set("modem_up", [name], "1 when the modem is ready.", modem.state == .ready ? 1 : 0)
             for phase in ModemPhase.allCases {
-                gauges.makeGauge(
-                    name: "smsgw_modem_phase", labels: [name, ("phase", phase.rawValue)], help: "1 for the modem's current phase."
-                ).set(Double(modem.state == phase ? 1 : 0))
+                set("modem_phase", [name, ("phase", phase.rawValue)], "1 for the modem's current phase.", modem.state == phase ? 1 : 0)
             }
-            if let signal = modem.signalPercent {
-                gauges.makeGauge(name: "smsgw_modem_signal_percent", labels: [name], help: "Signal strength, 0-100.")
-                    .set(Double(signal))
-            }
-            gauges.makeGauge(name: "smsgw_modem_sent", labels: [name], help: "SMS the modem sent since it connected.")
-                .set(Double(modem.sentCount))
-            gauges.makeGauge(name: "smsgw_modem_received", labels: [name], help: "SMS the modem received since it connected.")
-                .set(Double(modem.receivedCount))
+            if let signal = modem.signalPercent { set("modem_signal_percent", [name], "Signal strength, 0-100.", signal) }
+            set("modem_sent", [name], "SMS the modem sent since it connected.", modem.sentCount)
+            set("modem_received", [name], "SMS the modem received since it connected.", modem.receivedCount)
         }
         var syncStates: [String: Int] = [:]
         for contact in status.contacts { syncStates[contact.sync.state.rawValue, default: 0] += 1 }
-        for (state, count) in syncStates {
-            gauges.makeGauge(name: "smsgw_contacts", labels: [("sync_state", state)], help: "Contacts by sync state.").set(Double(count))
+        for (state, count) in syncStates { set("contacts", [("sync_state", state)], "Contacts by sync state.", count) }
+        return gauges.emitToString() + Self.submitHistogram(figures.submitDelays) + registry.emitToString()
+    }
+
+    /// `smsgw_send_submit_seconds`, from the outbox rows the store keeps (rows pruned with the
+    /// log leave it, which Prometheus reads as a counter reset).
+    static func submitHistogram(_ delays: (atMost: [Int], count: Int, sum: Double)) -> String {
+        var lines = [
+            "# HELP smsgw_send_submit_seconds Time from a text queued to its SMS submitted, over the outbox the store keeps.",
+            "# TYPE smsgw_send_submit_seconds histogram",
+        ]
+        for (bound, count) in zip(submitBounds, delays.atMost) {
+            lines.append("smsgw_send_submit_seconds_bucket{le=\"\(bound)\"} \(count)")
         }
-        return gauges.emitToString() + registry.emitToString()
+        lines.append("smsgw_send_submit_seconds_bucket{le=\"+Inf\"} \(delays.count)")
+        lines.append("smsgw_send_submit_seconds_sum \(delays.sum)")
+        lines.append("smsgw_send_submit_seconds_count \(delays.count)")
+        return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -63,9 +63,9 @@ extension APIHandlers {
         try await authorize(request, context, .read)
         let live = live
         let store = store
-        let (status, counts) = try await blocking { (try live.read(now: Date()), try store.read { try $0.messageCounts() }) }
+        let (status, figures) = try await blocking { (try live.read(now: Date()), try store.read(APIMetrics.figures(from:))) }
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.page(status: status, messages: counts))))
+            body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.page(status: status, figures: figures))))
     }
 }

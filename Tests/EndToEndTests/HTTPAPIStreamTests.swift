@@ -35,7 +35,8 @@ struct HTTPAPIStreamTests {
             #expect(try await client.get("/health/ready").status == 200)
             let metrics = try await client.get("/metrics")
             #expect(metrics.text.contains("smsgw_modem_up{modem=\"alice-modem\"} 1"), "\(metrics.text.prefix(600))")
-            #expect(metrics.text.contains("smsgw_api_queue_seconds"))
+            #expect(metrics.text.contains("smsgw_api_queue_seconds_count 1"))
+            #expect(metrics.text.contains("smsgw_send_submit_seconds_count 1"), "the sent text is in the histogram")
             try await rig.stopBoth()
         }
     }

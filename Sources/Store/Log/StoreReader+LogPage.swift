@@ -48,3 +48,21 @@ extension StoreReader {
         }
     }
 }
+
+extension StoreReader {
+    /// The outbox's texts by how long each took from queued to submitted: for each bound (in
+    /// seconds, ascending) how many took at most that long, with the count and the sum of all,
+    /// as a Prometheus histogram is written.
+    public func submitDelays(bounds: [Double]) throws -> (atMost: [Int], count: Int, sum: Double) {
+        let buckets = bounds.map { "SUM(sent_at - created_at <= \($0))" }.joined(separator: ", ")
+        let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT COUNT(*) AS n, COALESCE(SUM(sent_at - created_at), 0) AS total\(bounds.isEmpty ? "" : ", " + buckets)
+                FROM outbox WHERE kind = 'text' AND sent_at IS NOT NULL
+                """)
+        guard let row else { return (bounds.map { _ in 0 }, 0, 0) }
+        let atMost = bounds.indices.map { index in (row[index + 2] as Int?) ?? 0 }
+        return (atMost, row["n"], row["total"])
+    }
+}
