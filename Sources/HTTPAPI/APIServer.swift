@@ -20,6 +20,7 @@ public import Store
 /// ```
 public final class APIServer: Service, Sendable {
     private let application: Application<RouterResponder<APIContext>>
+    private let address: String
 
     /// Builds the router and the listener; nothing listens before ``run()``.
     ///
@@ -37,6 +38,7 @@ public final class APIServer: Service, Sendable {
         queued: @escaping @Sendable () -> Void = {}, listening: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
         let address = settings.listen ?? HTTPSettings.defaultAddress
+        self.address = address.description
         let handlers = APIHandlers(
             store: store, live: live, settings: settings, throttle: AuthenticationThrottle(), queued: queued, version: version,
             metrics: APIMetrics())
@@ -61,7 +63,12 @@ public final class APIServer: Service, Sendable {
     }
 
     public func run() async throws {
-        try await application.run()
+        do {
+            try await application.run()
+        } catch let error as IOError {
+            // The one I/O error before serving: the listener could not bind.
+            throw APIServerError.listen(address: address, reason: "\(error)")
+        }
     }
 
     static func tls(certificate: String, key: String) throws -> TLSConfiguration {
@@ -79,13 +86,22 @@ public final class APIServer: Service, Sendable {
 public enum APIServerError: CategorizedError, Sendable, Equatable {
     /// The TLS certificate or key could not be read as PEM.
     case tlsFiles(certificate: String, key: String, reason: String)
+    /// The listener could not bind its address (in use, not this machine's, a privileged port).
+    case listen(address: String, reason: String)
 
-    public var category: ErrorCategory { .configuration }
+    public var category: ErrorCategory {
+        switch self {
+        case .tlsFiles: .configuration
+        case .listen: .unavailable
+        }
+    }
 
     public var description: String {
         switch self {
         case .tlsFiles(let certificate, let key, let reason):
             "The TLS files http.tls_certificate (\(certificate)) and http.tls_key (\(key)) could not be read as PEM (\(reason)); check the paths, their permissions and that the key matches the certificate."
+        case .listen(let address, let reason):
+            "The HTTP API cannot listen on \(address) (\(reason)); stop the program that uses it, or set http.listen (SMSGW_HTTP_LISTEN) to another address, or \"off\"."
         }
     }
 }

@@ -44,6 +44,20 @@ struct HTTPAPIListenerTests {
         }
     }
 
+    @Test("A second daemon whose API address is taken stops, saying so")
+    func addressInUse() async throws {
+        try await withTemporaryDirectory { root in
+            let fixture = try await HTTPAPITests.Fixture.start(in: root)
+            let address = fixture.base.replacingOccurrences(of: "http://", with: "")
+            let bob = try Peer.create("carol", in: root)
+            let result = try bob.run(
+                ["serve", "--sim", "--sim-dir", root.appendingPathComponent("sim-carol").path],
+                environment: ["SMSGW_HTTP_LISTEN": address])
+            #expect(result.status == 69, "\(result.stderr)")
+            #expect(result.stderr.contains("The HTTP API cannot listen on \(address)"), "\(result.stderr)")
+        }
+    }
+
     @Test("schemathesis: every response of the running daemon matches docs/openapi.yaml and none is a 5xx")
     func schemathesis() async throws {
         guard let tool = ExternalTool("schemathesis", override: "SCHEMATHESIS").path else {
