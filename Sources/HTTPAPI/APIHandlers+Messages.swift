@@ -23,11 +23,10 @@ extension APIHandlers {
         let store = store
         let limit = settings.maxQueued
         let started = ContinuousClock.now
-        let (submission, detail) = try await blocking {
+        let submission = try await blocking {
             var rng = SystemRandomNumberGenerator()
-            let submission = try Messages.submit(
+            return try Messages.submit(
                 body.text, to: body.contact, idempotencyKey: key, queueLimit: limit, store: store, now: Date(), using: &rng)
-            return (submission, try MessageDetail.read(id: submission.id, store: store))
         }
         if !submission.replayed {
             queued()
@@ -35,7 +34,7 @@ extension APIHandlers {
         }
         var headers: HTTPFields = [.location: "/v1/messages/\(submission.id)"]
         if submission.replayed { headers[.idempotentReplayed] = "true" }
-        return try json(detail, status: .accepted, headers: headers)
+        return try json(submission.message, status: .accepted, headers: headers)
     }
 
     /// One message with the time it entered each state, its attempts and last error.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Store
 
 /// One message as the HTTP API shows it: the log's message, every status it took with its time,
@@ -31,14 +31,17 @@ public struct MessageDetail: Sendable, Equatable, Encodable {
     ///
     /// - Throws: ``Store/StoreError/notFound(_:)``.
     public static func read(id: Int64, store: UnlockedStore) throws -> MessageDetail {
-        try store.read { reader in
-            let history = MessageHistory(
-                message: LoggedMessage(try reader.logEntry(id: id)), history: try reader.stateChanges(ofMessage: id))
-            let items = try reader.outboxItems(ofMessage: id)
-            let lastError = items.filter { $0.lastError != nil }.max { $0.updatedAt < $1.updatedAt }?.lastError
-            return MessageDetail(
-                history: history, parts: items.count, attempts: items.reduce(0) { $0 + $1.attempts }, lastError: lastError)
-        }
+        try store.read { reader in try read(id: id, in: reader) }
+    }
+
+    /// The message with this id, in the caller's snapshot or transaction.
+    static func read(id: Int64, in reader: StoreReader) throws -> MessageDetail {
+        let history = MessageHistory(
+            message: LoggedMessage(try reader.logEntry(id: id)), history: try reader.stateChanges(ofMessage: id))
+        let items = try reader.outboxItems(ofMessage: id)
+        let lastError = items.filter { $0.lastError != nil }.max { $0.updatedAt < $1.updatedAt }?.lastError
+        return MessageDetail(
+            history: history, parts: items.count, attempts: items.reduce(0) { $0 + $1.attempts }, lastError: lastError)
     }
 }
 

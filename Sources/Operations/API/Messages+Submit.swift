@@ -5,10 +5,12 @@ public import Store
 extension Messages {
     /// What ``submit(_:to:idempotencyKey:queueLimit:store:now:using:)`` did.
     public struct Submission: Sendable, Equatable {
-        /// The message's id.
-        public var id: Int64
+        /// The message as the transaction left it (or, replayed, as it is now).
+        public var message: MessageDetail
         /// Whether the key had queued this message before, so nothing was queued now.
         public var replayed: Bool
+        /// The message's id.
+        public var id: Int64 { message.history.message.id }
     }
 
     /// Queues a text as ``queue(_:to:transliterate:maxParts:store:now:using:)`` does, at most once
@@ -32,7 +34,7 @@ extension Messages {
         return try store.write { tx in
             if let key = idempotencyKey, let record = try tx.idempotencyRecord(key: key) {
                 guard record.requestHash == requestHash else { throw SubmissionError.keyReused }
-                return Submission(id: record.messageID, replayed: true)
+                return Submission(message: try MessageDetail.read(id: record.messageID, in: tx), replayed: true)
             }
             if let queueLimit, (try tx.outboxCounts()[.queued] ?? 0) >= queueLimit {
                 throw SubmissionError.queueFull(limit: queueLimit)
@@ -41,7 +43,7 @@ extension Messages {
             if let key = idempotencyKey {
                 try tx.saveIdempotencyKey(key, requestHash: requestHash, messageID: queued.logID, at: now)
             }
-            return Submission(id: queued.logID, replayed: false)
+            return Submission(message: try MessageDetail.read(id: queued.logID, in: tx), replayed: false)
         }
     }
 }
