@@ -28,7 +28,8 @@ struct ReadmeAPITests {
             let script = try Self.block(after: "## The HTTP API").replacingOccurrences(of: "http://127.0.0.1:8640", with: fixture.base)
             let binary = try SMSGWBinary.require().deletingLastPathComponent().path
             let path = binary + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-            let result = try SMSGWBinary.runShell(script, environment: fixture.alice.environment.merging(["PATH": path]) { $1 })
+            let environment = fixture.alice.environment.merging(["PATH": path]) { $1 }
+            let result = try await offPool { try SMSGWBinary.runShell(script, environment: environment) }
             #expect(result.status == 0, "the README's commands failed: \(result.stderr)")
             #expect(result.stdout.contains("\"contact\":\"bob\""), "\(result.stdout)")
             #expect(result.stdout.contains("\"text\":\"Meet at noon\""))

@@ -99,3 +99,12 @@ func waitForAPI(log file: URL) async throws -> String {
     }
     return try #require(found)
 }
+
+/// Runs a blocking call (a child process that takes seconds) on a dispatch queue, so it does not
+/// hold one of the test process's few cooperative threads, which the in-process gateways of other
+/// suites need meanwhile.
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+    }
+}
