@@ -21,6 +21,12 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // A seeded generator for replayable tests, fault plans and benchmarks (never for keys).
@@ -129,7 +135,8 @@ let package = Package(
             name: "Operations",
             dependencies: [
                 "Failures", "Store", "SMSCipher", "GSM7", "OTP", "SystemCalls",
-                .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
@@ -166,7 +173,29 @@ let package = Package(
         // `serve --sim`: a gateway on its own in-process simulated network.
         .target(
             name: "SimulatedGateway",
-            dependencies: ["Gateway", "ModemSimulator", "Store", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Gateway", "ModemSimulator", "Store", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // The HTTP API (`serve`'s listener): routes, bearer tokens, problem+json errors, the event
+        // stream and the metrics page, over the operations; docs/openapi.yaml.
+        .target(
+            name: "HTTPAPI",
+            dependencies: [
+                "Operations", "Gateway", "Store", "Failures",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
 
@@ -174,9 +203,10 @@ let package = Package(
             name: "smsgw",
             dependencies: [
                 "Operations", "Failures", "GSM7", "SMSCipher", "Store", "OTP", "ModemSimulator", "Gateway",
-                "SimulatedGateway", "TerminalIO", "StandardErrorLogging",
+                "SimulatedGateway", "TerminalIO", "StandardErrorLogging", "HTTPAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -202,6 +232,11 @@ let package = Package(
                 "TestSupport", "Operations", "Failures", "Store", "OTP", "SMSCipher", "GSM7", "SplitMix",
                 .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "HTTPAPITests",
+            dependencies: ["HTTPAPI", "Failures", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: strict
         ),
         .testTarget(
@@ -253,7 +288,11 @@ let package = Package(
         // through the binary. GRDB only to alter a copy of a database the way an attacker with the file would.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["TestSupport", "smsgw", "Store", "SplitMix", "ExternalTool", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "TestSupport", "smsgw", "Store", "SplitMix", "ExternalTool", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
             swiftSettings: strict
         ),
     ]

@@ -57,7 +57,8 @@ gammu -c "$work/sim/gammurc-1" deleteallsms 1 >/dev/null 2>&1 || true
 say "6. Two gateways: each side runs \`smsgw serve\` on its modem; \`smsgw send\` queues, the daemons do the rest"
 for side in alice:1 bob:2; do
     name=${side%%:*}; index=${side##*:}
-    printf '[[modem]]\nname = "%s-modem"\ngammurc = "%s"\n' "$name" "$work/sim/gammurc-$index" > "$work/$name.toml"
+    # Each daemon's HTTP API on a free loopback port: two daemons on one machine cannot share 8640.
+    printf '[http]\nlisten = "127.0.0.1:0"\n[[modem]]\nname = "%s-modem"\ngammurc = "%s"\n' "$name" "$work/sim/gammurc-$index" > "$work/$name.toml"
 done
 "$SMSGW" --data-dir "$work/alice" serve --config "$work/alice.toml" > "$work/alice-daemon.log" 2>&1 &
 alice_daemon=$!

@@ -7,5 +7,8 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
     pkg-config libgammu-dev libargon2-dev libsqlite3-dev \
-    gammu oathtool zbar-tools systemd adduser >/dev/null
-echo "system packages installed: libgammu-dev libargon2-dev libsqlite3-dev gammu oathtool zbar-tools systemd adduser"
+    gammu oathtool zbar-tools systemd adduser openssl curl >/dev/null
+echo "system packages installed: libgammu-dev libargon2-dev libsqlite3-dev gammu oathtool zbar-tools systemd adduser openssl curl"
+# schemathesis (PyPI) checks the running daemon's HTTP API against docs/openapi.yaml in the tests.
+python3 -m pip install --quiet --disable-pip-version-check schemathesis
+echo "python packages installed: schemathesis"

@@ -133,6 +133,7 @@ extension ConsoleController {
         case .conflict: 409
         case .notFound: 404
         case .authentication: 401
+        case .forbidden: 403
         case .locked: 423
         case .unavailable, .busy: 503
         case .configuration, .corrupted, .storage: 500

@@ -18,6 +18,8 @@ public enum ErrorCategory: String, Sendable, Hashable, CaseIterable, CustomStrin
     case unavailable
     /// The passphrase or the second factor is missing or wrong.
     case authentication
+    /// The caller is known but not allowed to do this: an API token without the scope it needs.
+    case forbidden
     /// Too many failures: refused until a time the sentence gives.
     case locked
     /// The configuration, the data directory or the database cannot be used as it is.

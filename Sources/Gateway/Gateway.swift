@@ -47,11 +47,14 @@ public final class Gateway: Sendable {
     ///   - makeModem: Makes each modem; ``gammuModem`` (libgammu) unless a test passes a double.
     ///   - outboxWake: What wakes the outbox sender after a row was queued; make it first to hand
     ///     it to another service too (the default is a new one, also at ``outboxWake``).
+    ///   - frontEnds: Services to run beside the gateway's own (the HTTP API), made from its
+    ///     ``LiveStatus``; they start last and stop first.
     /// - Throws: ``GatewayError`` (unavailable) when no modem is configured or a modem cannot be
     ///   set up; ``ConfigurationError`` for an unreadable pin_file or gammurc; ``StoreError``.
     public init(
         store: UnlockedStore, configuration: GatewayConfiguration, logger: Logger, handlesSignals: Bool = true,
-        statusSocket: String? = nil, makeModem: ModemFactory = Gateway.gammuModem, outboxWake: OutboxWake = OutboxWake()
+        statusSocket: String? = nil, makeModem: ModemFactory = Gateway.gammuModem, outboxWake: OutboxWake = OutboxWake(),
+        frontEnds: (LiveStatus) throws -> [any Service] = { _ in [] }
     ) throws {
         guard !configuration.modems.isEmpty else {
             throw GatewayError.noModem
@@ -82,14 +85,14 @@ public final class Gateway: Sendable {
         services.append(InboxReceiver(context: context))
         services.append(OutboxSender(context: context))
         services.append(ResyncCoordinator(context: context))
+        let live = LiveStatus(
+            store: store, links: links, daemon: DaemonState(running: true, pid: getpid(), startedAt: Date(), modems: links.map(\.name)))
         if let statusSocket {
-            let driven = links
-            let daemon = DaemonState(running: true, pid: getpid(), startedAt: Date(), modems: driven.map(\.name))
             services.append(
-                try StatusServer(path: statusSocket, logger: logger) { request in
-                    Self.answer(request, store: store, links: driven, daemon: daemon, outboxWake: outboxWake)
-                })
+                try StatusServer(path: statusSocket, logger: logger) { request in Self.answer(request, live: live, outboxWake: outboxWake) }
+            )
         }
+        services += try frontEnds(live)
 
         self.configuration = configuration
         self.outboxWake = outboxWake
@@ -122,9 +125,7 @@ public final class Gateway: Sendable {
     }
 
     /// The reply to one status socket request: the store's status with the modems' live state.
-    static func answer(
-        _ request: String, store: UnlockedStore, links: [ModemLink], daemon: DaemonState, outboxWake: OutboxWake
-    ) -> DaemonReply {
+    static func answer(_ request: String, live: LiveStatus, outboxWake: OutboxWake) -> DaemonReply {
         switch StatusSocket.Request(rawValue: request) {
         case .status:
             break
@@ -136,10 +137,7 @@ public final class Gateway: Sendable {
             return DaemonReply(error: "The daemon does not know the request \"\(request.prefix(40))\"; it answers: \(known).")
         }
         do {
-            var status = try GatewayStatus.read(from: store, now: Date())
-            status.modems = links.map(\.record)
-            status.daemon = daemon
-            return DaemonReply(status: status)
+            return DaemonReply(status: try live.read(now: Date()))
         } catch {
             return DaemonReply(error: "The daemon could not read its store (\(error)); see its log.")
         }

@@ -1,6 +1,7 @@
 public import Gateway
 public import Logging
 public import ModemSimulator
+public import ServiceLifecycle
 public import Store
 
 /// A gateway on its own in-process simulated network (`smsgw serve --sim`): the network starts
@@ -27,11 +28,14 @@ public final class SimulatedGateway: Sendable {
     ///   - logger: Where the gateway logs; the network logs at notice level or above.
     ///   - handlesSignals: Whether SIGTERM and SIGINT shut the gateway down gracefully.
     ///   - statusSocket: Where to answer status requests; nil for none.
+    ///   - outboxWake: What wakes the outbox sender; make it first to hand it to a front end too.
+    ///   - frontEnds: Services to run beside the gateway's (the HTTP API), made from its status.
     /// - Throws: ``ModemSimulator/SimulatorError`` when the network cannot start; what
     ///   ``Gateway/Gateway/init(store:configuration:logger:handlesSignals:statusSocket:makeModem:)`` throws.
     public init(
         store: UnlockedStore, configuration: GatewayConfiguration, simulator: SimulatorSettings, logger: Logger,
-        handlesSignals: Bool = true, statusSocket: String? = nil
+        handlesSignals: Bool = true, statusSocket: String? = nil, outboxWake: OutboxWake = OutboxWake(),
+        frontEnds: (LiveStatus) throws -> [any Service] = { _ in [] }
     ) throws {
         var simLogger = logger
         simLogger.logLevel = max(logger.logLevel, .notice)
@@ -48,7 +52,7 @@ public final class SimulatedGateway: Sendable {
         do {
             gateway = try Gateway(
                 store: store, configuration: configuration, logger: logger, handlesSignals: handlesSignals,
-                statusSocket: statusSocket)
+                statusSocket: statusSocket, outboxWake: outboxWake, frontEnds: frontEnds)
         } catch {
             network.stop()
             throw error

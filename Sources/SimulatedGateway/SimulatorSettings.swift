@@ -47,8 +47,10 @@ extension GatewayConfiguration.Intervals {
 
 extension GatewayConfiguration {
     /// This configuration for `serve --sim`: the simulator's modems and timing; of this one, only
-    /// the data directory and `[resync]` count.
+    /// the data directory, `[resync]` and `[http]` count.
     public func simulated(logLevel: Logger.Level) -> GatewayConfiguration {
-        GatewayConfiguration(dataDirectory: dataDirectory, logLevel: logLevel, intervals: .simulated, resync: resync)
+        var configuration = GatewayConfiguration(dataDirectory: dataDirectory, logLevel: logLevel, intervals: .simulated, resync: resync)
+        configuration.http = http
+        return configuration
     }
 }

@@ -4,7 +4,7 @@ import TOMLKit
 
 extension GatewayConfiguration {
     /// Top-level keys the file may hold.
-    static let topLevelKeys: Set<String> = ["data_dir", "log_level", "intervals", "modem", "resync", "replies"]
+    static let topLevelKeys: Set<String> = ["data_dir", "log_level", "intervals", "modem", "resync", "replies", "http"]
     /// Keys of `[intervals]`.
     static let intervalKeys = [
         "poll_seconds", "health_seconds", "retry_base_seconds", "retry_max_seconds", "resync_retry_seconds",
@@ -57,7 +57,8 @@ extension GatewayConfiguration {
         self.init()
         for key in table.keys where !Self.topLevelKeys.contains(key) {
             throw ConfigurationError(
-                key: key, "Unknown key \(key) in \(source); expected data_dir, log_level, [intervals], [resync], [replies] or [[modem]].")
+                key: key,
+                "Unknown key \(key) in \(source); expected data_dir, log_level, [intervals], [resync], [replies], [http] or [[modem]].")
         }
         let reader = TOMLReader(source: source)
         if let path = try reader.string(table, "data_dir", path: "data_dir") {
@@ -82,6 +83,7 @@ extension GatewayConfiguration {
             }
         }
         try resync.read(table, source: source)
+        try http.read(table, source: source)
         var modemTables: [TOMLTable] = []
         if let value = table["modem"] {
             guard let array = value.array else {
@@ -113,6 +115,7 @@ extension GatewayConfiguration {
             logLevel = try Self.level(value, key: prefix + "LOG_LEVEL")
         }
         try resync.applyEnvironment(environment, prefix: prefix)
+        try http.applyEnvironment(environment, prefix: prefix)
         let intervalPrefix = prefix + "INTERVALS_"
         for (name, value) in environment where name.hasPrefix(intervalPrefix) {
             let key = String(name.dropFirst(intervalPrefix.count)).lowercased()
@@ -190,6 +193,7 @@ extension GatewayConfiguration {
 
     /// Checks relations between keys: unique modem names, retry_max ≥ retry_base.
     public func validate() throws(ConfigurationError) {
+        try http.validate()
         if intervals.retryMaxSeconds < intervals.retryBaseSeconds {
             throw ConfigurationError(
                 key: "intervals.retry_max_seconds",

@@ -20,6 +20,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var resync: ResyncSettings
     /// The `[[modem]]` tables, in file order.
     public var modems: [ModemSettings]
+    /// The `[http]` table: the HTTP API's listener.
+    public var http = HTTPSettings()
 
     /// Timing of polls, health checks and retries, in seconds.
     public struct Intervals: Sendable, Equatable {

@@ -67,21 +67,28 @@ public enum Messages {
     ) throws -> QueuedMessage {
         let prepared = try PreparedText(text, transliterate: transliterate)
         let split = try prepared.split(maxParts: maxParts)
-        return try store.write { tx in
-            let contact = try tx.contact(named: contactName).requiringNumber(for: .message)
-            let sealed = try seal(prepared, split, for: contact, logged: .queued, in: tx, now: now, using: &rng)
-            // Parts are sent again until acknowledged when the contact has acknowledgements on (§9.2).
-            let awaits = contact.acknowledgements && sealed.messages.count > 1
-            let outboxIDs = try sealed.messages.map { message in
-                let id = try tx.enqueueOutbox(message.ciphertext, to: contact, messageID: sealed.logID, now: now)
-                try tx.recordSealedPosition(
-                    ofOutbox: id, epoch: message.session.epoch, position: message.position, awaitsAcknowledgement: awaits)
-                return id
-            }
-            return QueuedMessage(
-                logID: sealed.logID, outboxID: outboxIDs[0], position: sealed.messages[0].position,
-                replacements: prepared.replacements, contact: contact.name, parts: outboxIDs.count)
+        return try store.write { tx in try queue(prepared, split, to: contactName, in: tx, now: now, using: &rng) }
+    }
+
+    /// The queueing step of ``queue(_:to:transliterate:maxParts:store:now:using:)`` in the caller's
+    /// transaction (the HTTP API adds its idempotency key to the same one).
+    static func queue(
+        _ prepared: PreparedText, _ split: LongText, to contactName: String, in tx: StoreTransaction, now: Date,
+        using rng: inout some RandomNumberGenerator
+    ) throws -> QueuedMessage {
+        let contact = try tx.contact(named: contactName).requiringNumber(for: .message)
+        let sealed = try seal(prepared, split, for: contact, logged: .queued, in: tx, now: now, using: &rng)
+        // Parts are sent again until acknowledged when the contact has acknowledgements on (§9.2).
+        let awaits = contact.acknowledgements && sealed.messages.count > 1
+        let outboxIDs = try sealed.messages.map { message in
+            let id = try tx.enqueueOutbox(message.ciphertext, to: contact, messageID: sealed.logID, now: now)
+            try tx.recordSealedPosition(
+                ofOutbox: id, epoch: message.session.epoch, position: message.position, awaitsAcknowledgement: awaits)
+            return id
         }
+        return QueuedMessage(
+            logID: sealed.logID, outboxID: outboxIDs[0], position: sealed.messages[0].position,
+            replacements: prepared.replacements, contact: contact.name, parts: outboxIDs.count)
     }
 
     /// Seals every message of the split with the contact's session, at consecutive positions,

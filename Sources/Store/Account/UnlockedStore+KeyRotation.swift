@@ -61,7 +61,10 @@ struct SealedColumn: Sendable {
     ]
 
     /// Columns that are BLOBs but not sealed under the data key.
-    static let unsealedBlobs: Set<String> = ["account.kdf_salt", "account.wrapped_data_key", "console_sessions.token_hash"]
+    static let unsealedBlobs: Set<String> = [
+        "account.kdf_salt", "account.wrapped_data_key", "api_tokens.token_hash", "idempotency_keys.request_hash",
+        "console_sessions.token_hash",
+    ]
 
     /// How many rows one batch reads, so a long message log is never held in memory at once.
     private static let batchSize = 500

@@ -16,6 +16,7 @@ extension SMSGW {
         ResyncCommand.self,
         SimCommand.self,
         OTPCommand.self,
+        APICommand.self,
         OperatorCommand.self,
         AuditCommand.self,
         VaultCommand.self,

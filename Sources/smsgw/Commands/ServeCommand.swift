@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
 import Gateway
+import HTTPAPI
 import Logging
 import Operations
+import ServiceLifecycle
 import SimulatedGateway
 import StandardErrorLogging
 import Store
@@ -76,15 +78,31 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = configuration.logLevel
         let statusSocket = StatusSocket.path(in: options.dataDirectory)
         let run: () async throws -> Void
+        let http = configuration.http
+        // Made first, so the API wakes the sender as soon as it queued a message.
+        let outboxWake = OutboxWake()
+        let frontEnds: (LiveStatus) throws -> [any Service] = { live in
+            guard http.listen != nil else { return [] }
+            let scheme = http.servesTLS ? "https" : "http"
+            return [
+                try APIServer(
+                    settings: http, store: store, live: live, logger: logger, version: SMSGW.configuration.version,
+                    queued: { outboxWake.wake() }, listening: { Output.line("HTTP API on \(scheme)://\($0)") })
+            ]
+        }
         if sim {
             let simulator = SimulatorSettings(directory: simDir.map { URL(fileURLWithPath: $0) }, numbers: numbers)
             let simulated = try SimulatedGateway(
-                store: store, configuration: configuration, simulator: simulator, logger: logger, statusSocket: statusSocket)
+                store: store, configuration: configuration, simulator: simulator, logger: logger, statusSocket: statusSocket,
+                outboxWake: outboxWake, frontEnds: frontEnds)
             simulated.summary.forEach(Output.line)
             Output.line("Control it with `smsgw sim ctl --dir \(Shell.quote(simulated.network.directory.path)) status`; stop with Ctrl-C.")
             run = simulated.run
         } else {
-            run = try Gateway(store: store, configuration: configuration, logger: logger, statusSocket: statusSocket).run
+            run = try Gateway(
+                store: store, configuration: configuration, logger: logger, statusSocket: statusSocket, outboxWake: outboxWake,
+                frontEnds: frontEnds
+            ).run
         }
         // The store is unlocked and the status socket listens: `systemctl start` may return.
         ServiceNotification.send("READY=1")

@@ -8,7 +8,7 @@ extension CLIStatus {
         case .invalidInput, .verificationFailed, .conflict, .corrupted: self = .dataError
         case .notFound: self = .notFound
         case .unavailable: self = .unavailable
-        case .authentication, .locked: self = .authentication
+        case .authentication, .forbidden, .locked: self = .authentication
         case .configuration: self = .configuration
         case .busy: self = .temporaryFailure
         case .storage: self = .ioError

@@ -8,7 +8,11 @@ struct Peer: Sendable {
     let name: String
     let dataDir: URL
 
-    var environment: [String: String] { ["SMSGW_PASSPHRASE": Self.passphrase, "SMSGW_DATA_DIR": dataDir.path] }
+    /// The passphrase and data directory; the HTTP API on any free loopback port, so daemons
+    /// of tests that run at once never compete for the default 8640.
+    var environment: [String: String] {
+        ["SMSGW_PASSPHRASE": Self.passphrase, "SMSGW_DATA_DIR": dataDir.path, "SMSGW_HTTP_LISTEN": "127.0.0.1:0"]
+    }
 
     /// A new temporary data directory, account created at the minimum Argon2 cost.
     static func create(_ name: String, in root: URL) throws -> Peer {

@@ -58,11 +58,12 @@ enum SMSGWBinary {
 
     struct MissingBinary: Error {}
 
-    /// Runs `smsgw arguments…` with `environment` added, `input` on stdin; waits for it.
-    static func run(_ arguments: [String], environment: [String: String], input: String = "", removing: [String] = [])
-        throws -> RunResult
-    {
+    /// Runs `smsgw arguments…` (or `program`) with `environment` added, `input` on stdin; waits for it.
+    static func run(
+        _ arguments: [String], environment: [String: String], input: String = "", removing: [String] = [], program: URL? = nil
+    ) throws -> RunResult {
         let process = try makeProcess(arguments, environment: environment, removing: removing)
+        if let program { process.executableURL = program }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("smsgw-e2e-io-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -89,6 +90,11 @@ enum SMSGWBinary {
             status: process.terminationStatus,
             stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    /// Runs `script` with `bash -euo pipefail` as a user types it, with `environment` added.
+    static func runShell(_ script: String, environment: [String: String]) throws -> RunResult {
+        try run(["-euo", "pipefail", "-c", script], environment: environment, program: URL(fileURLWithPath: "/bin/bash"))
     }
 
     /// A configured but not started process (for tests that kill it).

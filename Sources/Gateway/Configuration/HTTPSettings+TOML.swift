@@ -1,0 +1,78 @@
+import TOMLKit
+
+/// Reading the `[http]` table and its environment overrides (`SMSGW_HTTP_<KEY>`).
+extension HTTPSettings {
+    /// Keys of `[http]`.
+    static let keys = ["listen", "tls_certificate", "tls_key", "allow_plaintext", "max_queued"]
+
+    /// Reads the table of a configuration file.
+    mutating func read(_ table: TOMLTable, source: String) throws(ConfigurationError) {
+        guard let value = table["http"] else { return }
+        guard let http = value.table else {
+            throw ConfigurationError(
+                key: "http", "The key http must be a table ([http]) with the keys \(Self.keys.joined(separator: ", ")).")
+        }
+        for key in http.keys where !Self.keys.contains(key) {
+            throw ConfigurationError(
+                key: "http.\(key)", "Unknown key http.\(key) in \(source); expected one of \(Self.keys.joined(separator: ", ")).")
+        }
+        let reader = TOMLReader(source: source)
+        for key in ["listen", "tls_certificate", "tls_key"] {
+            if let text = try reader.string(http, key, path: "http.\(key)") { try set(key, text, name: "http.\(key)") }
+        }
+        if let allow = try reader.bool(http, "allow_plaintext", path: "http.allow_plaintext") { allowPlaintext = allow }
+        if let count = http["max_queued"] {
+            guard count.type == .int, let number = count.int, number > 0 else {
+                throw ConfigurationError(key: "http.max_queued", "http.max_queued must be a whole number > 0.")
+            }
+            maxQueued = number
+        }
+    }
+
+    /// Applies `SMSGW_HTTP_LISTEN`, `SMSGW_HTTP_TLS_CERTIFICATE`, `SMSGW_HTTP_TLS_KEY`,
+    /// `SMSGW_HTTP_ALLOW_PLAINTEXT` and `SMSGW_HTTP_MAX_QUEUED`.
+    mutating func applyEnvironment(_ environment: [String: String], prefix: String) throws(ConfigurationError) {
+        let httpPrefix = prefix + "HTTP_"
+        for (name, text) in environment where name.hasPrefix(httpPrefix) {
+            let key = String(name.dropFirst(httpPrefix.count)).lowercased()
+            switch key {
+            case "listen", "tls_certificate", "tls_key":
+                try set(key, text, name: name)
+            case "allow_plaintext":
+                switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+                case "true", "1", "yes": allowPlaintext = true
+                case "false", "0", "no": allowPlaintext = false
+                default: throw ConfigurationError(key: name, "\(name) must be true or false, not \"\(text)\".")
+                }
+            case "max_queued":
+                guard let number = Int(text.trimmingCharacters(in: .whitespaces)), number > 0 else {
+                    throw ConfigurationError(key: name, "\(name) must be a whole number > 0, not \"\(text)\".")
+                }
+                maxQueued = number
+            default:
+                throw ConfigurationError(
+                    key: name,
+                    "Unknown environment variable \(name); expected one of \(Self.keys.map { httpPrefix + $0.uppercased() }.joined(separator: ", "))."
+                )
+            }
+        }
+    }
+
+    private mutating func set(_ key: String, _ text: String, name: String) throws(ConfigurationError) {
+        switch key {
+        case "listen":
+            if text.trimmingCharacters(in: .whitespaces).lowercased() == "off" {
+                listen = nil
+                return
+            }
+            guard let address = Address(text) else {
+                throw ConfigurationError(key: name, "\(name) must be HOST:PORT such as 127.0.0.1:8640 (or \"off\"), not \"\(text)\".")
+            }
+            listen = address
+        case "tls_certificate":
+            tlsCertificate = text.isEmpty ? nil : text
+        default:
+            tlsKey = text.isEmpty ? nil : text
+        }
+    }
+}

@@ -1,0 +1,20 @@
+public import Foundation
+public import Operations
+import Store
+
+/// The running gateway's status, for a front end inside the daemon (the HTTP API): the store's
+/// status with the modems' live state and the daemon's own, as the status socket answers it.
+public struct LiveStatus: Sendable {
+    let store: UnlockedStore
+    let links: [ModemLink]
+    /// The daemon: running, its PID, start time and modems.
+    public let daemon: DaemonState
+
+    /// The status now, from one read snapshot of the store.
+    public func read(now: Date) throws -> GatewayStatus {
+        var status = try GatewayStatus.read(from: store, now: now)
+        status.modems = links.map(\.record)
+        status.daemon = daemon
+        return status
+    }
+}

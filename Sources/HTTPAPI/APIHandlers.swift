@@ -1,0 +1,111 @@
+import Dispatch
+import Foundation
+import Gateway
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Operations
+import Store
+
+/// What the routes share: the store, the gateway's live status, the throttle of failed
+/// authentications and the settings; and the steps every handler takes (authorize, decode,
+/// answer JSON). Each handler calls the application layer and renders what it returns.
+struct APIHandlers: Sendable {
+    let store: UnlockedStore
+    let live: LiveStatus
+    let settings: HTTPSettings
+    let throttle: AuthenticationThrottle
+    /// Called after a message was queued, to wake the outbox sender.
+    let queued: @Sendable () -> Void
+    let version: String
+    let metrics: APIMetrics
+
+    /// Store calls block (SQLite, and a write may wait for another process's transaction), so
+    /// they run here rather than on Swift's cooperative pool.
+    private static let storeQueue = DispatchQueue(label: "smsgw.api.store", attributes: .concurrent)
+
+    /// Runs a blocking store call off the cooperative pool.
+    func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Self.storeQueue.async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    /// The token of the request when it has `scope`; failures count against the client's address.
+    ///
+    /// - Throws: ``Operations/APITokenError``: missing or invalid token (401), missing scope
+    ///   (403), too many failures from the address (429).
+    @discardableResult
+    func authorize(_ request: Request, _ context: APIContext, _ scope: APIScope) async throws -> APIToken {
+        let now = Date()
+        try throttle.check(context.clientAddress, now: now)
+        guard let header = request.headers[.authorization], header.count > 7, header.prefix(7).lowercased() == "bearer " else {
+            throttle.recordFailure(context.clientAddress, now: now)
+            throw APITokenError.missing
+        }
+        let presented = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        let store = store
+        do {
+            let token = try await blocking { try APITokens.authenticate(presented, store: store, now: now) }
+            throttle.recordSuccess(context.clientAddress)
+            return try token.requiring(scope)
+        } catch let error as APITokenError where error.category == .authentication {
+            throttle.recordFailure(context.clientAddress, now: now)
+            throw error
+        }
+    }
+
+    /// `value` as the CLI's `--json` writes it.
+    func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
+        let data = try OperationsJSON.encoder.encode(value)
+        var fields = headers
+        fields[.contentType] = "application/json"
+        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The request's JSON body as `T`.
+    ///
+    /// - Throws: ``Problem`` 400 naming what is wrong; Hummingbird's 413 over the limit.
+    func decode<T: Decodable>(_ type: T.Type, from request: Request, context: APIContext) async throws -> T {
+        var request = request
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: context.maxUploadSize)
+        } catch is NIOTooManyBytesError {
+            throw ProblemMiddleware.problem(for: .contentTooLarge, request: request)
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
+        } catch let error as DecodingError {
+            throw Problem.badRequest(Self.sentence(error))
+        }
+    }
+
+    /// A decoding error as a sentence naming the key or the place.
+    static func sentence(_ error: DecodingError) -> String {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            codingPath.isEmpty ? "the body" : "\"" + codingPath.map(\.stringValue).joined(separator: ".") + "\""
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let place = context.codingPath.isEmpty ? "The body" : path(context.codingPath)
+            return "\(place) lacks the key \"\(key.stringValue)\"; see /v1/openapi.yaml for what the request holds."
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            return "\(path(context.codingPath)) must be \(Self.name(of: type)); see /v1/openapi.yaml."
+        case .dataCorrupted(let context):
+            let reason = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            return "The body is not valid JSON\(reason.map { " (\($0))" } ?? ""); send a JSON object."
+        @unknown default:
+            return "The body could not be read as JSON; send a JSON object."
+        }
+    }
+
+    private static func name(of type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Int64.Type: "a whole number"
+        case is Bool.Type: "true or false"
+        default: "an object of the documented shape"
+        }
+    }
+}

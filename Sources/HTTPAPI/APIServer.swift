@@ -1,0 +1,107 @@
+public import Failures
+public import Gateway
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+public import Logging
+import NIOCore
+import NIOSSL
+import Operations
+public import ServiceLifecycle
+public import Store
+
+/// The HTTP API as one service of `smsgw serve`'s group: it listens on `[http] listen` (TLS from
+/// the PEM files when configured), answers until the group shuts down, and stops with it.
+///
+/// ```swift
+/// let gateway = try Gateway(store: store, configuration: configuration, logger: logger) { live in
+///     [try APIServer(settings: configuration.http, store: store, live: live, logger: logger)]
+/// }
+/// ```
+public final class APIServer: Service, Sendable {
+    private let application: Application<RouterResponder<APIContext>>
+    private let address: String
+
+    /// Builds the router and the listener; nothing listens before ``run()``.
+    ///
+    /// - Parameters:
+    ///   - settings: The `[http]` table; its `listen` must not be nil.
+    ///   - store: The unlocked store.
+    ///   - live: The gateway's live status.
+    ///   - logger: Where the API logs (never a token or a text).
+    ///   - version: The daemon's version, for `GET /v1/status`.
+    ///   - queued: Called after the API queued a message, to wake the outbox sender.
+    ///   - listening: Called with the bound address (`HOST:PORT`) once the API listens.
+    /// - Throws: ``APIServerError`` when the TLS files cannot be read.
+    public init(
+        settings: HTTPSettings, store: UnlockedStore, live: LiveStatus, logger: Logger, version: String,
+        queued: @escaping @Sendable () -> Void = {}, listening: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws {
+        let address = settings.listen ?? HTTPSettings.defaultAddress
+        self.address = address.description
+        let handlers = APIHandlers(
+            store: store, live: live, settings: settings, throttle: AuthenticationThrottle(), queued: queued, version: version,
+            metrics: APIMetrics())
+        let server: HTTPServerBuilder
+        if let certificate = settings.tlsCertificate, let key = settings.tlsKey {
+            server = try .tls(.http1(), tlsConfiguration: try Self.tls(certificate: certificate, key: key))
+        } else {
+            server = .http1()
+        }
+        let scheme = settings.servesTLS ? "https" : "http"
+        let apiLogger = logger
+        application = Application(
+            router: APIRoutes.router(handlers), server: server,
+            configuration: ApplicationConfiguration(address: .hostname(address.host, port: address.port), serverName: nil),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? address.port
+                let bound = HTTPSettings.Address(host: address.host, port: port).description
+                apiLogger.notice("HTTP API listening.", metadata: ["smsgw.address": "\(scheme)://\(bound)"])
+                listening(bound)
+            },
+            logger: apiLogger)
+    }
+
+    public func run() async throws {
+        do {
+            try await application.run()
+        } catch let error as IOError {
+            // The one I/O error before serving: the listener could not bind.
+            throw APIServerError.listen(address: address, reason: "\(error)")
+        }
+    }
+
+    static func tls(certificate: String, key: String) throws -> TLSConfiguration {
+        do {
+            let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
+            let privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
+            return TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(privateKey))
+        } catch {
+            throw APIServerError.tlsFiles(certificate: certificate, key: key, reason: "\(error)")
+        }
+    }
+}
+
+/// The API could not be set up.
+public enum APIServerError: CategorizedError, Sendable, Equatable {
+    /// The TLS certificate or key could not be read as PEM.
+    case tlsFiles(certificate: String, key: String, reason: String)
+    /// The listener could not bind its address (in use, not this machine's, a privileged port).
+    case listen(address: String, reason: String)
+
+    public var category: ErrorCategory {
+        switch self {
+        case .tlsFiles: .configuration
+        case .listen: .unavailable
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .tlsFiles(let certificate, let key, let reason):
+            "The TLS files http.tls_certificate (\(certificate)) and http.tls_key (\(key)) could not be read as PEM (\(reason)); check the paths, their permissions and that the key matches the certificate."
+        case .listen(let address, let reason):
+            "The HTTP API cannot listen on \(address) (\(reason)); stop the program that uses it, or set http.listen (SMSGW_HTTP_LISTEN) to another address, or \"off\"."
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Operations
+import ServiceLifecycle
+import Store
+
+/// `GET /v1/events`: Server-Sent Events of every change as it is committed.
+///
+/// Each event's `id:` is its cursor, so a client that reconnects with `Last-Event-ID` (or
+/// `?after=`) resumes after the last event it saw, losing and repeating nothing. The events come
+/// from ``events(after:store:)`` alone, the one place that says what the stream holds.
+extension APIHandlers {
+    /// One event of the stream.
+    struct Event: Sendable {
+        /// The cursor: increasing in commit order, never reused.
+        var id: Int64
+        /// The SSE event name (`message`).
+        var type: String
+        /// One line of JSON.
+        var data: String
+
+        /// The event in the text/event-stream format.
+        var frame: String { "id: \(id)\nevent: \(type)\ndata: \(data)\n\n" }
+    }
+
+    /// The stream's events after `cursor`, following new commits until cancelled: today every
+    /// change of the message log (`log --follow --json`'s lines, `event: message`).
+    static func events(after cursor: Int64, store: UnlockedStore) throws -> some AsyncSequence<Event, any Error> & Sendable {
+        try MessageLog.changes(after: cursor, following: true, store: store).map { change in
+            Event(id: change.sequence, type: "message", data: try OperationsJSON.string(change))
+        }
+    }
+
+    /// The stream, from the `Last-Event-ID` header or `?after=`, else from now.
+    func eventStream(_ request: Request, _ context: APIContext) async throws -> Response {
+        try await authorize(request, context, .read)
+        let store = store
+        let cursor: Int64
+        if let text = request.headers[.lastEventID] ?? request.uri.queryParameters["after"].map(String.init) {
+            guard let value = Int64(text.trimmingCharacters(in: .whitespaces)), value >= 0 else {
+                throw Problem.badRequest("Last-Event-ID (or after) must be the id of an event received before (a whole number ≥ 0).")
+            }
+            cursor = value
+        } else {
+            cursor = try await blocking { try MessageLog.recent(limit: 0, store: store).cursor }
+        }
+        let events = try Self.events(after: cursor, store: store)
+        let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store"]
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                // A first comment, so a client sees the stream open before the first event.
+                try await writer.write(ByteBuffer(string: ": smsgw events after \(cursor)\n\n"))
+                try await Self.forward(events, to: &writer)
+                try await writer.finish(nil)
+            })
+    }
+
+    /// Seconds without an event after which the stream sends a comment: a client that went away
+    /// is noticed (the write fails) and a proxy keeps the connection open.
+    static let keepAlive: Duration = .seconds(15)
+
+    /// Writes each event, and a comment after each quiet ``keepAlive``, until the client goes away
+    /// (a write throws) or the daemon shuts down (the stream ends, so the listener can stop).
+    static func forward(
+        _ events: some AsyncSequence<Event, any Error> & Sendable, to writer: inout any ResponseBodyWriter
+    ) async throws {
+        let (frames, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        try await withGracefulShutdownHandler {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    defer { continuation.finish() }
+                    for try await event in events { continuation.yield(event.frame) }
+                }
+                group.addTask {
+                    while !Task.isCancelled {
+                        try await Task.sleep(for: keepAlive)
+                        continuation.yield(": keep-alive\n\n")
+                    }
+                }
+                for await frame in frames { try await writer.write(ByteBuffer(string: frame)) }
+                group.cancelAll()
+            }
+        } onGracefulShutdown: {
+            continuation.finish()
+        }
+    }
+}
+
+extension HTTPField.Name {
+    static let lastEventID = HTTPField.Name("Last-Event-ID")!
+}

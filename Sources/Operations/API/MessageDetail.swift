@@ -1,0 +1,104 @@
+import Foundation
+public import Store
+
+/// One message as the HTTP API shows it: the log's message, every status it took with its time,
+/// and its SMS's submission attempts and last error.
+///
+/// Its JSON is the ``LoggedMessage``'s keys with `state` (the status), `createdAt` (the time),
+/// `history` (`[{"seq","status","time"}]`), `parts`, `attempts` and `lastError`.
+public struct MessageDetail: Sendable, Equatable, Encodable {
+    public var history: MessageHistory
+    /// The SMS it took (0 for a message that was never queued).
+    public var parts: Int
+    /// Submission attempts over its SMS.
+    public var attempts: Int
+    /// The last error of its SMS, or nil.
+    public var lastError: String?
+
+    enum CodingKeys: String, CodingKey { case state, createdAt, parts, attempts, lastError }
+
+    public func encode(to encoder: any Encoder) throws {
+        try history.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(history.message.status, forKey: .state)
+        try container.encode(history.message.time, forKey: .createdAt)
+        try container.encode(parts, forKey: .parts)
+        try container.encode(attempts, forKey: .attempts)
+        try container.encode(lastError, forKey: .lastError)
+    }
+
+    /// The message with this id, from one snapshot.
+    ///
+    /// - Throws: ``Store/StoreError/notFound(_:)``.
+    public static func read(id: Int64, store: UnlockedStore) throws -> MessageDetail {
+        try store.read { reader in try read(id: id, in: reader) }
+    }
+
+    /// The message with this id, in the caller's snapshot or transaction.
+    static func read(id: Int64, in reader: StoreReader) throws -> MessageDetail {
+        let history = MessageHistory(
+            message: LoggedMessage(try reader.logEntry(id: id)), history: try reader.stateChanges(ofMessage: id))
+        let items = try reader.outboxItems(ofMessage: id)
+        let lastError = items.filter { $0.lastError != nil }.max { $0.updatedAt < $1.updatedAt }?.lastError
+        return MessageDetail(
+            history: history, parts: items.count, attempts: items.reduce(0) { $0 + $1.attempts }, lastError: lastError)
+    }
+}
+
+/// A page of the message log (``MessageLog/page(_:store:)``): its messages, oldest first, and the
+/// cursor of the next page.
+///
+/// Its JSON is `{"messages":[…],"next"}`: each message as `log --json` prints it; `next` is the
+/// cursor to ask for the following page with (the last id here, or the query's own cursor when the
+/// page is empty), so a client that pages on until a page comes back empty, and later asks again
+/// from the same cursor, sees every message once.
+public struct MessagePage: Sendable, Equatable, Encodable {
+    public var messages: [LoggedMessage]
+    public var next: Int64
+
+    /// What a page holds.
+    public struct Query: Sendable, Equatable {
+        public var direction: MessageDirection?
+        public var contact: String?
+        public var status: MessageStatus?
+        /// The previous page's `next` (0 for the first page).
+        public var after: Int64
+        public var limit: Int
+
+        public init(
+            direction: MessageDirection? = nil, contact: String? = nil, status: MessageStatus? = nil, after: Int64 = 0, limit: Int = 50
+        ) {
+            self.direction = direction
+            self.contact = contact
+            self.status = status
+            self.after = after
+            self.limit = limit
+        }
+    }
+
+    enum CodingKeys: String, CodingKey { case messages, next }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(messages, forKey: .messages)
+        try container.encode(next, forKey: .next)
+    }
+}
+
+extension MessageLog {
+    /// The most a page holds.
+    public static let pageLimit = 500
+
+    /// A page of the log: messages after the query's cursor, oldest first.
+    ///
+    /// - Throws: ``Store/StoreError/notFound(_:)`` for an unknown contact.
+    public static func page(_ query: MessagePage.Query, store: UnlockedStore) throws -> MessagePage {
+        let limit = min(max(query.limit, 1), pageLimit)
+        return try store.read { reader in
+            let contact = try query.contact.map { try reader.contact(named: $0) }
+            let entries = try reader.logPage(
+                direction: query.direction, contact: contact, status: query.status, afterId: query.after, limit: limit)
+            return MessagePage(messages: entries.map(LoggedMessage.init), next: entries.last?.id ?? query.after)
+        }
+    }
+}

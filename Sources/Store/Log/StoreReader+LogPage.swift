@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+
+extension StoreReader {
+    /// Logged messages with an id above `afterId`, oldest first: a page of a listing that new
+    /// messages never shift, since they take higher ids.
+    ///
+    /// - Parameters:
+    ///   - direction: Only this direction, or nil for both.
+    ///   - contact: Only this contact's messages, or nil for all.
+    ///   - status: Only messages now in this status, or nil for any.
+    ///   - afterId: The last id of the previous page (0 for the first).
+    ///   - limit: At most this many.
+    public func logPage(
+        direction: MessageDirection?, contact: Contact?, status: MessageStatus?, afterId: Int64, limit: Int
+    ) throws -> [LogEntry] {
+        var conditions = ["m.id > ?"]
+        var arguments: StatementArguments = [afterId]
+        if let direction {
+            conditions.append("m.direction = ?")
+            _ = arguments.append(contentsOf: [direction.rawValue])
+        }
+        if let contact {
+            conditions.append("m.contact_id = ?")
+            _ = arguments.append(contentsOf: [contact.id.storeString])
+        }
+        if let status {
+            conditions.append("m.status = ?")
+            _ = arguments.append(contentsOf: [status.rawValue])
+        }
+        _ = arguments.append(contentsOf: [limit])
+        let rows = try Row.fetchAll(
+            db, sql: "\(LogEntry.selection) WHERE \(conditions.joined(separator: " AND ")) ORDER BY m.id ASC LIMIT ?",
+            arguments: arguments)
+        return try rows.map { try LogEntry(row: $0, dataKey: dataKey) }
+    }
+
+    /// The outbox rows that carry the message with this id (one per SMS), oldest first.
+    public func outboxItems(ofMessage id: Int64) throws -> [OutboxItem] {
+        try Row.fetchAll(cached("SELECT * FROM outbox WHERE message_id = ? ORDER BY id"), arguments: [id]).map(OutboxItem.init(row:))
+    }
+
+    /// How many messages are logged in each direction and status.
+    public func messageCounts() throws -> [(direction: MessageDirection, status: MessageStatus, count: Int)] {
+        try Row.fetchAll(db, sql: "SELECT direction, status, COUNT(*) AS n FROM messages GROUP BY direction, status").compactMap { row in
+            guard let direction = MessageDirection(rawValue: row["direction"]) else { return nil }
+            return (direction, MessageStatus(rawValue: row["status"]), row["n"])
+        }
+    }
+}
+
+extension StoreReader {
+    /// The outbox's texts by how long each took from queued to submitted: for each bound (in
+    /// seconds, ascending) how many took at most that long, with the count and the sum of all,
+    /// as a Prometheus histogram is written.
+    public func submitDelays(bounds: [Double]) throws -> (atMost: [Int], count: Int, sum: Double) {
+        let buckets = bounds.map { "SUM(sent_at - created_at <= \($0))" }.joined(separator: ", ")
+        let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT COUNT(*) AS n, COALESCE(SUM(sent_at - created_at), 0) AS total\(bounds.isEmpty ? "" : ", " + buckets)
+                FROM outbox WHERE kind = 'text' AND sent_at IS NOT NULL
+                """)
+        guard let row else { return (bounds.map { _ in 0 }, 0, 0) }
+        let atMost = bounds.indices.map { index in (row[index + 2] as Int?) ?? 0 }
+        return (atMost, row["n"], row["total"])
+    }
+}

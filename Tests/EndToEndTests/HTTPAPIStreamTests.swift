@@ -1,0 +1,79 @@
+import AsyncHTTPClient
+import Foundation
+import TestSupport
+import Testing
+
+/// The API end to end: a text sent with POST arrives decrypted at the peer's gateway, and the
+/// event stream resumes after a disconnect without losing or repeating an event.
+@Suite("HTTP API: delivery and the event stream", .serialized)
+struct HTTPAPIStreamTests {
+    @Test("A text sent through the API arrives decrypted at the peer's gateway and its state follows")
+    func sendThroughTheAPI() async throws {
+        try await withTemporaryDirectory { root in
+            let rig = try await GatewayRig(root: root)
+            try await rig.startBoth()
+            let token = try rig.alice.makeToken("integration", scopes: "send,read")
+            let base = try await waitForAPI(log: root.appendingPathComponent("alice-serve-1.log"))
+            let client = try APIClient(base: base, token: token)
+            let answer = try await client.post(text: "over HTTP, {encrypted} €5", to: "bob")
+            #expect(answer.status == 202, "\(answer.text)")
+            #expect(answer.object["state"] as? String == "queued")
+            let id = try #require(answer.object["id"] as? Int)
+            try await GatewayRig.wait("bob to decrypt the API's text", timeout: 90) {
+                try rig.log(rig.bob).contains { $0.status == "decrypted" && $0.text == "over HTTP, {encrypted} €5" }
+            }
+            var states: [String] = []
+            for _ in 0..<60 {
+                let detail = try await client.get("/v1/messages/\(id)")
+                states = (detail.object["history"] as? [[String: Any]])?.compactMap { $0["status"] as? String } ?? []
+                if states.contains("sent") { break }
+                try await Task.sleep(for: .milliseconds(500))
+            }
+            #expect(states.first == "queued" && states.contains("sent"), "history: \(states)")
+            let status = try await client.get("/v1/status")
+            #expect(status.status == 200 && status.object["version"] as? String != nil)
+            #expect(try await client.get("/health/ready").status == 200)
+            let metrics = try await client.get("/metrics")
+            #expect(metrics.text.contains("smsgw_modem_up{modem=\"alice-modem\"} 1"), "\(metrics.text.prefix(600))")
+            #expect(metrics.text.contains("smsgw_api_queue_seconds_count 1"))
+            #expect(metrics.text.contains("smsgw_send_submit_seconds_count 1"), "the sent text is in the histogram")
+            try await rig.stopBoth()
+        }
+    }
+
+    @Test("After a disconnect, Last-Event-ID resumes the stream: no event lost, none repeated")
+    func streamResumes() async throws {
+        try await withTemporaryDirectory { root in
+            let fixture = try await HTTPAPITests.Fixture.start(in: root)
+            let client = try fixture.client(scopes: "send,read")
+            let first = EventReader(client, lastEventID: nil)
+            for index in 0..<5 { #expect(try await client.post(text: "before \(index)", to: "bob").status == 202) }
+            try await GatewayRig.wait("the first connection to see five messages", timeout: 30) {
+                first.events.filter { $0.data.contains("\"before ") }.count >= 5
+            }
+            await first.disconnect()
+            let seen = first.events
+            let last = try #require(seen.last?.id)
+            for index in 0..<5 { #expect(try await client.post(text: "during \(index)", to: "bob").status == 202) }
+            let second = EventReader(client, lastEventID: last)
+            try await GatewayRig.wait("the second connection to see the messages sent while away", timeout: 30) {
+                second.events.filter { $0.data.contains("\"during ") && $0.data.contains("\"queued\"") }.count >= 5
+            }
+            await second.disconnect()
+            let resumed = seen + second.events
+            let whole = EventReader(client, lastEventID: nil)
+            let end = try #require(resumed.last?.id)
+            try await GatewayRig.wait("a full replay up to the same event", timeout: 30) { (whole.events.last?.id ?? 0) >= end }
+            await whole.disconnect()
+            #expect(
+                resumed.map(\.id) == whole.events.map(\.id).filter { $0 <= end },
+                "the two connections together saw exactly the whole stream")
+            #expect(Set(resumed.map(\.id)).count == resumed.count, "no event repeated")
+            // A stream that is still open does not hold up a graceful shutdown.
+            let open = EventReader(client, lastEventID: nil)
+            try await GatewayRig.wait("the last stream to start", timeout: 30) { !open.events.isEmpty }
+            #expect(try await fixture.daemon.stop() == 0)
+            await open.disconnect()
+        }
+    }
+}

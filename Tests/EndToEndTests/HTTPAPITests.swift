@@ -1,0 +1,133 @@
+import AsyncHTTPClient
+import Foundation
+import NIOHTTP1
+import TestSupport
+import Testing
+
+/// The HTTP API of a real `smsgw serve --sim`, through a real HTTP client over loopback: tokens
+/// and scopes, the errors every client meets, idempotent sends under concurrent retries, and the
+/// event stream's resume.
+@Suite("HTTP API", .serialized)
+struct HTTPAPITests {
+    /// alice, paired with bob (bob reachable at the simulated +15550002), runs `serve --sim`.
+    struct Fixture {
+        let alice: Peer
+        let daemon: ServeProcess
+        let base: String
+
+        static func start(in root: URL) async throws -> Fixture {
+            let (alice, _) = try Peer.pairedCouple(in: root)
+            try alice.expect(["contact", "edit", "bob", "--number", "+15550002"])
+            let daemon = try await ServeProcess.simulated(alice, in: root)
+            return Fixture(alice: alice, daemon: daemon, base: try await waitForAPI(log: daemon.log))
+        }
+
+        func client(scopes: String?, name: String = "client-\(UUID().uuidString.prefix(6))") throws -> APIClient {
+            try APIClient(base: base, token: try scopes.map { try alice.makeToken(name, scopes: $0) })
+        }
+    }
+
+    @Test("Without a token 401, with the wrong scope 403, revoked 401; health needs none")
+    func scopes() async throws {
+        try await withTemporaryDirectory { root in
+            let fixture = try await Fixture.start(in: root)
+            let anonymous = try fixture.client(scopes: nil)
+            let missing = try await anonymous.get("/v1/contacts")
+            #expect(missing.status == 401)
+            #expect(missing.headers.first(name: "WWW-Authenticate") == "Bearer")
+            #expect(missing.headers.first(name: "Content-Type") == "application/problem+json")
+            #expect((missing.object["detail"] as? String)?.contains("Authorization: Bearer") == true)
+            #expect(try await anonymous.get("/health/live").status == 200)
+            let wrong = try APIClient(base: fixture.base, token: "smsgw_not-a-token")
+            #expect(try await wrong.get("/v1/contacts").status == 401)
+
+            let reader = try fixture.client(scopes: "read", name: "reader")
+            #expect(try await reader.get("/v1/contacts").status == 200)
+            let refused = try await reader.post(text: "hello", to: "bob")
+            #expect(refused.status == 403, "\(refused.text)")
+            #expect((refused.object["detail"] as? String)?.contains("send scope") == true)
+            #expect(try await reader.send(.POST, "/v1/contacts/bob/resync").status == 403)
+
+            try fixture.alice.expect(["api", "token", "revoke", "reader"])
+            #expect(try await reader.get("/v1/contacts").status == 401)
+            let listed = try fixture.alice.expect(["api", "token", "list", "--json"])
+            #expect(!listed.stdout.contains("\"reader\""))
+            #expect(!listed.stdout.contains("smsgw_"), "a token list never shows a token")
+        }
+    }
+
+    @Test("413 over 64 KiB, 400 for malformed JSON naming the fault, 404, 405 with Allow, 422 naming the character")
+    func errors() async throws {
+        try await withTemporaryDirectory { root in
+            let fixture = try await Fixture.start(in: root)
+            let client = try fixture.client(scopes: "send,read")
+            let large = try await client.send(.POST, "/v1/messages", body: Data(repeating: 0x61, count: 70_000))
+            #expect(large.status == 413, "\(large.text)")
+            let malformed = try await client.send(.POST, "/v1/messages", body: Data("{\"contact\": \"bob\",".utf8))
+            #expect(malformed.status == 400)
+            #expect((malformed.object["detail"] as? String)?.contains("not valid JSON") == true, "\(malformed.text)")
+            let lacking = try await client.send(.POST, "/v1/messages", json: ["contact": "bob"])
+            #expect(lacking.status == 400)
+            #expect((lacking.object["detail"] as? String)?.contains("\"text\"") == true, "\(lacking.text)")
+            let unknownPath = try await client.get("/v1/nothing")
+            #expect(unknownPath.status == 404)
+            #expect(unknownPath.headers.first(name: "Content-Type") == "application/problem+json")
+            let wrongMethod = try await client.send(.DELETE, "/v1/status")
+            #expect(wrongMethod.status == 405)
+            #expect(wrongMethod.headers.first(name: "Allow") == "GET")
+            #expect(try await client.post(text: "hello", to: "nobody").status == 404)
+            let notGSM = try await client.post(text: "snow ☃ here", to: "bob")
+            #expect(notGSM.status == 422, "\(notGSM.text)")
+            #expect((notGSM.object["detail"] as? String)?.contains("☃") == true, "\(notGSM.text)")
+            #expect(try await client.get("/v1/messages/999999").status == 404)
+        }
+    }
+
+    @Test("The same Idempotency-Key from 20 clients at once queues one message; another body with it gets 409")
+    func idempotency() async throws {
+        try await withTemporaryDirectory { root in
+            let fixture = try await Fixture.start(in: root)
+            let token = try fixture.alice.makeToken("sender", scopes: "send,read")
+            let clients = try (0..<20).map { _ in try APIClient(base: fixture.base, token: token) }
+            let key = UUID().uuidString
+            let answers = try await withThrowingTaskGroup(of: APIClient.Answer.self) { group in
+                for client in clients { group.addTask { try await client.post(text: "only once", to: "bob", key: key) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(answers.allSatisfy { $0.status == 202 }, "\(answers.map(\.status))")
+            let ids = Set(answers.compactMap { $0.object["id"] as? Int })
+            #expect(ids.count == 1, "every client got the same message: \(ids)")
+            #expect(answers.filter { $0.headers.first(name: "Idempotent-Replayed") == nil }.count == 1)
+            let id = try #require(ids.first)
+            #expect(answers[0].headers.first(name: "Location") == "/v1/messages/\(id)")
+            let log = try fixture.alice.expect(["log", "--json", "--limit", "1000"])
+            #expect(log.lines.filter { $0.contains("\"only once\"") }.count == 1, "one message queued")
+            let conflict = try await clients[0].post(text: "something else", to: "bob", key: key)
+            #expect(conflict.status == 409, "\(conflict.text)")
+
+            let detail = try await clients[0].get("/v1/messages/\(id)")
+            #expect(detail.status == 200)
+            #expect(detail.object["contact"] as? String == "bob")
+            #expect(detail.object["text"] as? String == "only once")
+            #expect((detail.object["history"] as? [[String: Any]])?.first?["status"] as? String == "queued")
+        }
+    }
+
+    @Test("A page of messages and its cursor: new messages come after, nothing repeats")
+    func paging() async throws {
+        try await withTemporaryDirectory { root in
+            let fixture = try await Fixture.start(in: root)
+            let client = try fixture.client(scopes: "send,read")
+            for index in 0..<5 { #expect(try await client.post(text: "page \(index)", to: "bob").status == 202) }
+            let first = try await client.get("/v1/messages?direction=out&limit=3")
+            let firstTexts = (first.object["messages"] as? [[String: Any]])?.compactMap { $0["text"] as? String }
+            #expect(firstTexts == ["page 0", "page 1", "page 2"])
+            let next = try #require(first.object["next"] as? Int)
+            #expect(try await client.post(text: "page 5", to: "bob").status == 202)
+            let second = try await client.get("/v1/messages?direction=out&limit=3&after=\(next)")
+            let secondTexts = (second.object["messages"] as? [[String: Any]])?.compactMap { $0["text"] as? String }
+            #expect(secondTexts == ["page 3", "page 4", "page 5"])
+            #expect(try await client.get("/v1/messages?direction=sideways").status == 400)
+        }
+    }
+}

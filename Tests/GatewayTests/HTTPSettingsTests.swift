@@ -1,0 +1,36 @@
+import Failures
+import Foundation
+import Gateway
+import Testing
+
+@Suite("The [http] table: listen address, TLS files, plain HTTP only on loopback")
+struct HTTPSettingsTests {
+    @Test func theDefaultIsLoopbackPort8640AndTheEnvironmentOverrides() throws {
+        #expect(try GatewayConfiguration(toml: "").http.listen == HTTPSettings.Address(host: "127.0.0.1", port: 8640))
+        let configured = try GatewayConfiguration(
+            toml: "[http]\nlisten = \"[::1]:9000\"\nmax_queued = 500\n",
+            environment: ["SMSGW_HTTP_LISTEN": "127.0.0.2:0", "SMSGW_HTTP_MAX_QUEUED": "7"])
+        #expect(configured.http.listen == HTTPSettings.Address(host: "127.0.0.2", port: 0))
+        #expect(configured.http.maxQueued == 7)
+        #expect(try GatewayConfiguration(toml: "[http]\nlisten = \"[::1]:9000\"\n").http.listen?.description == "[::1]:9000")
+        #expect(try GatewayConfiguration(toml: "[http]\nlisten = \"off\"\n").http.listen == nil)
+    }
+
+    @Test func plainHTTPOnAnAddressOthersCanReachIsRefusedWithTheReason() throws {
+        let error = #expect(throws: ConfigurationError.self) {
+            try GatewayConfiguration(toml: "[http]\nlisten = \"0.0.0.0:8640\"\n")
+        }
+        #expect(error?.key == "http.listen")
+        #expect(error?.message.contains("readable by anyone on the path") == true)
+        #expect(error?.category == .configuration)
+        let allowed = try GatewayConfiguration(toml: "[http]\nlisten = \"0.0.0.0:8640\"\nallow_plaintext = true\n")
+        #expect(allowed.http.allowPlaintext)
+        let tls = try GatewayConfiguration(
+            toml: "[http]\nlisten = \"0.0.0.0:8640\"\ntls_certificate = \"/etc/smsgw/cert.pem\"\ntls_key = \"/etc/smsgw/key.pem\"\n")
+        #expect(tls.http.servesTLS)
+        #expect(throws: ConfigurationError.self) { try GatewayConfiguration(toml: "[http]\ntls_key = \"/k.pem\"\n") }
+        #expect(throws: ConfigurationError.self) { try GatewayConfiguration(toml: "[http]\nlisten = \"nowhere\"\n") }
+        #expect(throws: ConfigurationError.self) { try GatewayConfiguration(toml: "[http]\nport = 1\n") }
+        #expect(throws: ConfigurationError.self) { try GatewayConfiguration(toml: "", environment: ["SMSGW_HTTP_PORT": "1"]) }
+    }
+}

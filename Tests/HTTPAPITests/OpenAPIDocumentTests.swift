@@ -1,0 +1,36 @@
+import Failures
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import HTTPAPI
+
+@Suite("The API's description and its status table")
+struct OpenAPIDocumentTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test("The served description is docs/openapi.yaml")
+    func servedDescriptionIsTheDocument() throws {
+        let file = try String(contentsOf: Self.root.appendingPathComponent("docs/openapi.yaml"), encoding: .utf8)
+        #expect(
+            OpenAPIDocument.yaml.trimmingCharacters(in: .whitespacesAndNewlines) == file.trimmingCharacters(in: .whitespacesAndNewlines),
+            "docs/openapi.yaml and Sources/HTTPAPI/OpenAPIDocument.swift differ; copy the YAML into the Swift string")
+    }
+
+    @Test("Every path the router serves is described, and every described path is served")
+    func everyPathIsDescribed() {
+        let described = Set(
+            OpenAPIDocument.yaml.split(separator: "\n").filter { $0.hasPrefix("  /") }.map { String($0.dropFirst(2).dropLast()) })
+        #expect(described == Set(APIRoutes.table.map(\.path)))
+    }
+
+    @Test("Each error category has one status; retries are suggested only where waiting helps")
+    func statusTable() {
+        let table = Dictionary(uniqueKeysWithValues: ErrorCategory.allCases.map { ($0, HTTPResponse.Status($0).code) })
+        #expect(table[.invalidInput] == 422 && table[.notFound] == 404 && table[.conflict] == 409)
+        #expect(table[.authentication] == 401 && table[.forbidden] == 403 && table[.locked] == 429)
+        #expect(table[.busy] == 503 && table[.storage] == 500)
+        #expect(ErrorCategory.busy.retryAfter == 1 && ErrorCategory.notFound.retryAfter == nil)
+        #expect(ErrorCategory.invalidInput.slug == "invalid-input")
+    }
+}
