@@ -261,13 +261,15 @@ enum StoreSchema {
         }
 
         registerVersion5(in: &migrator)
+        registerVersion6(in: &migrator)
 
         return migrator
     }
 
     /// Every table the store owns, children before parents (the order ``UnlockedStore/deleteAccount()`` wipes them in).
     static let tables = [
-        "pending_acks", "automatic_replies", "outbox", "contact_numbers", "quarantine", "modem_status", "message_events", "messages",
+        "events", "pending_acks", "automatic_replies", "outbox", "contact_numbers", "quarantine",
+        "modem_status", "message_events", "messages",
         "received_pdus", "partial_groups", "otp_entries", "contacts", "account",
     ]
 }
