@@ -47,8 +47,11 @@ extension GatewayConfiguration.Intervals {
 
 extension GatewayConfiguration {
     /// This configuration for `serve --sim`: the simulator's modems and timing; of this one, only
-    /// the data directory and `[resync]` count.
+    /// the data directory, `[resync]` and the `[[webhook]]` endpoints count.
     public func simulated(logLevel: Logger.Level) -> GatewayConfiguration {
-        GatewayConfiguration(dataDirectory: dataDirectory, logLevel: logLevel, intervals: .simulated, resync: resync)
+        var configuration = GatewayConfiguration(
+            dataDirectory: dataDirectory, logLevel: logLevel, intervals: .simulated, resync: resync)
+        configuration.webhooks = webhooks
+        return configuration
     }
 }

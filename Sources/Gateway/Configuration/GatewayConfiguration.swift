@@ -20,6 +20,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var resync: ResyncSettings
     /// The `[[modem]]` tables, in file order.
     public var modems: [ModemSettings]
+    /// The `[[webhook]]` tables, in file order: where events are delivered, signed.
+    public var webhooks: [WebhookEndpoint] = []
 
     /// Timing of polls, health checks and retries, in seconds.
     public struct Intervals: Sendable, Equatable {

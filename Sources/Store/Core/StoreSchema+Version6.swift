@@ -1,7 +1,7 @@
 import GRDB
 
 extension StoreSchema {
-    /// The migration of the event journal (docs/STORAGE.md, migrations `v6-…`).
+    /// The migrations of the event journal and its webhook deliveries (docs/STORAGE.md, migrations `v6-…`).
     /// Registered after every earlier one.
     static func registerVersion6(in migrator: inout DatabaseMigrator) {
         // A message event's payload: the row's facts and the contact's name, never its text.
@@ -56,6 +56,39 @@ extension StoreSchema {
                             CASE NEW.state WHEN 'ready' THEN 'modem.up' ELSE 'modem.down' END, NEW.updated_at,
                             json_object('modem', json_object('name', NEW.name, 'state', NEW.state, 'error', NEW.last_error)));
                     END;
+                    """)
+        }
+
+        migrator.registerMigration("v6-webhook-deliveries") { db in
+            // Per webhook endpoint (its URL): how far into the journal it has been given events,
+            // and whether a 410 disabled it. Per event and endpoint: one delivery, pending until a
+            // 2xx (then delivered) or until retries ran out (failed). Progress commits only after
+            // the receiver's answer, so a crash repeats a delivery (same webhook-id), never loses it.
+            try db.execute(
+                sql: """
+                    CREATE TABLE webhook_endpoints (
+                        url TEXT PRIMARY KEY NOT NULL,
+                        cursor INTEGER NOT NULL,
+                        disabled_at REAL,
+                        disabled_reason TEXT,
+                        created_at REAL NOT NULL
+                    ) STRICT, WITHOUT ROWID;
+                    CREATE TABLE webhook_deliveries (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        endpoint TEXT NOT NULL REFERENCES webhook_endpoints(url) ON DELETE CASCADE,
+                        event_id INTEGER NOT NULL,
+                        state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        first_attempt_at REAL,
+                        next_attempt_at REAL NOT NULL,
+                        last_status INTEGER,
+                        last_error TEXT,
+                        created_at REAL NOT NULL,
+                        updated_at REAL NOT NULL,
+                        delivered_at REAL,
+                        UNIQUE (endpoint, event_id)
+                    ) STRICT;
+                    CREATE INDEX webhook_deliveries_state ON webhook_deliveries(endpoint, state, event_id);
                     """)
         }
     }

@@ -268,7 +268,7 @@ enum StoreSchema {
 
     /// Every table the store owns, children before parents (the order ``UnlockedStore/deleteAccount()`` wipes them in).
     static let tables = [
-        "events", "pending_acks", "automatic_replies", "outbox", "contact_numbers", "quarantine",
+        "webhook_deliveries", "webhook_endpoints", "events", "pending_acks", "automatic_replies", "outbox", "contact_numbers", "quarantine",
         "modem_status", "message_events", "messages",
         "received_pdus", "partial_groups", "otp_entries", "contacts", "account",
     ]
