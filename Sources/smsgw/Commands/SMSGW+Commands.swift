@@ -16,5 +16,6 @@ extension SMSGW {
         ResyncCommand.self,
         SimCommand.self,
         OTPCommand.self,
+        WebhookCommand.self,
     ]
 }
