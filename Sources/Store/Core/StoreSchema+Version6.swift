@@ -17,7 +17,8 @@ extension StoreSchema {
             // and modem events, so every writer (the CLI, the daemon, a later front end) feeds the
             // journal without knowing; `contact.desync` is written by the operation that counts the
             // failure. The payload is JSON without any text: a webhook that is allowed the text
-            // reads it from the encrypted log when it delivers. SQLite has one writer at a time,
+            // reads it from the encrypted log when it delivers. Removing a contact or pruning a
+            // message deletes its events (they name the contact and its number). SQLite has one writer at a time,
             // so rows become visible in `id` order, as in `message_events`.
             try db.execute(
                 sql: """
@@ -25,8 +26,8 @@ extension StoreSchema {
                         id INTEGER PRIMARY KEY AUTOINCREMENT,
                         type TEXT NOT NULL,
                         time REAL NOT NULL,
-                        contact_id TEXT REFERENCES contacts(id) ON DELETE SET NULL,
-                        message_id INTEGER REFERENCES messages(id) ON DELETE SET NULL,
+                        contact_id TEXT REFERENCES contacts(id) ON DELETE CASCADE,
+                        message_id INTEGER REFERENCES messages(id) ON DELETE CASCADE,
                         payload TEXT NOT NULL CHECK (json_valid(payload))
                     ) STRICT;
                     CREATE INDEX events_message ON events(message_id);

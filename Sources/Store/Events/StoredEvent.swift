@@ -13,9 +13,9 @@ public struct StoredEvent: Sendable, Hashable {
     /// The event's type, e.g. `message.received` (the Operations layer names them).
     public var type: String
     public var time: Date
-    /// The contact the event is about, when there is one and it still exists.
+    /// The contact the event is about, when there is one (removing it deletes the event).
     public var contactID: UUID?
-    /// The logged message the event is about, when there is one and it is still in the log.
+    /// The logged message the event is about, when there is one (pruning it deletes the event).
     public var messageID: Int64?
     /// A JSON object, never holding a message text.
     public var payload: String

@@ -44,6 +44,23 @@ struct EventJournalTests {
         #expect(try events(couple.bob).map(\.type) == ["message.received"])
     }
 
+    @Test func removingAContactOrPruningItsMessagesDeletesTheirEventsWithTheNameAndNumber() throws {
+        let couple = try Couple()
+        let contact = try couple.bob.read { try $0.contact(named: "alice") }
+        try couple.bob.write { tx in
+            try tx.saveModemStatus(ModemStatusRecord(name: "m1", state: .ready, connected: true))
+            try EventJournal.noteVerificationFailure(of: contact, failures: 3, in: tx, now: Date())
+            try tx.appendLog(
+                NewLogEntry(time: Date(timeIntervalSinceNow: -3600), direction: .incoming, contact: contact, status: .decrypted, text: "hi")
+            )
+        }
+        #expect(try events(couple.bob).map(\.type) == ["modem.up", "contact.desync", "message.received"])
+        _ = try couple.bob.pruneLog(before: Date(timeIntervalSinceNow: -60))
+        #expect(try events(couple.bob).map(\.type) == ["modem.up", "contact.desync"])
+        try couple.bob.write { tx in try tx.removeContact(named: "alice") }
+        #expect(try events(couple.bob).map(\.type) == ["modem.up"])
+    }
+
     @Test func anOutgoingMessageIsJournalledWhenSentDeliveredOrFailedButNotWhenQueued() throws {
         let couple = try Couple()
         var rng = SystemRandomNumberGenerator()
