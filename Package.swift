@@ -176,6 +176,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "WebhookBenchmark",
+            dependencies: ["Gateway", "Operations", "Store", .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/WebhookBenchmark",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "CipherFuzz",
             dependencies: ["SMSCipher", "GSM7", "SplitMix"],
             path: "Fuzz/CipherFuzz",

@@ -48,10 +48,17 @@ public struct WebhookDispatcher: Service {
     /// One endpoint's loop until the task is cancelled.
     func work(for endpoint: WebhookEndpoint, client: HTTPClient) async {
         var metadata: Logger.Metadata = [GatewayLog.webhook: "\(endpoint.logName)"]
+        // The next work, when the transaction that recorded an answer already took it.
+        var upcoming: Webhooks.Work?
         while !Task.isCancelled {
             let work: Webhooks.Work
             do {
-                work = try await store.write { tx in try Webhooks.next(for: endpoint, in: tx, now: Date()) }
+                if let taken = upcoming {
+                    work = taken
+                    upcoming = nil
+                } else {
+                    work = try await store.write { tx in try Webhooks.next(for: endpoint, in: tx, now: Date()) }
+                }
             } catch {
                 logger.warning(
                     "Could not read the webhook deliveries; trying again.",
@@ -70,10 +77,13 @@ public struct WebhookDispatcher: Service {
                 guard let outcome = await send(delivery, to: endpoint, client: client) else { return }
                 metadata[GatewayLog.event] = "\(delivery.eventID)"
                 do {
-                    let recorded = try await store.write { tx in
+                    // One commit per event: the answer and the next delivery together.
+                    let (recorded, next) = try await store.write { tx in
                         var rng = SystemRandomNumberGenerator()
-                        return try Webhooks.record(outcome, of: delivery.deliveryID, to: endpoint, in: tx, now: Date(), using: &rng)
+                        let recorded = try Webhooks.record(outcome, of: delivery.deliveryID, to: endpoint, in: tx, now: Date(), using: &rng)
+                        return (recorded, try Webhooks.next(for: endpoint, in: tx, now: Date()))
                     }
+                    upcoming = next
                     report(recorded, metadata: metadata)
                 } catch {
                     logger.warning(
