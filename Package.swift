@@ -166,6 +166,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strict
         ),
@@ -217,6 +218,12 @@ let package = Package(
             name: "CipherBenchmark",
             dependencies: ["SMSCipher", "GSM7", "SplitMix", "CSHA256"],
             path: "Benchmarks/CipherBenchmark",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "WebhookBenchmark",
+            dependencies: ["Gateway", "Operations", "Store", .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/WebhookBenchmark",
             swiftSettings: strict
         ),
         .executableTarget(

@@ -10,10 +10,10 @@ cd "$(dirname "$0")/.."
 SMSGW=${SMSGW:-$(swift build -c release --show-bin-path)/smsgw}
 [ -x "$SMSGW" ] || { echo "build first: swift build -c release" >&2; exit 1; }
 work=$(mktemp -d)
-sim=""; alice_daemon=""; bob_daemon=""
+sim=""; alice_daemon=""; bob_daemon=""; receiver=""
 cleanup() {
-    for pid in $alice_daemon $bob_daemon; do kill -TERM "$pid" 2>/dev/null || true; done
-    for pid in $alice_daemon $bob_daemon; do wait "$pid" 2>/dev/null || true; done
+    for pid in $alice_daemon $bob_daemon $receiver; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in $alice_daemon $bob_daemon $receiver; do wait "$pid" 2>/dev/null || true; done
     [ -n "$sim" ] && kill "$sim" 2>/dev/null || true
     rm -rf "$work"
 }
@@ -60,9 +60,16 @@ for side in alice:1 bob:2; do
     # Each daemon's HTTP API on a free loopback port: two daemons on one machine cannot share 8640.
     printf '[http]\nlisten = "127.0.0.1:0"\n[[modem]]\nname = "%s-modem"\ngammurc = "%s"\n' "$name" "$work/sim/gammurc-$index" > "$work/$name.toml"
 done
+# Bob's gateway also pushes what happens to a webhook: the example receiver, which checks every signature.
+secret="whsec_$(python3 -c 'import base64, os; print(base64.b64encode(os.urandom(32)).decode())')"
+python3 examples/webhook-receiver.py --port 0 --port-file "$work/receiver.port" --output "$work/webhooks.jsonl" --secret "$secret" 2>/dev/null &
+receiver=$!
+for _ in $(seq 50); do [ -s "$work/receiver.port" ] && break; sleep 0.1; done
 "$SMSGW" --data-dir "$work/alice" serve --config "$work/alice.toml" > "$work/alice-daemon.log" 2>&1 &
 alice_daemon=$!
-"$SMSGW" --data-dir "$work/bob" serve --config "$work/bob.toml" > "$work/bob-daemon.log" 2>&1 &
+SMSGW_WEBHOOK_1_URL="http://127.0.0.1:$(cat "$work/receiver.port")/smsgw" SMSGW_WEBHOOK_1_SECRET="$secret" \
+    SMSGW_WEBHOOK_1_EVENTS=message.received SMSGW_WEBHOOK_1_INCLUDE_TEXT=true \
+    "$SMSGW" --data-dir "$work/bob" serve --config "$work/bob.toml" > "$work/bob-daemon.log" 2>&1 &
 bob_daemon=$!
 echo "Gate is clear. Over to you, through two gateways." | "$SMSGW" --data-dir "$work/alice" send bob
 echo "Received. Heading out now [ETA 10 min]." | "$SMSGW" --data-dir "$work/bob" send alice
@@ -81,3 +88,14 @@ done
 say "7. The message log on each side"
 echo "alice:"; "$SMSGW" --data-dir "$work/alice" log
 echo "bob:";   "$SMSGW" --data-dir "$work/bob" log
+
+say "8. Bob's webhook: each decrypted message arrived as a signed event (examples/webhook-receiver.py)"
+for _ in $(seq 50); do [ "$(grep -c '"status": 200' "$work/webhooks.jsonl" 2>/dev/null || true)" -ge 2 ] && break; sleep 0.1; done
+python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    request = json.loads(line)
+    event = request.get("event") or {}
+    message = event.get("data", {}).get("message", {})
+    print(request["status"], request["webhookId"], "signature ok" if request["verified"] else "BAD SIGNATURE", event.get("type"), message.get("contact"), repr(message.get("text")))
+' "$work/webhooks.jsonl"

@@ -79,12 +79,16 @@ public final class Gateway: Sendable {
         try store.write { tx in
             try tx.clearModemStatuses()
             for link in links { try tx.saveModemStatus(link.record) }
+            try Webhooks.register(configuration.webhooks, in: tx, now: Date())
         }
 
         var services: [any Service] = links.map { ModemSupervisor(link: $0, context: context) }
         services.append(InboxReceiver(context: context))
         services.append(OutboxSender(context: context))
         services.append(ResyncCoordinator(context: context))
+        if !configuration.webhooks.isEmpty {
+            services.append(WebhookDispatcher(endpoints: configuration.webhooks, store: store, logger: logger))
+        }
         let live = LiveStatus(
             store: store, links: links, daemon: DaemonState(running: true, pid: getpid(), startedAt: Date(), modems: links.map(\.name)))
         if let statusSocket {

@@ -39,6 +39,10 @@ struct DemoTests {
         #expect(text.contains("== 7. The message log on each side"))
         #expect(text.components(separatedBy: "\tdecrypted\t").count - 1 >= 5, "both daemons decrypted: \(text)")
         #expect(text.contains("the text takes 2 SMS") && text.contains("Next report at 18:00."), "the long text: \(text)")
+        #expect(
+            text.contains("signature ok message.received alice 'Gate is clear. Over to you, through two gateways.'"), "the webhook: \(text)"
+        )
+        #expect(!text.contains("BAD SIGNATURE"))
     }
 
     @Test("On a terminal with NO_COLOR set the demo writes no colour either")

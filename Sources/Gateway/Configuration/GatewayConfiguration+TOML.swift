@@ -4,7 +4,7 @@ import TOMLKit
 
 extension GatewayConfiguration {
     /// Top-level keys the file may hold.
-    static let topLevelKeys: Set<String> = ["data_dir", "log_level", "intervals", "modem", "resync", "replies", "http"]
+    static let topLevelKeys: Set<String> = ["data_dir", "log_level", "intervals", "modem", "resync", "replies", "http", "webhook"]
     /// Keys of `[intervals]`.
     static let intervalKeys = [
         "poll_seconds", "health_seconds", "retry_base_seconds", "retry_max_seconds", "resync_retry_seconds",
@@ -58,7 +58,8 @@ extension GatewayConfiguration {
         for key in table.keys where !Self.topLevelKeys.contains(key) {
             throw ConfigurationError(
                 key: key,
-                "Unknown key \(key) in \(source); expected data_dir, log_level, [intervals], [resync], [replies], [http] or [[modem]].")
+                "Unknown key \(key) in \(source); expected data_dir, log_level, [intervals], [resync], [replies], [http], [[modem]] or [[webhook]]."
+            )
         }
         let reader = TOMLReader(source: source)
         if let path = try reader.string(table, "data_dir", path: "data_dir") {
@@ -100,6 +101,7 @@ extension GatewayConfiguration {
         for (offset, modemTable) in modemTables.enumerated() {
             modems.append(try reader.modem(modemTable, index: offset + 1))
         }
+        try readWebhooks(table, environment: environment, reader: reader)
         try applyEnvironment(environment)
         try validate()
     }
@@ -135,16 +137,25 @@ extension GatewayConfiguration {
     /// Applies `SMSGW_MODEM_<N>_<KEY>` overrides to the `[[modem]]` tables (N from 1); N one past
     /// the last table adds one, so a modem can be configured from the environment alone.
     static func applyModemEnvironment(_ environment: [String: String], to tables: inout [TOMLTable]) throws(ConfigurationError) {
-        let modemPrefix = environmentPrefix + "MODEM_"
+        try applyTableEnvironment(environment, table: "MODEM", keys: modemKeys, to: &tables, value: modemValue)
+    }
+
+    /// Applies `SMSGW_<TABLE>_<N>_<KEY>` overrides to an array of tables (N from 1); N one past the
+    /// last table adds one. `value` turns the variable's text into the TOML value of its key.
+    static func applyTableEnvironment(
+        _ environment: [String: String], table: String, keys: Set<String>, to tables: inout [TOMLTable],
+        value: (String, String, String) throws(ConfigurationError) -> any TOMLValueConvertible
+    ) throws(ConfigurationError) {
+        let tablePrefix = environmentPrefix + table + "_"
         var overrides: [Int: [(name: String, key: String, value: String)]] = [:]
-        for (name, value) in environment where name.hasPrefix(modemPrefix) {
-            let rest = name.dropFirst(modemPrefix.count)
+        for (name, value) in environment where name.hasPrefix(tablePrefix) {
+            let rest = name.dropFirst(tablePrefix.count)
             let digits = rest.prefix { $0.isASCII && $0.isNumber }
             let key = rest.dropFirst(digits.count + 1).lowercased()
-            guard let index = Int(digits), index >= 1, rest.dropFirst(digits.count).first == "_", modemKeys.contains(key) else {
+            guard let index = Int(digits), index >= 1, rest.dropFirst(digits.count).first == "_", keys.contains(key) else {
                 throw ConfigurationError(
                     key: name,
-                    "Unknown environment variable \(name); expected \(modemPrefix)<N>_<KEY> with N the modem's place from 1 and KEY one of \(modemKeys.sorted().map { $0.uppercased() }.joined(separator: ", "))."
+                    "Unknown environment variable \(name); expected \(tablePrefix)<N>_<KEY> with N the table's place from 1 and KEY one of \(keys.sorted().map { $0.uppercased() }.joined(separator: ", "))."
                 )
             }
             overrides[index, default: []].append((name, key, value))
@@ -152,15 +163,15 @@ extension GatewayConfiguration {
         for index in overrides.keys.sorted() where index > tables.count {
             guard index == tables.count + 1 else {
                 throw ConfigurationError(
-                    key: "\(modemPrefix)\(index)",
-                    "\(modemPrefix)\(index)_… names modem \(index), but there are \(tables.count) modems and \(tables.count + 1) would be the next; number the modems without gaps."
+                    key: "\(tablePrefix)\(index)",
+                    "\(tablePrefix)\(index)_… names table \(index), but there are \(tables.count) and \(tables.count + 1) would be the next; number them without gaps."
                 )
             }
             tables.append(TOMLTable())
         }
         for (index, entries) in overrides {
             for entry in entries {
-                tables[index - 1][entry.key] = try modemValue(entry.value, key: entry.key, variable: entry.name)
+                tables[index - 1][entry.key] = try value(entry.value, entry.key, entry.name)
             }
         }
     }

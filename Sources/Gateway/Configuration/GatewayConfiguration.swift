@@ -22,6 +22,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var modems: [ModemSettings]
     /// The `[http]` table: the HTTP API's listener.
     public var http = HTTPSettings()
+    /// The `[[webhook]]` tables, in file order: where events are delivered, signed.
+    public var webhooks: [WebhookEndpoint] = []
 
     /// Timing of polls, health checks and retries, in seconds.
     public struct Intervals: Sendable, Equatable {

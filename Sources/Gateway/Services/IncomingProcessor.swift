@@ -128,6 +128,7 @@ enum IncomingProcessor {
         in tx: StoreTransaction, now: Date
     ) throws -> IncomingOutcome {
         let failures = try tx.incrementFailures(for: contact)
+        try EventJournal.noteVerificationFailure(of: contact, failures: failures, in: tx, now: now)
         var reason = error.description
         if failures >= SyncPolicy.failureThreshold {
             reason += " \(failures) messages in a row failed; resynchronise with \(contact.name)."

@@ -12,4 +12,8 @@ public enum GatewayLog {
     public static let retryIn = "smsgw.outbox.retry-in"
     public static let failures = "smsgw.contact.failures"
     public static let count = "smsgw.count"
+    /// A webhook endpoint: scheme, host and port only (the path may hold a receiver's token).
+    public static let webhook = "smsgw.webhook"
+    /// A journal event's id.
+    public static let event = "smsgw.event"
 }

@@ -37,7 +37,11 @@ public enum MessageLog {
         after cursor: Int64, contact contactName: String? = nil, following: Bool, store: UnlockedStore
     ) throws -> LogFeed {
         let contact = try contactName.map { name in try store.read { try $0.contact(named: name) } }
-        return LogFeed(store: store, contact: contact, cursor: cursor, following: following)
+        return LogFeed(store: store, cursor: cursor, following: following) { reader, after in
+            try reader.logEvents(after: after, contact: contact, limit: LogFeed.batchSize).map(LogChange.init)
+        } position: {
+            $0.sequence
+        }
     }
 
     /// One message and every status it took.

@@ -47,6 +47,10 @@ public enum StoreError: Error, Sendable, Equatable {
         case otpEntry(named: String)
         /// No outbox row has this id.
         case outboxEntry(id: Int64)
+        /// The store has no record of a webhook endpoint with this URL.
+        case webhookEndpoint(String)
+        /// No webhook delivery has this id.
+        case webhookDelivery(Int64)
     }
 }
 
@@ -124,6 +128,10 @@ extension StoreError.Missing {
             "No OTP entry is named \"\(name)\"; check the name against the list of entries."
         case .outboxEntry(let id):
             "No outbox entry has id \(id); it was never queued, or it was removed since."
+        case .webhookEndpoint(let url):
+            "No webhook endpoint \(url) has been delivered to yet; check the URL against the configuration."
+        case .webhookDelivery(let id):
+            "No webhook delivery has id \(id); check the id against the list of deliveries."
         }
     }
 }

@@ -17,6 +17,7 @@ extension SMSGW {
         SimCommand.self,
         OTPCommand.self,
         APICommand.self,
+        WebhookCommand.self,
         OperatorCommand.self,
         AuditCommand.self,
         VaultCommand.self,

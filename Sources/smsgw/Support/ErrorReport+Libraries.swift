@@ -42,6 +42,10 @@ extension ErrorReport {
             "No OTP entry is named \"\(name)\"; see `smsgw otp list` for the names."
         case .outboxEntry(let id):
             "No outbox entry has id \(id); see `smsgw status` for the queue."
+        case .webhookEndpoint(let url):
+            "No webhook endpoint \(url) has been delivered to yet; see `smsgw webhook list`."
+        case .webhookDelivery(let id):
+            "No webhook delivery has id \(id); see `smsgw webhook deliveries` for the ids."
         }
     }
 

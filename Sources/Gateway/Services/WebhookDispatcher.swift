@@ -1,0 +1,147 @@
+import AsyncHTTPClient
+import Foundation
+public import Logging
+public import Operations
+public import ServiceLifecycle
+public import Store
+
+/// Delivers the event journal to the `[[webhook]]` endpoints: one worker per endpoint, each
+/// sending its events in order, signed (Standard Webhooks), and recording every answer.
+///
+/// The rules (which event next, what an answer does, the backoff) are ``Operations/Webhooks``';
+/// this service does the HTTP. An endpoint's next event waits until the one before was delivered
+/// or failed for good. A request cut short by a shutdown is not recorded, so the next daemon sends
+/// it again with the same `webhook-id`: at least once, never lost.
+public struct WebhookDispatcher: Service {
+    let endpoints: [WebhookEndpoint]
+    let store: StoreRunner
+    let logger: Logger
+
+    /// How often an idle worker looks for new events (a read of the journal's newest id).
+    static let idlePoll: Double = 0.25
+    /// The longest an idle or waiting worker goes without asking the store again, so a
+    /// redelivery (another process's write) is picked up.
+    static let recheck: Double = 2
+
+    /// A dispatcher for `endpoints` over `store`; the gateway adds one to its services when the
+    /// configuration has a `[[webhook]]` (the webhook benchmark runs one on its own).
+    public init(endpoints: [WebhookEndpoint], store: UnlockedStore, logger: Logger) {
+        self.endpoints = endpoints
+        self.store = StoreRunner(store: store)
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        let client = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10))))
+        await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Void.self) { group in
+                for endpoint in endpoints {
+                    group.addTask { await self.work(for: endpoint, client: client) }
+                }
+            }
+        }
+        try? await client.shutdown()
+    }
+
+    /// One endpoint's loop until the task is cancelled.
+    func work(for endpoint: WebhookEndpoint, client: HTTPClient) async {
+        var metadata: Logger.Metadata = [GatewayLog.webhook: "\(endpoint.logName)"]
+        // The next work, when the transaction that recorded an answer already took it.
+        var upcoming: Webhooks.Work?
+        while !Task.isCancelled {
+            let work: Webhooks.Work
+            do {
+                if let taken = upcoming {
+                    work = taken
+                    upcoming = nil
+                } else {
+                    work = try await store.write { tx in try Webhooks.next(for: endpoint, in: tx, now: Date()) }
+                }
+            } catch {
+                logger.warning(
+                    "Could not read the webhook deliveries; trying again.",
+                    metadata: metadata.merging([GatewayLog.error: "\(error)"]) { $1 })
+                await GatewayContext.pause(Self.recheck)
+                continue
+            }
+            switch work {
+            case .idle:
+                await waitForEvents()
+            case .wait(let until):
+                await GatewayContext.pause(min(until.timeIntervalSinceNow, Self.recheck))
+            case .disabled:
+                await GatewayContext.pause(Self.recheck)
+            case .deliver(let delivery):
+                guard let outcome = await send(delivery, to: endpoint, client: client) else { return }
+                metadata[GatewayLog.event] = "\(delivery.eventID)"
+                do {
+                    // One commit per event: the answer and the next delivery together.
+                    let (recorded, next) = try await store.write { tx in
+                        var rng = SystemRandomNumberGenerator()
+                        let recorded = try Webhooks.record(outcome, of: delivery.deliveryID, to: endpoint, in: tx, now: Date(), using: &rng)
+                        return (recorded, try Webhooks.next(for: endpoint, in: tx, now: Date()))
+                    }
+                    upcoming = next
+                    report(recorded, metadata: metadata)
+                } catch {
+                    logger.warning(
+                        "Could not record a webhook answer; the event will be sent again.",
+                        metadata: metadata.merging([GatewayLog.error: "\(error)"]) { $1 })
+                    await GatewayContext.pause(Self.recheck)
+                }
+            }
+        }
+    }
+
+    /// Returns when the journal has grown, or after ``recheck`` seconds.
+    private func waitForEvents() async {
+        let start = try? await store.read { try $0.latestEventID() }
+        let deadline = Date().addingTimeInterval(Self.recheck)
+        while !Task.isCancelled && Date() < deadline {
+            await GatewayContext.pause(Self.idlePoll)
+            if let latest = try? await store.read({ try $0.latestEventID() }), latest != start { return }
+        }
+    }
+
+    /// Sends one signed request; nil when the task was cancelled before an answer.
+    func send(_ delivery: Webhooks.PreparedDelivery, to endpoint: WebhookEndpoint, client: HTTPClient) async -> Webhooks.Outcome? {
+        var request = HTTPClientRequest(url: endpoint.url.absoluteString)
+        request.method = .POST
+        let timestamp = Int64(Date().timeIntervalSince1970)
+        for header in WebhookSignature.headers(id: delivery.webhookID, timestamp: timestamp, body: delivery.body, secrets: endpoint.secrets)
+        {
+            request.headers.add(name: header.name, value: header.value)
+        }
+        request.headers.add(name: "user-agent", value: "smsgw")
+        request.body = .bytes(delivery.body)
+        do {
+            let response = try await client.execute(request, timeout: .milliseconds(Int64(endpoint.timeoutSeconds * 1000)))
+            _ = try? await response.body.collect(upTo: 64 * 1024)
+            return .status(Int(response.status.code))
+        } catch {
+            if Task.isCancelled { return nil }
+            if let error = error as? HTTPClientError, error == .deadlineExceeded || error == .readTimeout {
+                return .noAnswer("No answer within \(endpoint.timeoutSeconds) seconds.")
+            }
+            return .noAnswer("The request failed: \(error).")
+        }
+    }
+
+    private func report(_ delivery: WebhookDelivery, metadata: Logger.Metadata) {
+        var metadata = metadata
+        metadata[GatewayLog.attempt] = "\(delivery.attempts)"
+        switch delivery.state {
+        case .delivered:
+            logger.debug("Webhook delivered.", metadata: metadata)
+        case .failed:
+            logger.error("Webhook delivery failed for good; redeliver it once the endpoint works.", metadata: metadata)
+        case .pending:
+            metadata[GatewayLog.error] = "\(delivery.lastError ?? "")"
+            logger.warning(
+                delivery.lastStatus == 410 ? "Webhook endpoint answered 410 Gone; disabled." : "Webhook delivery failed; will retry.",
+                metadata: metadata)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+public import Foundation
+public import Store
+
+/// One webhook endpoint as `webhook list` shows it: its settings (never a secret) and progress.
+///
+/// Its JSON has every key: `url, configured, events, includeText, secrets, state, disabledReason,
+/// pending, delivered, failed, lastDeliveredAt`.
+public struct WebhookStatus: Sendable, Equatable, Encodable {
+    public var url: String
+    /// Whether the configuration names it (an endpoint removed from it keeps its history).
+    public var configured: Bool
+    public var events: [String]
+    public var includeText: Bool
+    /// How many secrets sign its requests (2 during a rotation).
+    public var secrets: Int
+    /// `active`, `disabled` (a 410), or `new` before the daemon first ran with it.
+    public var state: String
+    public var disabledReason: String?
+    public var pending: Int
+    public var delivered: Int
+    public var failed: Int
+    public var lastDeliveredAt: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case url, configured, events, includeText, secrets, state, disabledReason, pending, delivered, failed, lastDeliveredAt
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(url, forKey: .url)
+        try container.encode(configured, forKey: .configured)
+        try container.encode(events, forKey: .events)
+        try container.encode(includeText, forKey: .includeText)
+        try container.encode(secrets, forKey: .secrets)
+        try container.encode(state, forKey: .state)
+        try container.encode(disabledReason, forKey: .disabledReason)
+        try container.encode(pending, forKey: .pending)
+        try container.encode(delivered, forKey: .delivered)
+        try container.encode(failed, forKey: .failed)
+        try container.encode(lastDeliveredAt, forKey: .lastDeliveredAt)
+    }
+}
+
+extension Webhooks {
+    /// The configured endpoints, then those the store remembers that the configuration no longer
+    /// names, each with its progress.
+    public static func list(configured endpoints: [WebhookEndpoint], store: UnlockedStore) throws -> [WebhookStatus] {
+        try store.read { reader in
+            var statuses: [WebhookStatus] = []
+            var seen: Set<String> = []
+            for endpoint in endpoints {
+                seen.insert(endpoint.key)
+                statuses.append(
+                    try status(
+                        url: endpoint.key, endpoint: endpoint, record: try reader.webhookEndpoint(url: endpoint.key), reader: reader))
+            }
+            for record in try reader.webhookEndpoints() where !seen.contains(record.url) {
+                statuses.append(try status(url: record.url, endpoint: nil, record: record, reader: reader))
+            }
+            return statuses
+        }
+    }
+
+    private static func status(url: String, endpoint: WebhookEndpoint?, record: WebhookEndpointRecord?, reader: StoreReader) throws
+        -> WebhookStatus
+    {
+        let summary = try reader.webhookDeliverySummary(endpoint: url)
+        let state = record == nil ? "new" : record?.disabledAt == nil ? "active" : "disabled"
+        return WebhookStatus(
+            url: url, configured: endpoint != nil, events: endpoint?.events.map(\.rawValue).sorted() ?? [],
+            includeText: endpoint?.includeText ?? false, secrets: endpoint?.secrets.count ?? 0, state: state,
+            disabledReason: record?.disabledReason, pending: summary.counts[.pending] ?? 0, delivered: summary.counts[.delivered] ?? 0,
+            failed: summary.counts[.failed] ?? 0, lastDeliveredAt: summary.lastDeliveredAt)
+    }
+
+    /// The newest deliveries (only the failed ones, `failed`), newest first.
+    public static func deliveries(failed: Bool = false, limit: Int = 100, store: UnlockedStore) throws -> [WebhookDelivery] {
+        try store.read { try $0.webhookDeliveries(state: failed ? .failed : nil, limit: limit).map(WebhookDelivery.init) }
+    }
+
+    /// Makes a delivery pending and due at once, with a fresh 24 hours of retries, and enables its
+    /// endpoint if a 410 had disabled it. The running daemon sends it next (with the same
+    /// `webhook-id`), before the endpoint's later events.
+    ///
+    /// - Throws: ``Store/StoreError/notFound(_:)`` when no delivery has the id.
+    public static func redeliver(_ id: Int64, store: UnlockedStore, now: Date) throws -> WebhookDelivery {
+        try store.write { tx in
+            guard var delivery = try tx.webhookDelivery(id: id) else { throw StoreError.notFound(.webhookDelivery(id)) }
+            delivery.state = .pending
+            delivery.firstAttemptAt = nil
+            delivery.nextAttemptAt = now
+            delivery.deliveredAt = nil
+            try tx.saveWebhookDelivery(delivery, now: now)
+            try tx.setWebhookEndpointDisabled(url: delivery.endpoint, reason: nil, now: now)
+            return WebhookDelivery(delivery)
+        }
+    }
+}

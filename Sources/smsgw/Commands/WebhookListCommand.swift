@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import Gateway
+import Operations
+import TerminalIO
+
+/// `smsgw webhook list`: each endpoint, its events and its progress; never a secret.
+struct WebhookListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the configured webhook endpoints with their state and delivery counts.",
+        discussion: "Reads --config FILE (env SMSGW_CONFIG) for the endpoints; secrets are never shown."
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var configFile: ConfigurationOption
+
+    @Flag(help: "Print one JSON object per line.")
+    var json = false
+
+    func run() throws {
+        let configuration = try GatewayConfiguration.forServe(
+            file: configFile.configurationFile, dataDirectory: global.dataDir.flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) },
+            defaultDataDirectory: global.dataDirectory)
+        var options = global
+        options.dataDir = configuration.dataDirectory.path
+        let statuses = try Webhooks.list(configured: configuration.webhooks, store: try StoreAccess.unlock(options))
+        for status in statuses {
+            if json {
+                Output.line(try Output.json(status))
+            } else {
+                let events = status.configured ? status.events.joined(separator: ",") : "(no longer configured)"
+                let last = status.lastDeliveredAt.map(Output.timestamp) ?? "-"
+                Output.line(
+                    [
+                        status.url, status.state, events, status.includeText ? "text" : "no-text", "pending \(status.pending)",
+                        "delivered \(status.delivered)", "failed \(status.failed)", "last \(last)",
+                    ].joined(separator: "\t"))
+                if let reason = status.disabledReason { Output.line("\t\(reason)") }
+            }
+        }
+        if statuses.isEmpty && !json { Output.diagnostic("No webhook is configured; add a [[webhook]] table (see docs/OPERATIONS.md).") }
+    }
+}
