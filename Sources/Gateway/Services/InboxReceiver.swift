@@ -194,8 +194,9 @@ extension InboxReceiver {
     /// What is due by the clock, in one store transaction after each scan: long texts whose missing
     /// parts waited too long are logged with their gaps marked
     /// (``Operations/LongTexts/releaseWaiting(in:timeout:now:)``), acknowledgements due are queued,
-    /// and what the peers did not acknowledge in time is sent again or given up
-    /// (``Operations/Acknowledgements``).
+    /// what the peers did not acknowledge in time is sent again or given up
+    /// (``Operations/Acknowledgements``), and received vault copies whose expiry has come are
+    /// deleted and reported (``Operations/VaultSharing/expire(in:now:)``).
     func keepTimers(logger: Logger) async {
         let intervals = context.intervals
         do {
@@ -205,6 +206,7 @@ extension InboxReceiver {
                 let released = try LongTexts.releaseWaiting(in: tx, timeout: intervals.longTextTimeoutSeconds, now: now)
                 let queued = try Acknowledgements.sendDue(in: tx, delay: intervals.acknowledgementDelaySeconds, now: now, using: &rng)
                 let (resent, givenUp) = try Acknowledgements.resendDue(in: tx, timeout: intervals.acknowledgementTimeoutSeconds, now: now)
+                try VaultSharing.expire(in: tx, now: now)
                 return (released, queued.count, resent.count, givenUp.count)
             }
             for id in released {

@@ -263,13 +263,14 @@ enum StoreSchema {
         registerVersion5(in: &migrator)
         registerOperators(in: &migrator)
         registerVault(in: &migrator)
+        registerVaultShareParts(in: &migrator)
 
         return migrator
     }
 
     /// Every table the store owns, children before parents (the order ``UnlockedStore/deleteAccount()`` wipes them in).
     static let tables = [
-        "console_sessions", "audit_events", "operators", "vault_events", "vault_history", "vault_items", "pending_acks",
+        "console_sessions", "audit_events", "operators", "vault_parts", "vault_events", "vault_history", "vault_items", "pending_acks",
         "automatic_replies", "outbox", "contact_numbers", "quarantine", "modem_status", "message_events", "messages",
         "received_pdus", "partial_groups", "otp_entries", "contacts", "account",
     ]

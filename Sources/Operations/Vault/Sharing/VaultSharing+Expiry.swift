@@ -1,0 +1,39 @@
+public import Foundation
+import SMSCipher
+public import Store
+
+extension VaultSharing {
+    /// Deletes every received copy whose expiry has come, offline too, and queues an `expired`
+    /// report (docs/PROTOCOL.md §13.1, kind 8) to the contact that shared it when that contact is
+    /// still paired and has a number; in the caller's transaction. Every vault operation runs it
+    /// first, and the daemon runs it after each scan, so an expired copy is never used.
+    ///
+    /// - Returns: The titles of the copies deleted.
+    @discardableResult
+    public static func expire(in tx: StoreTransaction, now: Date) throws -> [String] {
+        var rng = SystemRandomNumberGenerator()
+        var deleted: [String] = []
+        for item in try Vault.items(in: tx) {
+            guard let received = item.received, let expiresAt = received.expiresAt, expiresAt <= now else { continue }
+            try tx.deleteVaultItem(item.id)
+            try Vault.record(.expired, item, detail: received.sender, in: tx, now: now)
+            deleted.append(item.title)
+            // The report is a courtesy to the owner's list of holders: the copy is gone whether or
+            // not it can be sent.
+            guard let contact = try? tx.contact(id: received.senderID), contact.number != nil,
+                (try? tx.requirePairedSession(for: contact)) != nil
+            else { continue }
+            let notice = VaultNotice(kind: .expired, share: received.share)
+            _ = try send(
+                [VaultMessage.notice(notice).payload], to: contact, logText: "Vault: a shared item expired and was deleted.", in: tx,
+                now: now, using: &rng)
+        }
+        return deleted
+    }
+
+    /// As ``expire(in:now:)``, in a transaction of its own.
+    @discardableResult
+    public static func expire(store: UnlockedStore, now: Date) throws -> [String] {
+        try store.write { tx in try expire(in: tx, now: now) }
+    }
+}
