@@ -66,9 +66,10 @@ public enum Vault {
             try VaultSharing.expire(in: tx, now: now)
             let items = try items(in: tx)
             var item = try find(title, in: items)
-            if let received = item.received {
+            if let received = item.received, received.permission != .useChangeAndShare || !changes.onlyPassword {
                 throw VaultError.notPermitted(
-                    "\(received.sender) shared this item with you; its changes come from them, so it cannot be edited here.")
+                    "\(received.sender) shared this item with you for \(received.permission); only its password may change, and only with use+change+share."
+                )
             }
             if let newTitle {
                 if items.contains(where: { $0.id != item.id && VaultTitle.key(for: $0.title) == newTitle.key }) {

@@ -54,8 +54,14 @@ public enum VaultEventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case received
     /// A received copy reached its expiry and was deleted; or a holder reported that its copy did.
     case expired
-    /// A received copy was taken back by the contact that shared it and deleted.
+    /// This side revoked a share; or a received copy was taken back by the contact that shared it
+    /// and deleted.
     case revoked
+    /// A new password was pushed to the holders (`vault update`, a rotation, a holder's change).
+    case updated
+    /// A new password arrived: from the owner on a holder, from a holder allowed to change it on
+    /// the owner.
+    case changed
 }
 
 extension VaultEvent {

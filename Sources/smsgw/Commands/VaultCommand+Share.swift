@@ -72,7 +72,7 @@ extension VaultCommand {
             if holders.isEmpty { Output.diagnostic("\"\(TerminalText.escaped(title))\" is not shared with anyone.") }
             for holder in holders {
                 let fields = [
-                    holder.holder, holder.permission.description, "level \(holder.level)",
+                    holder.holder + (holder.via.map { " (via \($0))" } ?? ""), holder.permission.description, "level \(holder.level)",
                     holder.expiresAt.map { "expires \(Output.timestamp($0))" } ?? "never expires",
                     "shared \(Output.timestamp(holder.sharedAt))", holder.state.rawValue,
                     holder.acknowledged ? "acknowledged" : "not acknowledged",

@@ -32,6 +32,12 @@ public struct ItemShare: Sendable, Hashable, Codable {
     /// The log row of the share's messages: acknowledged once every part was.
     public var logID: Int64
     public var state: ShareState
+    /// For a second-level holder the owner learned of: the level-1 holder that shared onward (the
+    /// owner never sends to this holder; `holderID` is the level-1 holder's contact).
+    public var via: String? = nil
+
+    /// Whether the holder still has the copy, as far as this side knows.
+    var isLive: Bool { state == .sending || state == .held }
 }
 
 /// What became of a share (docs/VAULT.md: sending → held → revoked | expired).
@@ -42,6 +48,10 @@ public enum ShareState: String, Sendable, Hashable, Codable {
     case held
     /// The holder's gateway reported that the copy expired and was deleted.
     case expired
+    /// This side sent a revocation (or the holder it went through was revoked).
+    case revoked
+    /// The holder's gateway reported that the copy was deleted after a revocation.
+    case removed
 }
 
 extension SharePermission: Codable {}
@@ -49,7 +59,8 @@ extension SharePermission: Codable {}
 /// One holder of an item as `vault shares` lists it.
 ///
 /// JSON (``OperationsJSON``): `{"acknowledged","expiresAt","holder","level","permission",
-/// "sharedAt","state"}`, `expiresAt` null when the share never expires.
+/// "sharedAt","state","via"}`, `expiresAt` null when the share never expires, `via` null for a
+/// direct holder.
 public struct ShareHolder: Sendable, Hashable, Encodable {
     public var holder: String
     public var permission: SharePermission
@@ -59,8 +70,10 @@ public struct ShareHolder: Sendable, Hashable, Encodable {
     public var state: ShareState
     /// Whether the holder's gateway acknowledged every part of the share.
     public var acknowledged: Bool
+    /// For an indirect holder: the direct holder that shared onward and reported it.
+    public var via: String?
 
-    private enum CodingKeys: String, CodingKey { case holder, permission, level, sharedAt, expiresAt, state, acknowledged }
+    private enum CodingKeys: String, CodingKey { case holder, permission, level, sharedAt, expiresAt, state, acknowledged, via }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -71,5 +84,6 @@ public struct ShareHolder: Sendable, Hashable, Encodable {
         try container.encode(expiresAt, forKey: .expiresAt)
         try container.encode(state, forKey: .state)
         try container.encode(acknowledged, forKey: .acknowledged)
+        try container.encode(via, forKey: .via)
     }
 }

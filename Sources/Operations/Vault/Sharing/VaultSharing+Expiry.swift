@@ -23,10 +23,9 @@ extension VaultSharing {
             guard let contact = try? tx.contact(id: received.senderID), contact.number != nil,
                 (try? tx.requirePairedSession(for: contact)) != nil
             else { continue }
-            let notice = VaultNotice(kind: .expired, share: received.share)
-            _ = try send(
-                [VaultMessage.notice(notice).payload], to: contact, logText: "Vault: a shared item expired and was deleted.", in: tx,
-                now: now, using: &rng)
+            try sendNotice(
+                .expired, share: received.share, to: contact, logText: "Vault: a shared item expired and was deleted.", in: tx, now: now,
+                using: &rng)
         }
         return deleted
     }

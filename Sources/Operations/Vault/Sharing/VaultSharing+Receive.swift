@@ -53,7 +53,13 @@ extension VaultSharing {
         }
         switch record {
         case .share(let share): return try receive(share, id: part.share, from: contact, in: tx, now: now)
-        case .password, .reshared: return "A \(part.kind) record; this version does not act on it yet."
+        case .password(let changedAt, let password):
+            return try receive(password, changedAt: changedAt, kind: part.kind, share: part.share, from: contact, in: tx, now: now)
+        case .reshared(let newShare, let permission, let expiresAt, let holder):
+            let report = ItemShare(
+                share: newShare, holderID: contact.id, holder: holder, permission: permission, level: 2, sharedAt: now,
+                expiresAt: expiresAt, logID: 0, state: .held, via: contact.name)
+            return try receive(report, reportedUnder: part.share, from: contact, in: tx, now: now)
         }
     }
 
@@ -84,28 +90,40 @@ extension VaultSharing {
         return "A vault item shared by \(contact.name) (\(share.permission), level \(share.level)); kept."
     }
 
-    /// A notice: an expiry a holder reports, or a revocation from the contact that shared a copy.
+    /// A notice: an expiry or removal a holder reports, or a revocation from the contact that
+    /// shared a copy (which deletes it, revokes the copies shared onward from it, and reports).
     private static func receive(_ notice: VaultNotice, from contact: Contact, in tx: StoreTransaction, now: Date) throws -> String {
         let items = try Vault.items(in: tx)
         switch notice.kind {
-        case .expired:
-            guard var item = items.first(where: { $0.shares.contains { $0.share == notice.share && $0.holderID == contact.id } }) else {
-                return "An expiry report for \(name(notice.share)), which this side never shared with \(contact.name); refused."
+        case .expired, .removed:
+            guard var item = items.first(where: { $0.shares.contains { $0.share == notice.share && $0.holderID == contact.id } }),
+                let index = item.shares.firstIndex(where: { $0.share == notice.share && $0.holderID == contact.id && $0.via == nil })
+            else {
+                return "A report about \(name(notice.share)), which this side never shared with \(contact.name); refused."
             }
-            let index = item.shares.firstIndex { $0.share == notice.share && $0.holderID == contact.id }!
-            item.shares[index].state = .expired
+            let expired = notice.kind == .expired
+            item.shares[index].state = expired ? .expired : .removed
             try tx.updateVaultItem(item.id, body: try item.encoded())
-            try Vault.record(.expired, item, detail: contact.name, in: tx, now: now)
-            return "\(contact.name)'s copy of a shared item expired and was deleted."
-        case .revoke:
+            if expired { try Vault.record(.expired, item, detail: contact.name, in: tx, now: now) }
+            return "\(contact.name)'s copy of a shared item was deleted (\(expired ? "expired" : "revoked"))."
+        default:
             guard let item = items.first(where: { $0.received?.share == notice.share && $0.received?.senderID == contact.id }) else {
                 return "A revocation of \(name(notice.share)), which \(contact.name) never shared with this side; refused."
             }
+            var rng = SystemRandomNumberGenerator()
             try tx.deleteVaultItem(item.id)
             try Vault.record(.revoked, item, detail: contact.name, in: tx, now: now)
-            return "\(contact.name) revoked a shared item; the copy was deleted."
-        default:
-            return "A vault \(notice.kind) notice; this version does not act on it yet."
+            for entry in item.shares where entry.isLive {
+                guard let holder = try? tx.contact(id: entry.holderID), holder.number != nil else { continue }
+                try sendNotice(
+                    .revoke, share: entry.share, to: holder, logText: "Vault: a shared item was revoked.", in: tx, now: now, using: &rng)
+            }
+            if contact.number != nil {
+                try sendNotice(
+                    .removed, share: notice.share, to: contact, logText: "Vault: a revoked item was deleted.", in: tx, now: now, using: &rng
+                )
+            }
+            return "\(contact.name) revoked a shared item; the copy and the copies shared onward from it were deleted."
         }
     }
 

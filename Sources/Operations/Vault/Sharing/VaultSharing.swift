@@ -38,18 +38,21 @@ public enum VaultSharing {
                     permission: permission, level: level, sharedAt: now, expiresAt: expiresAt, title: item.title,
                     username: item.username ?? "", url: item.url ?? "", notes: item.notes ?? "", password: item.password,
                     totp: item.totp ?? ""))
-            guard let parts = VaultPart.split(record.bytes, kind: .share, share: share) else {
-                throw VaultError.invalid(
-                    "The item is too long to share in \(VaultPart.maxCount) messages; shorten its notes and share it again.")
-            }
-            let logID = try send(
-                parts.map { VaultMessage.part($0).payload }, to: contact,
-                logText: "Vault: \"\(item.title)\" shared (\(permission), \(parts.count) SMS).", in: tx, now: now, using: &rng)
+            let logID = try sendRecord(
+                record, kind: .share, share: share, to: contact, logText: "Vault: \"\(item.title)\" shared (\(permission)).", in: tx,
+                now: now, using: &rng)
             let entry = ItemShare(
                 share: share, holderID: contact.id, holder: contact.name, permission: permission, level: level, sharedAt: now,
                 expiresAt: expiresAt, logID: logID, state: .sending)
             item.shares.append(entry)
             try tx.updateVaultItem(item.id, body: try item.encoded())
+            if let received = item.received, let owner = try? tx.contact(id: received.senderID), owner.number != nil {
+                // The owner lists every holder, indirect ones too: tell it whom this copy went to.
+                let report = ShareRecord.reshared(share: share, permission: permission, expiresAt: expiresAt, holder: contact.name)
+                try sendRecord(
+                    report, kind: .reshared, share: received.share, to: owner, logText: "Vault: a shared item was shared onward.",
+                    in: tx, now: now, using: &rng)
+            }
             try Vault.record(item.received == nil ? .shared : .reshared, item, detail: "\(contact.name), \(permission)", in: tx, now: now)
             return ShareHolder(entry, acknowledged: false)
         }
@@ -81,6 +84,28 @@ public enum VaultSharing {
             throw VaultError.notPermitted("A copy shared onward allows use or use+share at most; give one of those.")
         }
         return 2
+    }
+
+    /// Sends `record` as the parts of a message of `kind` about `share`; returns the log row's id.
+    ///
+    /// - Throws: ``VaultError/invalid(_:)`` when it needs more than 16 messages.
+    static func sendRecord(
+        _ record: ShareRecord, kind: VaultMessage.Kind, share: UInt32, to contact: Contact, logText: String, in tx: StoreTransaction,
+        now: Date, using rng: inout some RandomNumberGenerator
+    ) throws -> Int64 {
+        guard let parts = VaultPart.split(record.bytes, kind: kind, share: share) else {
+            throw VaultError.invalid("The item is too long to share in \(VaultPart.maxCount) messages; shorten its notes and try again.")
+        }
+        return try send(parts.map { VaultMessage.part($0).payload }, to: contact, logText: logText, in: tx, now: now, using: &rng)
+    }
+
+    /// Sends a notice (revoke, expired, removed) about `share`.
+    static func sendNotice(
+        _ kind: VaultMessage.Kind, share: UInt32, to contact: Contact, logText: String, in tx: StoreTransaction, now: Date,
+        using rng: inout some RandomNumberGenerator
+    ) throws {
+        let notice = VaultNotice(kind: kind, share: share)
+        _ = try send([VaultMessage.notice(notice).payload], to: contact, logText: logText, in: tx, now: now, using: &rng)
     }
 
     /// Seals `payloads` for `contact` at consecutive positions, saves the state, logs them as one
@@ -117,6 +142,6 @@ extension ShareHolder {
         self.init(
             holder: entry.holder, permission: entry.permission, level: entry.level, sharedAt: entry.sharedAt,
             expiresAt: entry.expiresAt, state: entry.state == .sending && acknowledged ? .held : entry.state,
-            acknowledged: acknowledged)
+            acknowledged: acknowledged, via: entry.via)
     }
 }
