@@ -1,7 +1,8 @@
 import Foundation
-import Operations
 import Store
 import Testing
+
+@testable import Operations
 
 /// What happens to shares after they arrive: a re-share reported to the owner, a new password
 /// pushed to every holder (directly and through the level-1 holder), a holder's change going back
@@ -62,6 +63,30 @@ struct VaultSharingChangeTests {
         try gateways.deliver(from: "alice", at: start + 12)
         #expect(try password(gateways, "dave", at: start + 13) == "bobs-Pässword")
         #expect(try Vault.log(titled: "Mail", in: gateways["alice"]).map(\.kind).contains(.changed))
+    }
+
+    @Test("An update from a contact that did not share the copy, and a change from a use holder, are refused and logged")
+    func forgedPasswords() throws {
+        let gateways = try network()
+        var rng = SystemRandomNumberGenerator()
+        let daves = try #require(try gateways["dave"].read { try Vault.items(in: $0) }.first?.received?.share)
+        let bobs = try #require(try gateways["bob"].read { try Vault.items(in: $0) }.first?.received?.share)
+        try gateways["dave"].write { tx in
+            try VaultSharing.sendRecord(
+                .password(changedAt: start, password: "daves-Pässword"), kind: .change, share: daves, to: try tx.contact(named: "alice"),
+                logText: "A change.", in: tx, now: start, using: &rng)
+        }
+        try gateways["carol"].write { tx in
+            try VaultSharing.sendRecord(
+                .password(changedAt: start, password: "carols-Pässword"), kind: .update, share: bobs, to: try tx.contact(named: "bob"),
+                logText: "An update.", in: tx, now: start, using: &rng)
+        }
+        let applied = try gateways.deliver(from: "dave", at: start + 10) + gateways.deliver(from: "carol", at: start + 10)
+        #expect(applied.count == 2)
+        #expect(try password(gateways, "alice", at: start + 11) == "first-Pässword")
+        #expect(try password(gateways, "bob", at: start + 11) == "first-Pässword")
+        let notes = try gateways["alice"].read { try $0.logEntry(id: applied[0].logID) }.error ?? ""
+        #expect(notes.contains("refused"))
     }
 
     @Test("A revocation removes the copy from the contact and from those it shared with, and marks the item exposed")

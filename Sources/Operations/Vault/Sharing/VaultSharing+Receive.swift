@@ -81,10 +81,24 @@ extension VaultSharing {
         let received = ReceivedShare(
             share: id, senderID: contact.id, sender: contact.name, permission: share.permission, level: share.level,
             sharedAt: share.sharedAt, expiresAt: share.expiresAt)
+        // The fields come from an SMS: held to the same rules as a person's (lengths, no control characters, a TOTP URI).
+        let username: String?
+        let url: String?
+        let notes: String?
+        let password: String
+        let totp: String?
+        do {
+            username = try Vault.Fields.optional(share.username.nilIfEmpty, .username)
+            url = try Vault.Fields.optional(share.url.nilIfEmpty, .url)
+            notes = try Vault.Fields.optional(share.notes.nilIfEmpty, .notes)
+            password = try Vault.Fields.password(share.password)
+            totp = try Vault.Fields.totp(share.totp.nilIfEmpty)
+        } catch {
+            return "A share with a field the vault refuses; refused."
+        }
         var item = VaultItem(
-            id: UUID(), title: title, username: share.username.nilIfEmpty, url: share.url.nilIfEmpty, notes: share.notes.nilIfEmpty,
-            password: share.password, totp: share.totp.nilIfEmpty, createdAt: now, updatedAt: now, passwordChangedAt: share.sharedAt,
-            generatedBits: nil, received: received)
+            id: UUID(), title: title, username: username, url: url, notes: notes, password: password, totp: totp, createdAt: now,
+            updatedAt: now, passwordChangedAt: share.sharedAt, generatedBits: nil, received: received)
         item.id = try tx.insertVaultItem(try item.encoded())
         try Vault.record(.received, item, detail: "\(contact.name), \(share.permission), level \(share.level)", in: tx, now: now)
         return "A vault item shared by \(contact.name) (\(share.permission), level \(share.level)); kept."
