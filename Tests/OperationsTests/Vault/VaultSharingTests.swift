@@ -83,6 +83,19 @@ struct VaultSharingTests {
         #expect(try gateways["bob"].read { try $0.vaultParts() }.isEmpty)
     }
 
+    @Test("Parts of a share that never completes are discarded after a week")
+    func staleParts() throws {
+        let gateways = try Gateways(["alice", "bob"], pairs: [("alice", "bob")])
+        try alicesMail(gateways, notes: String(repeating: "Long notes. ", count: 30))
+        try share(gateways, .use)
+        try gateways.deliver(from: "alice", at: start + 1) { sent in Array(sent.dropLast()) }
+        #expect(try !gateways["bob"].read { try $0.vaultParts() }.isEmpty)
+        #expect(try Vault.list(in: gateways["bob"], now: start + VaultSharing.partTimeout).isEmpty)
+        #expect(try !gateways["bob"].read { try $0.vaultParts() }.isEmpty)
+        _ = try Vault.list(in: gateways["bob"], now: start + VaultSharing.partTimeout + 2)
+        #expect(try gateways["bob"].read { try $0.vaultParts() }.isEmpty)
+    }
+
     @Test("At expiry the holder's copy deletes itself, offline, and the owner learns of it")
     func expiry() throws {
         let gateways = try Gateways(["alice", "bob"], pairs: [("alice", "bob")])
