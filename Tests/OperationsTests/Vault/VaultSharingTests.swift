@@ -102,11 +102,13 @@ struct VaultSharingTests {
         try alicesMail(gateways)
         try share(gateways, .use, expiresAt: start + 3600)
         try gateways.deliver(from: "alice", at: start + 1)
+        #expect(try gateways["bob"].read { try VaultSharing.nextExpiry(in: $0) } == start + 3600)
         #expect(try Vault.list(in: gateways["bob"], now: start + 3599).count == 1)
         #expect(throws: VaultError.notFound("Mail")) {
             try Vault.use(titled: "Mail", for: .copy, in: gateways["bob"], now: start + 3600)
         }
         #expect(try Vault.list(in: gateways["bob"], now: start + 3601).isEmpty)
+        #expect(try gateways["bob"].read { try VaultSharing.nextExpiry(in: $0) } == nil)
         #expect(try Vault.log(titled: "Mail", in: gateways["bob"]).map(\.kind).last == .expired)
         try gateways.deliver(from: "bob", at: start + 3700)
         #expect(try VaultSharing.shares(of: "Mail", in: gateways["alice"]).map(\.state) == [.expired])

@@ -48,6 +48,19 @@ extension VaultSharing {
         return stale.count
     }
 
+    /// When ``expire(in:now:)`` next has something to do: the earliest expiry of a received copy,
+    /// or the time the oldest waiting part is discarded; nil when nothing waits. For a daemon that
+    /// sleeps until its next due time.
+    public static func nextExpiry(in reader: StoreReader) throws -> Date? {
+        let copies = try Vault.items(in: reader).compactMap { $0.received?.expiresAt }
+        let parts = try reader.vaultParts().compactMap { record in
+            (try? JSONDecoder().decode(WaitingPart.self, from: record.body)).map {
+                Date(timeIntervalSince1970: $0.receivedAt).addingTimeInterval(partTimeout)
+            }
+        }
+        return (copies + parts).min()
+    }
+
     /// As ``expire(in:now:)``, in a transaction of its own.
     @discardableResult
     public static func expire(store: UnlockedStore, now: Date) throws -> [String] {
