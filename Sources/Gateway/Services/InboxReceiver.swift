@@ -199,7 +199,7 @@ public struct InboxReceiver: Service {
 
 extension InboxReceiver {
     /// Keeps the clock-driven work (``Operations/DueWork``: long-text timeouts, acknowledgements
-    /// due, re-sends) on time: does what is due, then sleeps until the next due time, or until a
+    /// due, re-sends, expired vault copies) on time: does what is due, then sleeps until the next due time, or until a
     /// scan or a send rings ``GatewayContext/timersBell`` because it may have changed that time.
     func keepTimersOnTime() async {
         let fallback = Duration.milliseconds(Int64(context.intervals.healthSeconds * 1000))

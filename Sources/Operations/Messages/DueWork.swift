@@ -4,7 +4,8 @@ public import Store
 /// What a daemon does by the clock rather than because an SMS came: long texts whose missing
 /// parts waited too long are logged with their gaps marked (``LongTexts``), acknowledgements that
 /// waited their delay are queued, and SMS whose acknowledgement is overdue are sent again or given
-/// up (``Acknowledgements``). One call does what is due and says when the next thing falls due, so
+/// up (``Acknowledgements``), and received vault copies whose expiry has come are deleted and
+/// reported to their owner (``VaultSharing/expire(in:now:)``). One call does what is due and says when the next thing falls due, so
 /// the daemon sleeps until then instead of looking every few seconds.
 public enum DueWork {
     /// The timing the work follows, in seconds (the daemon's `[intervals]`).
@@ -33,13 +34,15 @@ public enum DueWork {
         public var resent = 0
         /// SMS given up after their last send went unacknowledged.
         public var givenUp = 0
+        /// Received vault copies deleted at their expiry (each reported to its owner by SMS).
+        public var expired = 0
         /// When the next piece of work falls due; nil when nothing waits. It can be in the past
         /// when something waits that cannot be done yet (an acknowledgement for a contact without
         /// a number): the caller then looks again later, not at once.
         public var nextDue: Date?
 
         /// Whether outbox rows were queued (the sender should be woken).
-        public var queuedOutbox: Bool { queued > 0 || resent > 0 }
+        public var queuedOutbox: Bool { queued > 0 || resent > 0 || expired > 0 }
     }
 
     /// Does what is due at `now`, in the caller's transaction, and finds the next due time.
@@ -52,10 +55,12 @@ public enum DueWork {
         let (resent, givenUp) = try Acknowledgements.resendDue(in: tx, timeout: timing.acknowledgementTimeout, now: now)
         outcome.resent = resent.count
         outcome.givenUp = givenUp.count
+        outcome.expired = try VaultSharing.expire(in: tx, now: now).count
         let candidates = [
             try LongTexts.nextRelease(in: tx, timeout: timing.longTextTimeout),
             try tx.oldestPendingAcknowledgement()?.addingTimeInterval(timing.acknowledgementDelay),
             try tx.nextAcknowledgementTimeout(timeout: timing.acknowledgementTimeout),
+            try VaultSharing.nextExpiry(in: tx),
         ]
         outcome.nextDue = candidates.compactMap { $0 }.min()
         return outcome

@@ -60,6 +60,10 @@ public enum IncomingMessage {
             if let part = TextPart(typed.payload) {
                 return try LongTexts.receive(part, typed, ciphertext: ciphertext, from: contact, fingerprint: fingerprint, in: tx, now: now)
             }
+            if let vault = VaultMessage(typed.payload) {
+                return try VaultSharing.receive(
+                    vault, typed, ciphertext: ciphertext, from: contact, fingerprint: fingerprint, in: tx, now: now)
+            }
             let id = try tx.appendLog(
                 NewLogEntry(
                     time: now, direction: .incoming, contact: contact, status: .typed, text: TypedRecord.text(of: typed.payload),

@@ -19,6 +19,20 @@ extension Vault {
         try reader.vaultHistory(of: item.id).map { record in try HistoryEntry.decoding(record.body) }
     }
 
+    /// Moves the item's password to its history (the newest ``historyLimit`` kept) and puts
+    /// `password` in its place; the caller saves the item.
+    static func replacePassword(
+        of item: inout VaultItem, with password: String, changedAt: Date, generatedBits: Double?, in tx: StoreTransaction, now: Date
+    ) throws {
+        try tx.appendVaultHistory(
+            of: item.id, body: try HistoryEntry(password: item.password, retiredAt: now).encoded(), keeping: historyLimit)
+        item.password = password
+        item.passwordChangedAt = changedAt
+        item.updatedAt = now
+        item.generatedBits = generatedBits
+        item.exposed = false
+    }
+
     /// Appends an event about `item` to the log, in the caller's transaction.
     static func record(_ kind: VaultEventKind, _ item: VaultItem, detail: String? = nil, in tx: StoreTransaction, now: Date) throws {
         let body = VaultEvent.Body(time: now.timeIntervalSince1970, kind: kind, itemID: item.id, title: item.title, detail: detail)

@@ -15,6 +15,7 @@ extension Vault {
     /// (with the command's name, never its arguments) in the same transaction.
     public static func use(titled title: String, for use: VaultUse, in store: UnlockedStore, now: Date) throws -> VaultItem {
         try store.write { tx in
+            try VaultSharing.expire(in: tx, now: now)
             let item = try find(title, in: items(in: tx))
             switch use {
             case .copy: try record(.copied, item, in: tx, now: now)
@@ -29,6 +30,7 @@ extension Vault {
     /// - Throws: ``VaultError/noTOTP(_:)`` for an item without one.
     public static func code(titled title: String, in store: UnlockedStore, now: Date) throws -> (code: String, validFor: Int64) {
         try store.write { tx in
+            try VaultSharing.expire(in: tx, now: now)
             let item = try find(title, in: items(in: tx))
             guard let text = item.totp, let totp = try? OTPAuthURI(parsing: text).totp else { throw VaultError.noTOTP(item.title) }
             let time = TOTP.unixTime(now)

@@ -30,9 +30,11 @@ public enum Vault {
     }
 
     /// Every item, sorted by title (as the store compares names), without secrets.
-    public static func list(in store: UnlockedStore) throws -> [VaultItemSummary] {
-        try store.read { reader in
-            try items(in: reader).sorted { VaultTitle.key(for: $0.title) < VaultTitle.key(for: $1.title) }
+    /// Received copies whose expiry has come are deleted first.
+    public static func list(in store: UnlockedStore, now: Date = Date()) throws -> [VaultItemSummary] {
+        try store.write { reader in
+            try VaultSharing.expire(in: reader, now: now)
+            return try items(in: reader).sorted { VaultTitle.key(for: $0.title) < VaultTitle.key(for: $1.title) }
                 .map(VaultItemSummary.init)
         }
     }
@@ -40,7 +42,13 @@ public enum Vault {
     /// One item for showing: the password only when `reveal` is set, which is logged.
     public static func item(titled title: String, reveal: Bool, in store: UnlockedStore, now: Date) throws -> VaultItemView {
         try store.write { tx in
+            try VaultSharing.expire(in: tx, now: now)
             let item = try find(title, in: items(in: tx))
+            if reveal, let received = item.received, received.permission != .useChangeAndShare {
+                throw VaultError.notPermitted(
+                    "\(received.sender) shared this item with you for \(received.permission); it can be copied, run with or used for codes, not shown."
+                )
+            }
             if reveal { try record(.revealed, item, in: tx, now: now) }
             return VaultItemView(
                 summary: VaultItemSummary(item), notes: item.notes, password: reveal ? item.password : nil,
@@ -55,8 +63,14 @@ public enum Vault {
         guard !changes.isEmpty else { throw VaultError.invalid("Nothing to change was given; give at least one field to change.") }
         let newTitle = try changes.title.map { raw throws in try VaultTitle.validate(raw) }
         return try store.write { tx in
+            try VaultSharing.expire(in: tx, now: now)
             let items = try items(in: tx)
             var item = try find(title, in: items)
+            if let received = item.received, received.permission != .useChangeAndShare || !changes.onlyPassword {
+                throw VaultError.notPermitted(
+                    "\(received.sender) shared this item with you for \(received.permission); only its password may change, and only with use+change+share."
+                )
+            }
             if let newTitle {
                 if items.contains(where: { $0.id != item.id && VaultTitle.key(for: $0.title) == newTitle.key }) {
                     throw VaultError.titleTaken(newTitle.title)
@@ -89,6 +103,7 @@ public enum Vault {
     /// Deletes an item and its earlier passwords (the event log keeps that it was removed).
     public static func remove(titled title: String, from store: UnlockedStore, now: Date) throws {
         try store.write { tx in
+            try VaultSharing.expire(in: tx, now: now)
             let item = try find(title, in: items(in: tx))
             try tx.deleteVaultItem(item.id)
             try record(.removed, item, in: tx, now: now)

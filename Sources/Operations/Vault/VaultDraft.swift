@@ -61,4 +61,9 @@ public struct VaultChanges: Sendable, Hashable {
     public var isEmpty: Bool {
         title == nil && username == nil && url == nil && notes == nil && password == nil && totp == nil && !markExposed
     }
+
+    /// Whether only the password changes (all a holder with `use+change+share` may change).
+    var onlyPassword: Bool {
+        password != nil && title == nil && username == nil && url == nil && notes == nil && totp == nil && !markExposed
+    }
 }

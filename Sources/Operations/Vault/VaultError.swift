@@ -15,6 +15,8 @@ public enum VaultError: Error, Sendable, Hashable {
     case unreadable
     /// A generator request that cannot be met (too short for its classes, no class, too many).
     case generator(String)
+    /// A received copy's permission does not allow this; the sentence says what it allows.
+    case notPermitted(String)
 }
 
 extension VaultError: CategorizedError {
@@ -23,6 +25,7 @@ extension VaultError: CategorizedError {
         case .notFound, .noTOTP: .notFound
         case .titleTaken: .conflict
         case .invalid, .generator: .invalidInput
+        case .notPermitted: .conflict
         case .unreadable: .corrupted
         }
     }
@@ -33,7 +36,7 @@ extension VaultError: CategorizedError {
             "No vault item is titled \"\(title)\"; check the title against the list of items."
         case .titleTaken(let title):
             "A vault item titled \"\(title)\" already exists; choose another title or edit that item."
-        case .invalid(let sentence), .generator(let sentence):
+        case .invalid(let sentence), .generator(let sentence), .notPermitted(let sentence):
             sentence
         case .noTOTP(let title):
             "The vault item \"\(title)\" has no TOTP secret; add an otpauth:// URI to it first."

@@ -46,6 +46,22 @@ public enum VaultEventKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// A TOTP code was computed from the item's secret.
     case code
     case imported, exported
+    /// This side shared its item with a contact (the detail names the contact and permission).
+    case shared
+    /// This side shared a received copy onward, at the second level.
+    case reshared
+    /// A contact's gateway shared an item with this side.
+    case received
+    /// A received copy reached its expiry and was deleted; or a holder reported that its copy did.
+    case expired
+    /// This side revoked a share; or a received copy was taken back by the contact that shared it
+    /// and deleted.
+    case revoked
+    /// A new password was pushed to the holders (`vault update`, a rotation, a holder's change).
+    case updated
+    /// A new password arrived: from the owner on a holder, from a holder allowed to change it on
+    /// the owner.
+    case changed
 }
 
 extension VaultEvent {

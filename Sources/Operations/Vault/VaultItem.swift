@@ -24,6 +24,10 @@ public struct VaultItem: Sendable, Hashable, Identifiable {
     /// Someone who no longer should may know the password (a revoked share, a rotation or an
     /// import said so); cleared when the password changes.
     public var exposed = false
+    /// Where this copy came from, when another gateway shared it; nil for this side's own item.
+    public var received: ReceivedShare? = nil
+    /// The shares of this item this side sent.
+    public var shares: [ItemShare] = []
 }
 
 extension VaultItem: CustomStringConvertible, CustomReflectable {
@@ -47,6 +51,8 @@ extension VaultItem {
         var passwordChangedAt: Double
         var generatedBits: Double?
         var exposed: Bool?
+        var received: ReceivedShare?
+        var shares: [ItemShare]?
     }
 
     init(id: UUID, body: Body) {
@@ -56,7 +62,7 @@ extension VaultItem {
             createdAt: Date(timeIntervalSince1970: body.createdAt),
             updatedAt: Date(timeIntervalSince1970: body.updatedAt),
             passwordChangedAt: Date(timeIntervalSince1970: body.passwordChangedAt), generatedBits: body.generatedBits,
-            exposed: body.exposed ?? false)
+            exposed: body.exposed ?? false, received: body.received, shares: body.shares ?? [])
     }
 
     /// The bytes the store seals.
@@ -66,7 +72,7 @@ extension VaultItem {
                 title: title, username: username, url: url, notes: notes, password: password, totp: totp,
                 createdAt: createdAt.timeIntervalSince1970, updatedAt: updatedAt.timeIntervalSince1970,
                 passwordChangedAt: passwordChangedAt.timeIntervalSince1970, generatedBits: generatedBits,
-                exposed: exposed))
+                exposed: exposed, received: received, shares: shares.isEmpty ? nil : shares))
     }
 
     /// The item a stored record holds.

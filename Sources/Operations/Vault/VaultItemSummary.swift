@@ -3,7 +3,8 @@ public import Foundation
 /// A vault item as a list shows it: never its password, notes or TOTP secret.
 ///
 /// JSON (``OperationsJSON``): `{"createdAt","hasNotes","hasTotp","passwordChangedAt","title",
-/// "updatedAt","url","username"}`, every key always present, `null` where a value is absent.
+/// "updatedAt","url","username","owner","permission","level","expiresAt"}`, every key always
+/// present, `null` where a value is absent (the last four for this side's own items).
 public struct VaultItemSummary: Sendable, Hashable, Encodable {
     public var title: String
     public var username: String?
@@ -13,6 +14,8 @@ public struct VaultItemSummary: Sendable, Hashable, Encodable {
     public var createdAt: Date
     public var updatedAt: Date
     public var passwordChangedAt: Date
+    /// For a received copy: the contact that shared it, the permission, the level and the expiry.
+    public var received: ReceivedShare?
 
     init(_ item: VaultItem) {
         title = item.title
@@ -23,12 +26,13 @@ public struct VaultItemSummary: Sendable, Hashable, Encodable {
         createdAt = item.createdAt
         updatedAt = item.updatedAt
         passwordChangedAt = item.passwordChangedAt
+        received = item.received
     }
 
     private enum CodingKeys: String, CodingKey {
         case title, username, url, hasNotes
         case hasTOTP = "hasTotp"
-        case createdAt, updatedAt, passwordChangedAt
+        case createdAt, updatedAt, passwordChangedAt, owner, permission, level, expiresAt
     }
 
     /// Writes absent values as `null`, so every item has the same keys.
@@ -42,6 +46,10 @@ public struct VaultItemSummary: Sendable, Hashable, Encodable {
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(updatedAt, forKey: .updatedAt)
         try container.encode(passwordChangedAt, forKey: .passwordChangedAt)
+        try container.encode(received?.sender, forKey: .owner)
+        try container.encode(received?.permission.description, forKey: .permission)
+        try container.encode(received?.level, forKey: .level)
+        try container.encode(received?.expiresAt, forKey: .expiresAt)
     }
 }
 

@@ -53,6 +53,7 @@ struct SealedColumn: Sendable {
         SealedColumn(table: "vault_items", rowName: "id", column: "body") { .vaultItem($0) },
         SealedColumn(table: "vault_history", rowName: "id", column: "body") { .vaultHistory($0) },
         SealedColumn(table: "vault_events", rowName: "id", column: "body") { .vaultEvent($0) },
+        SealedColumn(table: "vault_parts", rowName: "id", column: "body") { .vaultPart($0) },
         SealedColumn(table: "account", rowName: "id", column: "two_factor_secret") { .twoFactorSecret(account: $0) },
         SealedColumn(table: "account", rowName: "id", column: "two_factor_state") { .twoFactorState(account: $0) },
         SealedColumn(table: "operators", rowName: "id", column: "password") { .operatorPassword($0) },

@@ -32,3 +32,20 @@ extension StoreSchema {
         }
     }
 }
+
+extension StoreSchema {
+    /// The parts of shared vault items received from contacts and waiting for the rest of their
+    /// record (docs/PROTOCOL.md §13.2). Each row is one AES-GCM blob, like the items: the contact,
+    /// the share, the part's index and its segment are all inside it.
+    static func registerVaultShareParts(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v6-vault-share-parts") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE vault_parts (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        body BLOB NOT NULL
+                    ) STRICT;
+                    """)
+        }
+    }
+}

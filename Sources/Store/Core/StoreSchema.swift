@@ -265,15 +265,16 @@ enum StoreSchema {
         registerVault(in: &migrator)
         registerAPI(in: &migrator)
         registerWebhooks(in: &migrator)
+        registerVaultShareParts(in: &migrator)
 
         return migrator
     }
 
     /// Every table the store owns, children before parents (the order ``UnlockedStore/deleteAccount()`` wipes them in).
     static let tables = [
-        "console_sessions", "audit_events", "operators", "vault_events", "vault_history", "vault_items", "idempotency_keys", "api_tokens",
-        "webhook_deliveries", "webhook_endpoints", "events", "pending_acks", "automatic_replies", "outbox", "contact_numbers", "quarantine",
-        "modem_status", "message_events", "messages",
+        "console_sessions", "audit_events", "operators", "vault_parts", "vault_events", "vault_history", "vault_items", "idempotency_keys",
+        "api_tokens", "webhook_deliveries", "webhook_endpoints", "events", "pending_acks", "automatic_replies", "outbox", "contact_numbers",
+        "quarantine", "modem_status", "message_events", "messages",
         "received_pdus", "partial_groups", "otp_entries", "contacts", "account",
     ]
 }

@@ -80,6 +80,11 @@ struct SecretContext: Sendable, Hashable, CustomStringConvertible {
         SecretContext("smsgw/v1/vault/history/\(entry.storeString)")
     }
 
+    /// One part of a shared vault item received from a contact, waiting for the rest.
+    static func vaultPart(_ part: UUID) -> SecretContext {
+        SecretContext("smsgw/v1/vault/part/\(part.storeString)")
+    }
+
     /// One event of the vault's log.
     static func vaultEvent(_ event: UUID) -> SecretContext {
         SecretContext("smsgw/v1/vault/event/\(event.storeString)")

@@ -24,7 +24,11 @@ extension VaultCommand {
                 return
             }
             for item in items {
-                let fields = [item.title, item.username ?? "-", item.url ?? "-", item.hasTOTP ? "totp" : "-"]
+                var fields = [item.title, item.username ?? "-", item.url ?? "-", item.hasTOTP ? "totp" : "-"]
+                if let received = item.received {
+                    let until = received.expiresAt.map { "until \(Output.timestamp($0))" } ?? "no expiry"
+                    fields.append("from \(received.sender), \(received.permission), \(until)")
+                }
                 Output.line(fields.map { TerminalText.escaped($0) }.joined(separator: "\t"))
             }
         }

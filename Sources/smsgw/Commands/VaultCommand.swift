@@ -19,7 +19,7 @@ struct VaultCommand: ParsableCommand {
             """,
         subcommands: [
             Add.self, List.self, Show.self, Edit.self, Remove.self, Copy.self, Exec.self, Code.self, Generate.self, Log.self, Audit.self,
-            Import.self, Export.self,
+            Import.self, Export.self, Share.self, Shares.self, Update.self, Revoke.self, Rotate.self,
         ]
     )
 

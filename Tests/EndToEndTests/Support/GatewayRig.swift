@@ -5,24 +5,29 @@ import Testing
     import Glibc
 #endif
 
-/// A simulated network (`smsgw sim`), two paired peers and their `smsgw serve` daemons, each
-/// driving one simulated modem through a gammurc, as an operator would set them up.
+/// A simulated network (`smsgw sim`), two paired peers (and, when asked, a third, carol, paired
+/// with bob) and their `smsgw serve` daemons, each driving one simulated modem through a gammurc,
+/// as an operator would set them up.
 final class GatewayRig {
-    static let numbers = ["+15550001", "+15550002"]
+    static let numbers = ["+15550001", "+15550002", "+15550003"]
 
     let root: URL
     let simDirectory: URL
     let alice: Peer
     let bob: Peer
+    /// Paired with bob only; nil unless the rig was made `withCarol`.
+    let carol: Peer?
     private let simulator: Process
     private var daemons: [String: Process] = [:]
     private var starts = 0
 
-    /// Starts the network, creates and pairs alice (+15550001) and bob (+15550002), writes their configs.
-    init(root: URL) async throws {
+    /// Starts the network, creates and pairs alice (+15550001) and bob (+15550002), and with
+    /// `withCarol` carol (+15550003, paired with bob), and writes their configs.
+    init(root: URL, withCarol: Bool = false) async throws {
         self.root = root
         simDirectory = root.appendingPathComponent("sim")
-        simulator = try SMSGWBinary.makeProcess(["sim", "--modems", "2", "--dir", simDirectory.path], environment: [:])
+        simulator = try SMSGWBinary.makeProcess(
+            ["sim", "--modems", withCarol ? "3" : "2", "--dir", simDirectory.path], environment: [:])
         simulator.standardOutput = FileHandle.nullDevice
         simulator.standardError = FileHandle.nullDevice
         try simulator.run()
@@ -35,7 +40,14 @@ final class GatewayRig {
         let bobCode = try Self.pairingCode(bob.expect(["contact", "add", "alice", "--number", Self.numbers[0], "--json"]))
         _ = try alice.pair(bob, code: bobCode)
         _ = try bob.pair(alice, code: aliceCode)
-        for (index, peer) in [alice, bob].enumerated() {
+        carol = withCarol ? try Peer.create("carol", in: root) : nil
+        if let carol {
+            let bobsCode = try Self.pairingCode(bob.expect(["contact", "add", "carol", "--number", Self.numbers[2], "--json"]))
+            let carolsCode = try Self.pairingCode(carol.expect(["contact", "add", "bob", "--number", Self.numbers[1], "--json"]))
+            _ = try bob.pair(carol, code: carolsCode)
+            _ = try carol.pair(bob, code: bobsCode)
+        }
+        for (index, peer) in ([alice, bob] + (carol.map { [$0] } ?? [])).enumerated() {
             let toml = """
                 data_dir = "\(peer.dataDir.path)"
                 log_level = "info"

@@ -41,9 +41,12 @@ extension Vault {
     }
 
     /// Every item in `format`, each export logged. The bytes hold every password in the clear.
+    /// Received copies whose permission does not allow showing the password are left out.
     public static func export(format: VaultFormat, from store: UnlockedStore, now: Date) throws -> Data {
         try store.write { tx in
-            let items = try items(in: tx).sorted { VaultTitle.key(for: $0.title) < VaultTitle.key(for: $1.title) }
+            try VaultSharing.expire(in: tx, now: now)
+            let items = try items(in: tx).filter { $0.received.map { $0.permission == .useChangeAndShare } ?? true }
+                .sorted { VaultTitle.key(for: $0.title) < VaultTitle.key(for: $1.title) }
             for item in items { try record(.exported, item, detail: format.rawValue, in: tx, now: now) }
             switch format {
             case .bitwardenJSON:
