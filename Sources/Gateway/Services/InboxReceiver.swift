@@ -148,13 +148,10 @@ public struct InboxReceiver: Service {
         var logger = logger
         // The log row's id: what `smsgw log`, `status` and the journal call this message.
         if let message = outcome.message { logger[metadataKey: GatewayLog.message] = "\(message)" }
-        switch outcome {
-        case .resync, .rejected:
-            // Either may have queued a handshake (an answer, or an automatic reply).
-            context.outboxWake.wake()
-        default:
-            break
-        }
+        // Any received message may have queued SMS: a handshake (an answer, an automatic reply),
+        // or a typed message's reply (a vault copy's report, an update passed on to holders). A
+        // wake costs the sender one read of the queue.
+        context.outboxWake.wake()
         switch outcome {
         case .alreadyProcessed, .deferred, .statusReport:
             return

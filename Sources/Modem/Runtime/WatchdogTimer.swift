@@ -25,6 +25,8 @@ final class WatchdogTimer: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The timer thread's identity, set as it starts.
+    private let thread = Mutex<pthread_t?>(nil)
     /// Signalled whenever the earliest deadline may have changed or the timer stops; the thread
     /// then looks at ``state`` again (extra signals only make it look once more).
     private let changed = DispatchSemaphore(value: 0)
@@ -34,12 +36,13 @@ final class WatchdogTimer: Sendable {
     init(name: String) {
         let threadName = String(name.prefix(15))
         // The thread holds the timer until it has stopped.
-        let thread = Thread { [self] in
+        let worker = Thread { [self] in
             Thread.current.name = threadName
+            self.thread.withLock { $0 = pthread_self() }
             self.runLoop()
         }
-        thread.stackSize = 256 << 10
-        thread.start()
+        worker.stackSize = 256 << 10
+        worker.start()
     }
 
     /// Runs `action` on the timer thread once `delay` has passed, unless cancelled first.
@@ -65,6 +68,11 @@ final class WatchdogTimer: Sendable {
             state.entries.remove(at: index)
             return true
         }
+    }
+
+    /// Whether the caller runs on the timer's own thread (what its actions do).
+    var isCurrentThread: Bool {
+        thread.withLock { id in id.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
     /// How many actions wait for their deadline.
