@@ -10,5 +10,9 @@ apt-get install -y -qq --no-install-recommends \
     gammu oathtool zbar-tools systemd adduser openssl curl >/dev/null
 echo "system packages installed: libgammu-dev libargon2-dev libsqlite3-dev gammu oathtool zbar-tools systemd adduser openssl curl"
 # schemathesis (PyPI) checks the running daemon's HTTP API against docs/openapi.yaml in the tests.
-python3 -m pip install --quiet --disable-pip-version-check schemathesis
+# A Debian python3 without pip gets it from apt; one that refuses system-wide installs (PEP 668)
+# is told this machine is meant for it.
+python3 -m pip --version >/dev/null 2>&1 || apt-get install -y -qq --no-install-recommends python3-pip >/dev/null
+python3 -m pip install --quiet --disable-pip-version-check schemathesis 2>/dev/null \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages schemathesis
 echo "python packages installed: schemathesis"
