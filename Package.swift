@@ -186,7 +186,7 @@ let package = Package(
         .target(
             name: "HTTPAPI",
             dependencies: [
-                "Operations", "Gateway", "Store", "Failures",
+                "Operations", "Gateway", "Store", "Failures", "Console",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

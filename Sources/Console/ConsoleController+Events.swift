@@ -17,3 +17,11 @@ extension ConsoleController {
         }
     }
 }
+
+extension ConsoleController {
+    /// Whether the request carries a live session.
+    public func isSignedIn(_ request: ConsoleRequest) -> Bool {
+        guard let token = request.cookies[Self.sessionCookie] else { return false }
+        return (try? ConsoleSessions.resume(token, in: store, now: environment.clock(), policy: policy)) != nil
+    }
+}

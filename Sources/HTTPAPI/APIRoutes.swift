@@ -1,3 +1,4 @@
+import Console
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -25,7 +26,7 @@ enum APIRoutes {
         ("/health/ready", [(.get, { $0.readiness })]),
     ]
 
-    static func router(_ handlers: APIHandlers) -> Router<APIContext> {
+    static func router(_ handlers: APIHandlers, console: ConsoleController? = nil) -> Router<APIContext> {
         let router = Router(context: APIContext.self)
         router.add(middleware: ProblemMiddleware())
         for (path, served) in table {
@@ -34,6 +35,7 @@ enum APIRoutes {
                 router.on(RouterPath(path), method: method) { request, context in try await handler(request, context) }
             }
         }
+        if let console { ConsoleRoutes.add(console, to: router, handlers: handlers) }
         return router
     }
 

@@ -1,3 +1,4 @@
+import Console
 public import Failures
 public import Gateway
 import Hummingbird
@@ -32,10 +33,11 @@ public final class APIServer: Service, Sendable {
     ///   - version: The daemon's version, for `GET /v1/status`.
     ///   - queued: Called after the API queued a message, to wake the outbox sender.
     ///   - listening: Called with the bound address (`HOST:PORT`) once the API listens.
+    ///   - console: Whether the web console answers under `/` (docs/OPERATIONS.md, "The web console").
     /// - Throws: ``APIServerError`` when the TLS files cannot be read.
     public init(
         settings: HTTPSettings, store: UnlockedStore, live: LiveStatus, logger: Logger, version: String,
-        queued: @escaping @Sendable () -> Void = {}, listening: @escaping @Sendable (String) -> Void = { _ in }
+        queued: @escaping @Sendable () -> Void = {}, listening: @escaping @Sendable (String) -> Void = { _ in }, console: Bool = true
     ) throws {
         let address = settings.listen ?? HTTPSettings.defaultAddress
         self.address = address.description
@@ -51,7 +53,10 @@ public final class APIServer: Service, Sendable {
         let scheme = settings.servesTLS ? "https" : "http"
         let apiLogger = logger
         application = Application(
-            router: APIRoutes.router(handlers), server: server,
+            router: APIRoutes.router(
+                handlers,
+                console: console ? Self.console(store: store, live: live, settings: settings, version: version, wake: queued) : nil),
+            server: server,
             configuration: ApplicationConfiguration(address: .hostname(address.host, port: address.port), serverName: nil),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? address.port
@@ -69,6 +74,15 @@ public final class APIServer: Service, Sendable {
             // The one I/O error before serving: the listener could not bind.
             throw APIServerError.listen(address: address, reason: "\(error)")
         }
+    }
+
+    /// The web console over the same store, status and wake as the API.
+    static func console(
+        store: UnlockedStore, live: LiveStatus, settings: HTTPSettings, version: String, wake: @escaping @Sendable () -> Void
+    )
+        -> ConsoleController
+    {
+        ConsoleController(.init(store: store, status: { try live.read(now: $0) }, wake: wake, secure: settings.servesTLS, version: version))
     }
 
     static func tls(certificate: String, key: String) throws -> TLSConfiguration {

@@ -87,7 +87,12 @@ struct ServeCommand: AsyncParsableCommand {
             return [
                 try APIServer(
                     settings: http, store: store, live: live, logger: logger, version: SMSGW.configuration.version,
-                    queued: { outboxWake.wake() }, listening: { Output.line("HTTP API on \(scheme)://\($0)") })
+                    queued: { outboxWake.wake() },
+                    listening: { address in
+                        Output.line("HTTP API on \(scheme)://\(address)")
+                        Output.line(
+                            "Console on \(scheme)://\(address)/ (operators sign in; add one with `smsgw operator add NAME --role admin`)")
+                    })
             ]
         }
         if sim {

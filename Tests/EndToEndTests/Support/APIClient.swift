@@ -26,7 +26,8 @@ final class APIClient: Sendable {
     ///   - base: `http://127.0.0.1:PORT` (or https).
     ///   - token: Sent as `Authorization: Bearer` when set.
     ///   - trusting: A PEM certificate to trust (for a self-signed one), else the system's roots.
-    init(base: String, token: String?, trusting certificate: String? = nil) throws {
+    ///   - followRedirects: Whether to follow a redirect (the console answers forms with 303s, which its tests read).
+    init(base: String, token: String?, trusting certificate: String? = nil, followRedirects: Bool = true) throws {
         self.base = base
         self.token = token
         var configuration = HTTPClient.Configuration()
@@ -36,6 +37,7 @@ final class APIClient: Sendable {
             configuration.tlsConfiguration = tls
         }
         configuration.timeout = .init(connect: .seconds(10), read: .seconds(30))
+        if !followRedirects { configuration.redirectConfiguration = .disallow }
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 

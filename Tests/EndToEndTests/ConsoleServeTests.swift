@@ -1,0 +1,96 @@
+import AsyncHTTPClient
+import Foundation
+import NIOHTTP1
+import TestSupport
+import Testing
+
+/// The web console served by a real `smsgw serve --sim` under `/` of the API's listener: an
+/// operator made with the CLI signs in with a real HTTP client, reads the pages, sends a text
+/// that the daemon submits, and a viewer's forged send is refused; the API keeps its paths.
+@Suite("Console served by serve", .serialized)
+struct ConsoleServeTests {
+    static let password = "a long console password"
+
+    /// Signs in through the form as a browser would and returns the session cookie.
+    static func signIn(_ name: String, client: APIClient) async throws -> String {
+        let form = try await client.get("/login")
+        #expect(form.status == 200 && form.text.contains("<h1>Sign in</h1>"))
+        let loginCookie = try #require(cookie("smsgw_login", in: form))
+        let body = "name=\(name)&password=\(password.replacingOccurrences(of: " ", with: "+"))&csrf=\(loginCookie)"
+        let answer = try await client.send(
+            .POST, "/login", body: Data(body.utf8),
+            headers: [
+                ("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", "smsgw_login=\(loginCookie)"),
+                ("Sec-Fetch-Site", "same-origin"),
+            ])
+        #expect(answer.status == 303, "\(answer.text)")
+        return try #require(cookie("smsgw_session", in: answer))
+    }
+
+    static func cookie(_ name: String, in answer: APIClient.Answer) -> String? {
+        for value in answer.headers["Set-Cookie"] where value.hasPrefix(name + "=") {
+            return String(value.dropFirst(name.count + 1).prefix { $0 != ";" })
+        }
+        return nil
+    }
+
+    static func csrf(in page: String) -> String? {
+        guard let start = page.range(of: "name=\"csrf\" value=\"")?.upperBound, let end = page[start...].firstIndex(of: "\"") else {
+            return nil
+        }
+        return String(page[start..<end])
+    }
+
+    @Test("Sign in, read the pages, send a text the daemon submits; a viewer's send is 403; the API keeps /v1")
+    func consoleOverHTTP() async throws {
+        try await withTemporaryDirectory { root in
+            let (alice, _) = try Peer.pairedCouple(in: root)
+            try alice.expect(["contact", "edit", "bob", "--number", "+15550002"])
+            try alice.expect(["operator", "add", "ops", "--role", "operator"], input: Self.password + "\n")
+            try alice.expect(["operator", "add", "watch", "--role", "viewer"], input: Self.password + "\n")
+            let daemon = try await ServeProcess.simulated(alice, in: root)
+            let base = try await waitForAPI(log: daemon.log)
+            let client = try APIClient(base: base, token: nil, followRedirects: false)
+
+            let anonymous = try await client.get("/status")
+            #expect(anonymous.status == 303 && anonymous.headers.first(name: "Location") == "/login")
+            #expect(try await client.get("/v1/contacts").status == 401, "the API's paths stay the API's")
+            #expect(try await client.get("/v1/nowhere").headers.first(name: "Content-Type") == "application/problem+json")
+
+            let session = try await Self.signIn("ops", client: client)
+            let cookie = [("Cookie", "smsgw_session=\(session)")]
+            let status = try await client.send(.GET, "/status", headers: cookie)
+            #expect(status.status == 200 && status.text.contains("<h1>Status</h1>"))
+            #expect(status.headers.first(name: "Content-Security-Policy")?.contains("script-src 'self'") == true)
+            let css = try await client.get("/assets/console.css")
+            #expect(css.status == 200 && css.headers.first(name: "Content-Type") == "text/css; charset=utf-8")
+
+            let sendPage = try await client.send(.GET, "/send", headers: cookie)
+            let token = try #require(Self.csrf(in: sendPage.text))
+            let sent = try await client.send(
+                .POST, "/send", body: Data("contact=bob&text=From+the+console.&csrf=\(token)".utf8),
+                headers: cookie + [("Content-Type", "application/x-www-form-urlencoded"), ("Sec-Fetch-Site", "same-origin")])
+            #expect(sent.status == 303, "\(sent.text)")
+            let location = try #require(sent.headers.first(name: "Location"))
+            // The daemon was woken and submits it to the simulated network.
+            let submitted = await eventually(timeout: .seconds(30)) {
+                let page = try await client.send(.GET, location, headers: cookie)
+                return page.text.contains("<span class=\"state\">sent</span>")
+            }
+            #expect(submitted, "the console's send was not submitted by the daemon")
+
+            let viewer = try await Self.signIn("watch", client: client)
+            let viewerCookie = [("Cookie", "smsgw_session=\(viewer)")]
+            let logPage = try await client.send(.GET, "/", headers: viewerCookie)
+            #expect(logPage.status == 200 && logPage.text.contains("From the console.") && !logPage.text.contains("href=\"/send\""))
+            let viewerToken = try #require(Self.csrf(in: logPage.text))
+            let forged = try await client.send(
+                .POST, "/send", body: Data("contact=bob&text=Forged.&csrf=\(viewerToken)".utf8),
+                headers: viewerCookie + [("Content-Type", "application/x-www-form-urlencoded"), ("Sec-Fetch-Site", "same-origin")])
+            #expect(forged.status == 403)
+            let audit = try alice.expect(["audit", "--json"]).stdout
+            #expect(audit.contains("\"outcome\":\"refused\"") && audit.contains("\"actorName\":\"watch\""), "\(audit)")
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+}
