@@ -60,7 +60,9 @@ struct ModemSupervisorTests {
         #expect(rig.link.phase != .ready)
         #expect(rig.modem.calls.contains(.probe))
         rig.modem.update { $0.hung = false }
-        #expect(await eventually(timeout: .seconds(10)) { rig.link.phase == .ready })
+        // A probe still waiting on the hung modem (up to its 5 s deadline) and a reconnect pause
+        // (up to 5 s) may come first: the ladder's own bounds, so wait with the rig's patience.
+        #expect(await eventually(timeout: MemoryRig.patience) { rig.link.phase == .ready })
         #expect(rig.link.snapshot.lastError == nil)
         task.cancel()
         _ = try? await task.value
