@@ -35,7 +35,9 @@ extension GatewayIntegrationTests {
                 try GatewayStatus.read(from: pair.b.store).modems.allSatisfy { $0.receivedCount > 0 }
             }
             #expect(received)
-            let delivered = await eventually(timeout: .seconds(30)) {
+            // A report whose +CDS notice was missed is read at the storage's fallback read (10 ×
+            // health_seconds); under a loaded machine that can take more than half a minute.
+            let delivered = await eventually(timeout: .seconds(60)) {
                 try pair.a.store.outbox([.delivered]).count == 8 && pair.b.store.outbox([.delivered]).count == 8
             }
             #expect(delivered)
