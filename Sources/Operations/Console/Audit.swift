@@ -31,14 +31,11 @@ public enum AuditAction: String, Sendable, Hashable, CaseIterable, Codable {
     case send
     case retry
     case resync
-    case tokenCreated = "token-created"
-    case tokenRevoked = "token-revoked"
     case operatorAdded = "operator-added"
     case operatorRemoved = "operator-removed"
     case operatorRoleChanged = "operator-role-changed"
     case operatorPasswordChanged = "operator-password-changed"
     case operatorTwoFactorChanged = "operator-two-factor-changed"
-    case webhookRedelivered = "webhook-redelivered"
 }
 
 /// How an audited action ended.
