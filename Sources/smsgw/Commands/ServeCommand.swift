@@ -89,9 +89,13 @@ struct ServeCommand: AsyncParsableCommand {
                     settings: http, store: store, live: live, logger: logger, version: SMSGW.configuration.version,
                     queued: { outboxWake.wake() },
                     listening: { address in
-                        Output.line("HTTP API on \(scheme)://\(address)")
+                        // Under systemd stdout goes to the journal too: each line carries a priority there.
+                        let notice = StandardErrorLogHandler.isJournal ? "<5>" : ""
+                        Output.line(notice + "HTTP API on \(scheme)://\(address)")
                         Output.line(
-                            "Console on \(scheme)://\(address)/ (operators sign in; add one with `smsgw operator add NAME --role admin`)")
+                            notice
+                                + "Console on \(scheme)://\(address)/ (operators sign in; add one with `smsgw operator add NAME --role admin`)"
+                        )
                     })
             ]
         }
