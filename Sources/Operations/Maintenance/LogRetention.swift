@@ -5,6 +5,10 @@ public import Store
 public struct LogPruneOutcome: Sendable, Hashable {
     /// Messages deleted from the log, with their texts.
     public var deleted: Int
+    /// Journal events deleted (the deleted messages' and older ones every webhook was given).
+    public var eventsDeleted: Int
+    /// Finished webhook deliveries deleted.
+    public var deliveriesDeleted: Int
     /// Messages logged before this time were deleted (unless still waiting to be sent).
     public var cutoff: Date
     /// Whether the write-ahead log was emptied too; false while another process (the daemon)
@@ -24,6 +28,8 @@ public enum LogRetention {
         guard days >= 0 else { throw MaintenanceError.negativeAge(days: days) }
         let cutoff = now.addingTimeInterval(-Double(days) * 86_400)
         let result = try store.pruneLog(before: cutoff)
-        return LogPruneOutcome(deleted: result.deleted, cutoff: cutoff, writeAheadLogEmptied: result.walTruncated)
+        return LogPruneOutcome(
+            deleted: result.deleted, eventsDeleted: result.eventsDeleted, deliveriesDeleted: result.deliveriesDeleted, cutoff: cutoff,
+            writeAheadLogEmptied: result.walTruncated)
     }
 }

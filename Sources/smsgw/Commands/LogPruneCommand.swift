@@ -24,6 +24,10 @@ struct LogPruneCommand: ParsableCommand {
         let outcome = try LogRetention.prune(try StoreAccess.unlock(global), olderThanDays: olderThan.days, now: Date())
         Output.line("\(outcome.deleted)")
         Output.line("Deleted \(outcome.deleted) messages logged before \(Output.timestamp(outcome.cutoff)).")
+        if outcome.eventsDeleted > 0 || outcome.deliveriesDeleted > 0 {
+            Output.line(
+                "Deleted \(outcome.eventsDeleted) journal events and \(outcome.deliveriesDeleted) finished webhook deliveries of that age.")
+        }
         if !outcome.writeAheadLogEmptied {
             Output.error(
                 "smsgw: warning: the write-ahead log could not be emptied while another process (the daemon) reads the database; it is emptied when the daemon stops, or run this again."

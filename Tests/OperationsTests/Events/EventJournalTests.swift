@@ -61,6 +61,36 @@ struct EventJournalTests {
         #expect(try events(couple.bob).map(\.type) == ["modem.up"])
     }
 
+    @Test func pruningDeletesOldEventsAndFinishedDeliveriesButKeepsWhatAWebhookStillNeeds() throws {
+        let couple = try Couple()
+        let old = Date(timeIntervalSinceNow: -7200)
+        let url = "http://127.0.0.1:9/hook"
+        let pending = try couple.bob.write { tx -> WebhookDeliveryRecord in
+            _ = try tx.ensureWebhookEndpoint(url: url, now: old)
+            for state in [ModemPhase.ready, .recovering, .ready] {
+                try tx.saveModemStatus(ModemStatusRecord(name: "m1", state: state, connected: true, updatedAt: old))
+            }
+            let ids = try tx.events(after: 0).map(\.id)
+            var delivered = try tx.insertWebhookDelivery(endpoint: url, eventID: ids[0], now: old)
+            delivered.state = .delivered
+            try tx.saveWebhookDelivery(delivered, now: old)
+            try tx.advanceWebhookCursor(url: url, to: ids[1])
+            return try tx.insertWebhookDelivery(endpoint: url, eventID: ids[1], now: old)
+        }
+        let first = try couple.bob.pruneLog(before: Date(timeIntervalSinceNow: -60))
+        #expect(first.eventsDeleted == 1 && first.deliveriesDeleted == 1)
+        #expect(try events(couple.bob).map(\.type) == ["modem.down", "modem.up"], "pending and not yet given stay")
+        try couple.bob.write { tx in
+            var done = pending
+            done.state = .failed
+            try tx.saveWebhookDelivery(done, now: old)
+            try tx.setWebhookEndpointDisabled(url: url, reason: "410 Gone", now: old)
+        }
+        let second = try couple.bob.pruneLog(before: Date(timeIntervalSinceNow: -60))
+        #expect(second.eventsDeleted == 2 && second.deliveriesDeleted == 1, "a disabled endpoint holds nothing back")
+        #expect(try events(couple.bob).isEmpty)
+    }
+
     @Test func anOutgoingMessageIsJournalledWhenSentDeliveredOrFailedButNotWhenQueued() throws {
         let couple = try Couple()
         var rng = SystemRandomNumberGenerator()
