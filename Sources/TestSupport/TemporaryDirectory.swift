@@ -58,3 +58,10 @@ public func openDescriptors(on path: String) -> Int {
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
     return entries.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == path }.count
 }
+
+/// Writes `text` to `url` readable by its owner only (0600), as a configuration's secret files
+/// (pin_file, secret_file) must be: the gateway refuses one that every user may read.
+public func writeSecret(_ text: String, to url: URL) throws {
+    try Data(text.utf8).write(to: url)
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+}

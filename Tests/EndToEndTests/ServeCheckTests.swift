@@ -12,7 +12,7 @@ struct ServeCheckTests {
             let (alice, _) = try ServiceTests.pairedWithNumbers(in: root)
             let id = try #require(Int64(try alice.expect(["send", "bob", "queued before the check"]).lines.first ?? ""))
             let pin = root.appendingPathComponent("pin-m1")
-            try Data("1234\n".utf8).write(to: pin)
+            try writeSecret("1234\n", to: pin)
             // /dev/null is a character device this user may open: the check never talks to it.
             let config = try Self.configuration(in: root, modems: [("m1", "/dev/null", pin.path)])
 

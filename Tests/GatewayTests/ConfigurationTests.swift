@@ -4,6 +4,7 @@ import Gateway
 import Logging
 import Operations
 import SimulatedGateway
+import TestSupport
 import Testing
 
 @Suite("Gateway configuration (TOML, environment, validation)")
@@ -182,14 +183,14 @@ struct ConfigurationTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let good = directory.appendingPathComponent("pin")
-        try "1234\n".write(to: good, atomically: true, encoding: .utf8)
+        try writeSecret("1234\n", to: good)
         let settings = ModemSettings(name: "m", source: .device(path: "/dev/null", connection: "at"), pinFile: good.path)
         let modem = try settings.modemConfiguration()
         #expect(modem.pin == "1234")
         #expect(!modem.description.contains("1234"))
 
         let bad = directory.appendingPathComponent("bad")
-        try "12a4".write(to: bad, atomically: true, encoding: .utf8)
+        try writeSecret("12a4", to: bad)
         #expect(
             throws: ConfigurationError(
                 key: "modem[2].pin_file", "modem[2].pin_file: \(bad.path) must hold the SIM PIN, 4 to 8 digits and nothing else.")
@@ -202,6 +203,20 @@ struct ConfigurationTests {
                 name: "m", source: .device(path: "/dev/null", connection: "at"), pinFile: directory.appendingPathComponent("none").path
             ).modemConfiguration()
         }
+
+        // A PIN every user of the machine may read is refused, with the mode and the fix.
+        let open = directory.appendingPathComponent("open")
+        try writeSecret("1234", to: open)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: open.path)
+        let message =
+            "modem[1].pin_file: every user on this machine may read \(open.path) (mode 0644); make it 0400 or 0440 (chmod o= \(open.path))."
+        #expect(throws: ConfigurationError(key: "modem[1].pin_file", message)) {
+            _ = try ModemSettings(name: "m", source: .device(path: "/dev/null", connection: "at"), pinFile: open.path).modemConfiguration()
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: open.path)
+        #expect(
+            try ModemSettings(name: "m", source: .device(path: "/dev/null", connection: "at"), pinFile: open.path).modemConfiguration().pin
+                == "1234")
     }
 
     @Test func simulatorSettingsDriveTheFirstNumberByDefault() {

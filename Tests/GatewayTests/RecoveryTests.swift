@@ -74,7 +74,7 @@ extension GatewayIntegrationTests {
             let sim = try network.addModem(number: "+15550001", pin: "1234")
             try network.start()
             let pinFile = root.appendingPathComponent("pin")
-            try "9999".write(to: pinFile, atomically: true, encoding: .utf8)
+            try writeSecret("9999", to: pinFile)
             let store = try TestStore.unlockedStore(in: root.appendingPathComponent("data"))
             let configuration = GatewayConfiguration(
                 dataDirectory: root.appendingPathComponent("data"), intervals: GatewayPair.fastIntervals,

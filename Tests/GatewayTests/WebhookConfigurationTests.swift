@@ -2,6 +2,7 @@ import Failures
 import Foundation
 import Gateway
 import Operations
+import TestSupport
 import Testing
 
 @Suite("Webhook configuration ([[webhook]], environment, validation)")
@@ -106,10 +107,14 @@ extension WebhookConfigurationTests {
     @Test func aSecretFileHoldsOneSecretPerLine() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("smsgw-webhook-\(UUID().uuidString).secret")
         defer { try? FileManager.default.removeItem(at: file) }
-        try Data("\(Self.other)\n\n\(Self.secret)\n".utf8).write(to: file)
+        try writeSecret("\(Self.other)\n\n\(Self.secret)\n", to: file)
         let configuration = try GatewayConfiguration(
             toml: "[[webhook]]\nurl = \"https://x.example.org/\"\nsecret_file = \"\(file.path)\"")
         #expect(configuration.webhooks.first?.secrets == [try WebhookSecret(Self.other), try WebhookSecret(Self.secret)])
+        try FileManager.default.setAttributes([.posixPermissions: 0o604], ofItemAtPath: file.path)
+        #expect(throws: ConfigurationError.self, "a secret file every user may read is refused") {
+            try GatewayConfiguration(toml: "[[webhook]]\nurl = \"https://x.example.org/\"\nsecret_file = \"\(file.path)\"")
+        }
         #expect {
             try GatewayConfiguration(toml: "[[webhook]]\nurl = \"https://x.example.org/\"\nsecret_file = \"\(file.path).missing\"")
         } throws: { error in

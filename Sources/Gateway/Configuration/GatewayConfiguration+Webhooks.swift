@@ -109,11 +109,9 @@ extension GatewayConfiguration {
             texts += strings
         }
         if let path = try reader.string(table, "secret_file", path: "\(prefix).secret_file") {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw ConfigurationError(
-                    key: "\(prefix).secret_file",
-                    "Cannot read \(prefix).secret_file \(path); check the path and that the smsgw user may read it.")
-            }
+            let data = try SecretFile.read(
+                path, key: "\(prefix).secret_file",
+                unreadable: "Cannot read \(prefix).secret_file \(path); check the path and that the smsgw user may read it.")
             texts += String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init).filter {
                 !$0.trimmingCharacters(in: .whitespaces).isEmpty
             }

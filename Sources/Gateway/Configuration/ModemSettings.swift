@@ -48,12 +48,11 @@ public struct ModemSettings: Sendable, Equatable {
     public func modemConfiguration(index: Int = 1) throws(ConfigurationError) -> ModemConfiguration {
         var pin: String?
         if let pinFile {
-            guard let data = FileManager.default.contents(atPath: pinFile) else {
-                throw ConfigurationError(
-                    key: "modem[\(index)].pin_file",
+            let data = try SecretFile.read(
+                pinFile, key: "modem[\(index)].pin_file",
+                unreadable:
                     "modem[\(index)].pin_file: cannot read \(pinFile); create it with the SIM PIN (mode 0400, owned by the smsgw user) or remove the key if the SIM has no PIN."
-                )
-            }
+            )
             let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             guard (4...8).contains(text.count), text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) else {
                 throw ConfigurationError(
