@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 /// What ``UnlockedStore/pruneLog(before:)`` removed.
 public struct LogPruneResult: Sendable, Equatable {
@@ -29,11 +28,7 @@ extension UnlockedStore {
             return tx.db.changesCount
         }
         // A running daemon's readers can keep the checkpoint from finishing; the deletion stands.
-        let truncated =
-            (try? gateway.pool.writeWithoutTransaction { db -> Bool in
-                let result = try db.checkpoint(.truncate)
-                return result.walFrameCount == 0
-            }) ?? false
+        let truncated = gateway.truncateWriteAheadLogOnce()
         logger.notice("Pruned the message log.", metadata: [StoreLog.pruned: "\(deleted)"])
         return LogPruneResult(deleted: deleted, walTruncated: truncated)
     }
