@@ -24,7 +24,7 @@ struct AccountTests {
     @Test("The Argon2 parameters and a 16-byte salt are stored beside the wrapped key")
     func parametersStored() throws {
         let (_, store, _) = try TestStore.unlockedStore()
-        let record = try store.pool.read { try AccountRecord.require($0) }
+        let record = try store.readTransaction { try AccountRecord.require($0) }
         #expect(record.parameters == .minimum)
         #expect(record.salt.count == 16)
         #expect(record.wrappedDataKey.count == 12 + 32 + 16)
@@ -115,12 +115,12 @@ struct AccountTests {
         #expect(throws: StoreError.lockedOut(until: start + 200 + 240)) {
             _ = try reopened.unlock(passphrase: wrong, now: start + 200)
         }
-        let state = try reopened.pool.read { try AccountRecord.require($0) }
+        let state = try reopened.readTransaction { try AccountRecord.require($0) }
         #expect(state.failedAttempts == 5)
 
         // Success after the lock resets everything.
         _ = try reopened.unlock(passphrase: TestStore.passphrase, now: start + 500)
-        let reset = try reopened.pool.read { try AccountRecord.require($0) }
+        let reset = try reopened.readTransaction { try AccountRecord.require($0) }
         #expect(reset.failedAttempts == 0 && reset.lockedUntil == nil)
     }
 
@@ -165,7 +165,7 @@ struct AccountTests {
         let stronger = Argon2Parameters(memoryKiB: 20 * 1024, iterations: 3, parallelism: 1)
         try unlocked.changePassphrase(to: TestStore.passphrase, parameters: stronger)
         let store = try directory.open()
-        #expect(try store.pool.read { try AccountRecord.require($0) }.parameters == stronger)
+        #expect(try store.readTransaction { try AccountRecord.require($0) }.parameters == stronger)
         _ = try store.unlock(passphrase: TestStore.passphrase)
     }
 

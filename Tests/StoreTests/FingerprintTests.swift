@@ -48,7 +48,7 @@ struct FingerprintTests {
         let dataKey = try LegacyDatabase.write(in: directory, twoFactor: false)
         let raw = LegacyDatabase.rawFingerprint
         let store = try directory.open()
-        #expect(try store.pool.read { try AccountRecord.require($0) }.fingerprintsKeyed == false)
+        #expect(try store.readTransaction { try AccountRecord.require($0) }.fingerprintsKeyed == false)
         let unlocked = try store.unlock(passphrase: TestStore.passphrase)
         let keyed = dataKey.fingerprint(raw)
         let stored = {
@@ -60,7 +60,7 @@ struct FingerprintTests {
             }
         }
         #expect(try stored() == [keyed, keyed])
-        #expect(try store.pool.read { try AccountRecord.require($0) }.fingerprintsKeyed)
+        #expect(try store.readTransaction { try AccountRecord.require($0) }.fingerprintsKeyed)
         #expect(try unlocked.read { try $0.hasReceivedFingerprint(raw) })
         #expect(directory.filesContaining(Data(raw.utf8)).isEmpty)
         // A second unlock keys nothing twice.

@@ -58,7 +58,7 @@ struct KeyRotationTests {
             #expect(throws: StoreError.self) { _ = try oldKey.open(sealed, for: .messageText(uuid)) }
         }
         // Nor does the old backup's key wrapping, grafted onto the new file, unlock anything new.
-        let graft = try old.open().pool.read { try AccountRecord.require($0) }
+        let graft = try old.open().readTransaction { try AccountRecord.require($0) }
         try store.pool.write { db in
             try db.execute(sql: "UPDATE account SET kdf_salt = ?, wrapped_data_key = ?", arguments: [graft.salt, graft.wrappedDataKey])
         }
@@ -95,7 +95,7 @@ struct KeyRotationTests {
             // Fingerprints keyed under the retired key are dropped (see rotateDataKey).
             #expect(try reader.hasReceivedFingerprint("pdu-1") == false)
         }
-        #expect(try store.pool.read { try AccountRecord.require($0) }.keyGeneration == 2)
+        #expect(try store.readTransaction { try AccountRecord.require($0) }.keyGeneration == 2)
     }
 
     @Test("A process that unlocked before the rotation cannot write under the retired key")

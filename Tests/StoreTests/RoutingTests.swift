@@ -106,6 +106,6 @@ struct RoutingTests {
 extension StoreReader {
     /// How many further numbers the store holds, for tests that check nothing is left behind.
     func contactNumberCount() throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM contact_numbers") ?? 0
+        try db.value(Int.self, sql: "SELECT COUNT(*) FROM contact_numbers") ?? 0
     }
 }

@@ -23,7 +23,7 @@ struct UpgradeTests {
         #expect(unlocked.dataKey.key == dataKey.key)
 
         // The secret moved into the account row (with the accepted code's state), the entry is gone.
-        let record = try store.pool.read { try AccountRecord.require($0) }
+        let record = try store.readTransaction { try AccountRecord.require($0) }
         #expect(record.twoFactorSecret != nil && record.twoFactorState != nil)
         #expect(try store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM otp_entries") } == 0)
         #expect(throws: StoreError.secondFactorFailed(.replayed, remainingAttempts: 2)) {
@@ -41,11 +41,11 @@ struct UpgradeTests {
     func withoutTwoFactor() throws {
         let directory = TemporaryDirectory()
         _ = try LegacyDatabase.write(in: directory, twoFactor: false)
-        let wrapped = try directory.open().pool.read { try AccountRecord.require($0) }.wrappedDataKey
+        let wrapped = try directory.open().readTransaction { try AccountRecord.require($0) }.wrappedDataKey
         let store = try directory.open()
         #expect(try store.twoFactorEnabled == false)
         _ = try store.unlock(passphrase: TestStore.passphrase)
-        #expect(try store.pool.read { try AccountRecord.require($0) }.wrappedDataKey == wrapped)
+        #expect(try store.readTransaction { try AccountRecord.require($0) }.wrappedDataKey == wrapped)
         #expect(try store.appliedMigrations() == StoreSchema.migrator.migrations)
     }
 }

@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 /// One stored API token: its name, the SHA-256 of the token (never the token), its scopes and times.
 public struct APITokenRecord: Sendable, Equatable {
@@ -22,7 +21,7 @@ public struct APITokenRecord: Sendable, Equatable {
         self.lastUsedAt = lastUsedAt
     }
 
-    init(row: Row) {
+    init(row: StoreRow) {
         name = row["name"]
         hash = row["token_hash"]
         scopes = row["scopes"]
@@ -35,7 +34,7 @@ public struct APITokenRecord: Sendable, Equatable {
 extension StoreReader {
     /// Every API token, by name.
     public func apiTokens() throws -> [APITokenRecord] {
-        try Row.fetchAll(cached("SELECT * FROM api_tokens ORDER BY name")).map(APITokenRecord.init(row:))
+        try db.rows(sql: "SELECT * FROM api_tokens ORDER BY name").map(APITokenRecord.init(row:))
     }
 }
 
@@ -44,7 +43,7 @@ extension StoreTransaction {
     ///
     /// - Throws: ``StoreError/alreadyExists(_:)`` when a token has the name (without regard to case).
     public func addAPIToken(_ record: APITokenRecord) throws {
-        if try Bool.fetchOne(db, sql: "SELECT 1 FROM api_tokens WHERE name = ?", arguments: [record.name]) == true {
+        if try db.value(Bool.self, sql: "SELECT 1 FROM api_tokens WHERE name = ?", arguments: [record.name]) == true {
             throw StoreError.alreadyExists("An API token named \"\(record.name)\" already exists; revoke it first or choose another name.")
         }
         try db.execute(
@@ -66,6 +65,6 @@ extension StoreTransaction {
 
     /// Records that the token was used at `time`.
     public func recordAPITokenUse(named name: String, at time: Date) throws {
-        try cached("UPDATE api_tokens SET last_used_at = ? WHERE name = ?").execute(arguments: [time.timeIntervalSince1970, name])
+        try db.execute(sql: "UPDATE api_tokens SET last_used_at = ? WHERE name = ?", arguments: [time.timeIntervalSince1970, name])
     }
 }

@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 /// What an idempotency key was first used for: a hash of the request and the message it queued.
 public struct IdempotencyRecord: Sendable, Equatable {
@@ -10,7 +9,7 @@ public struct IdempotencyRecord: Sendable, Equatable {
 extension StoreReader {
     /// The record of an idempotency key, or nil when it was never used (or its message was pruned).
     public func idempotencyRecord(key: String) throws -> IdempotencyRecord? {
-        try Row.fetchOne(cached("SELECT request_hash, message_id FROM idempotency_keys WHERE key = ?"), arguments: [key]).map {
+        try db.row(sql: "SELECT request_hash, message_id FROM idempotency_keys WHERE key = ?", arguments: [key]).map {
             IdempotencyRecord(requestHash: $0["request_hash"], messageID: $0["message_id"])
         }
     }
@@ -19,7 +18,8 @@ extension StoreReader {
 extension StoreTransaction {
     /// Records that `key` queued the message `messageID` for the request with hash `requestHash`.
     public func saveIdempotencyKey(_ key: String, requestHash: Data, messageID: Int64, at time: Date) throws {
-        try cached("INSERT INTO idempotency_keys (key, request_hash, message_id, created_at) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [key, requestHash, messageID, time.timeIntervalSince1970])
+        try db.execute(
+            sql: "INSERT INTO idempotency_keys (key, request_hash, message_id, created_at) VALUES (?, ?, ?, ?)",
+            arguments: [key, requestHash, messageID, time.timeIntervalSince1970])
     }
 }

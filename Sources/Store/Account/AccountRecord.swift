@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// The single `account` row, as the store reads it before unlocking.
 struct AccountRecord: Sendable {
@@ -21,8 +20,8 @@ struct AccountRecord: Sendable {
     /// How many times the data key was replaced, starting at 1.
     var keyGeneration: Int64
 
-    static func fetch(_ db: Database) throws -> AccountRecord? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM account LIMIT 1") else { return nil }
+    static func fetch(_ db: StoreDatabase) throws -> AccountRecord? {
+        guard let row = try db.row(sql: "SELECT * FROM account LIMIT 1") else { return nil }
         let memory: Int64 = row["kdf_memory_kib"]
         let iterations: Int64 = row["kdf_iterations"]
         let parallelism: Int64 = row["kdf_parallelism"]
@@ -48,7 +47,7 @@ struct AccountRecord: Sendable {
     }
 
     /// Fetches the account or throws ``StoreError/notFound(_:)`` (``StoreError/Missing/account``).
-    static func require(_ db: Database) throws -> AccountRecord {
+    static func require(_ db: StoreDatabase) throws -> AccountRecord {
         guard let record = try fetch(db) else { throw StoreError.noAccount }
         return record
     }

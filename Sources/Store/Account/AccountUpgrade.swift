@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Brings what an earlier smsgw wrote up to date at the first unlock, the first moment the data
 /// key is in memory (migrations run at open, without it).
@@ -9,7 +8,7 @@ import GRDB
 /// and the next unlock does it again.
 enum AccountUpgrade {
     /// Applies the pending steps; returns whether any rewrote rows.
-    static func apply(_ db: Database, record: AccountRecord, keys: AccountKeys, rewrap: Bool) throws -> Bool {
+    static func apply(_ db: StoreDatabase, record: AccountRecord, keys: AccountKeys, rewrap: Bool) throws -> Bool {
         var changed = false
         if !record.fingerprintsKeyed {
             try keyFingerprints(db, dataKey: keys.dataKey, account: record.id)
@@ -31,14 +30,14 @@ enum AccountUpgrade {
     /// The keyed value of an old fingerprint is the one a new read of the same SMS gets, as long
     /// as the modem computes the raw fingerprint the same way, so an SMS left on the SIM across
     /// the upgrade is still recognised as processed.
-    static func keyFingerprints(_ db: Database, dataKey: DataKey, account: UUID) throws {
-        for raw in try String.fetchAll(db, sql: "SELECT fingerprint FROM received_pdus") {
-            try db.execute(
-                sql: "UPDATE OR REPLACE received_pdus SET fingerprint = ? WHERE fingerprint = ?",
-                arguments: [dataKey.fingerprint(raw), raw]
-            )
+    static func keyFingerprints(_ db: StoreDatabase, dataKey: DataKey, account: UUID) throws {
+        for raw in try db.values(String.self, sql: "SELECT fingerprint FROM received_pdus") {
+            // The keyed form may be there already (the same SMS recorded twice): keep one row.
+            let keyed = dataKey.fingerprint(raw)
+            try db.execute(sql: "DELETE FROM received_pdus WHERE fingerprint = ?1 AND ?1 <> ?2", arguments: [keyed, raw])
+            try db.execute(sql: "UPDATE received_pdus SET fingerprint = ? WHERE fingerprint = ?", arguments: [keyed, raw])
         }
-        let rows = try Row.fetchAll(db, sql: "SELECT id, fingerprint FROM messages WHERE fingerprint IS NOT NULL")
+        let rows = try db.rows(sql: "SELECT id, fingerprint FROM messages WHERE fingerprint IS NOT NULL")
         for row in rows {
             let raw: String = row["fingerprint"]
             let id: Int64 = row["id"]

@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 import Logging
 
 extension GatewayStore {
@@ -31,23 +30,20 @@ extension GatewayStore {
         let now = Date().timeIntervalSince1970
 
         try StoreError.wrapping {
-            try pool.writeWithoutTransaction { db in
-                try db.inTransaction(.immediate) {
-                    // Checked again inside the transaction: another process may have won the race.
-                    if try AccountRecord.fetch(db) != nil { throw StoreError.accountExists }
-                    try db.execute(
-                        sql: """
-                            INSERT INTO account (id, username, kdf_salt, kdf_memory_kib, kdf_iterations,
-                                kdf_parallelism, wrapped_data_key, created_at, updated_at, fingerprints_keyed)
-                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
-                            """,
-                        arguments: [
-                            accountID.storeString, username, salt, Int64(parameters.memoryKiB),
-                            Int64(parameters.iterations), Int64(parameters.parallelism), wrapped, now, now,
-                        ]
-                    )
-                    return .commit
-                }
+            try writeTransaction { db in
+                // Checked again inside the transaction: another process may have won the race.
+                if try AccountRecord.fetch(db) != nil { throw StoreError.accountExists }
+                try db.execute(
+                    sql: """
+                        INSERT INTO account (id, username, kdf_salt, kdf_memory_kib, kdf_iterations,
+                            kdf_parallelism, wrapped_data_key, created_at, updated_at, fingerprints_keyed)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
+                        """,
+                    arguments: [
+                        accountID.storeString, username, salt, Int64(parameters.memoryKiB),
+                        Int64(parameters.iterations), Int64(parameters.parallelism), wrapped, now, now,
+                    ]
+                )
             }
         }
         logger.info("Created the gateway account.", metadata: [StoreLog.kdf: "\(parameters)"])
@@ -64,7 +60,7 @@ extension GatewayStore {
     public var twoFactorEnabled: Bool {
         get throws {
             try StoreError.wrapping {
-                try pool.read { db in try Bool.fetchOne(db, sql: "SELECT two_factor FROM account LIMIT 1") ?? false }
+                try readTransaction { db in try db.value(Bool.self, sql: "SELECT two_factor FROM account LIMIT 1") ?? false }
             }
         }
     }
@@ -72,7 +68,7 @@ extension GatewayStore {
     /// The time until which the account refuses unlock attempts, or nil when it is not locked.
     public func lockedUntil(now: Date = Date()) throws -> Date? {
         try StoreError.wrapping {
-            try pool.read { db in
+            try readTransaction { db in
                 let record = try AccountRecord.require(db)
                 return record.lockedUntil.flatMap { $0 > now ? $0 : nil }
             }

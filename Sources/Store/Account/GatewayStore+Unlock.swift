@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 import Logging
 
 extension GatewayStore {
@@ -78,29 +77,23 @@ extension GatewayStore {
         _ record: AccountRecord, keys: AccountKeys, rewrap: Bool, secondFactor: SecondFactorCheck?
     ) throws -> (SecondFactorFailure?, Bool) {
         try StoreError.wrapping {
-            try pool.writeWithoutTransaction { db in
-                var outcome: (SecondFactorFailure?, Bool) = (nil, false)
-                try db.inTransaction(.immediate) {
-                    let current = try AccountRecord.require(db)
-                    guard current.id == record.id, current.wrappedDataKey == record.wrappedDataKey,
-                        current.twoFactor == record.twoFactor
-                    else { throw StoreError.accountChanged }
-                    if current.twoFactor {
-                        let stored = try StoredSecondFactor.load(db, record: current, dataKey: keys.dataKey)
-                        if let failure = try stored.verify(secondFactor, db: db, dataKey: keys.dataKey) {
-                            outcome = (failure, false)
-                            return .commit  // keeps the new verification state; the failure stays counted
-                        }
+            try writeTransaction { db -> (SecondFactorFailure?, Bool) in
+                let current = try AccountRecord.require(db)
+                guard current.id == record.id, current.wrappedDataKey == record.wrappedDataKey,
+                    current.twoFactor == record.twoFactor
+                else { throw StoreError.accountChanged }
+                if current.twoFactor {
+                    let stored = try StoredSecondFactor.load(db, record: current, dataKey: keys.dataKey)
+                    if let failure = try stored.verify(secondFactor, db: db, dataKey: keys.dataKey) {
+                        return (failure, false)  // commits the new verification state; the failure stays counted
                     }
-                    let upgraded = try AccountUpgrade.apply(db, record: current, keys: keys, rewrap: rewrap)
-                    try db.execute(
-                        sql: "UPDATE account SET failed_attempts = 0, locked_until = NULL WHERE id = ?",
-                        arguments: [record.id.storeString]
-                    )
-                    outcome = (nil, upgraded)
-                    return .commit
                 }
-                return outcome
+                let upgraded = try AccountUpgrade.apply(db, record: current, keys: keys, rewrap: rewrap)
+                try db.execute(
+                    sql: "UPDATE account SET failed_attempts = 0, locked_until = NULL WHERE id = ?",
+                    arguments: [record.id.storeString]
+                )
+                return (nil, upgraded)
             }
         }
     }
@@ -111,25 +104,20 @@ extension GatewayStore {
     ///   that applies if this attempt fails.
     private func reserveAttempt(now: Date) throws -> (AccountRecord, Int, Date?) {
         try StoreError.wrapping {
-            try pool.writeWithoutTransaction { db in
-                var result: (AccountRecord, Int, Date?)?
-                try db.inTransaction(.immediate) {
-                    let record = try AccountRecord.require(db)
-                    if let until = record.lockedUntil, until > now {
-                        // Nothing is written: a locked account cannot extend its own lock by guessing.
-                        throw StoreError.lockedOut(until: until)
-                    }
-                    try record.parameters.validate()
-                    let failures = record.failedAttempts + 1
-                    let lockedUntil = lockoutPolicy.lockDuration(afterFailures: failures).map { now + $0 }
-                    try db.execute(
-                        sql: "UPDATE account SET failed_attempts = ?, locked_until = ? WHERE id = ?",
-                        arguments: [failures, lockedUntil?.timeIntervalSince1970, record.id.storeString]
-                    )
-                    result = (record, failures, lockedUntil)
-                    return .commit
+            try writeTransaction { db -> (AccountRecord, Int, Date?) in
+                let record = try AccountRecord.require(db)
+                if let until = record.lockedUntil, until > now {
+                    // Nothing is written: a locked account cannot extend its own lock by guessing.
+                    throw StoreError.lockedOut(until: until)
                 }
-                return result!
+                try record.parameters.validate()
+                let failures = record.failedAttempts + 1
+                let lockedUntil = lockoutPolicy.lockDuration(afterFailures: failures).map { now + $0 }
+                try db.execute(
+                    sql: "UPDATE account SET failed_attempts = ?, locked_until = ? WHERE id = ?",
+                    arguments: [failures, lockedUntil?.timeIntervalSince1970, record.id.storeString]
+                )
+                return (record, failures, lockedUntil)
             }
         }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// The login second factor of one database, decrypted, and where it is stored: in the account
 /// row, or in the `smsgw-login` OTP entry where smsgw kept it before the setting was bound into
@@ -13,7 +12,7 @@ struct StoredSecondFactor {
     /// Reads and decrypts the enrolment of an account whose two-factor login is on.
     ///
     /// - Throws: ``StoreError/corrupted(_:)`` when neither place holds it (deleted from the file).
-    static func load(_ db: Database, record: AccountRecord, dataKey: DataKey) throws -> StoredSecondFactor {
+    static func load(_ db: StoreDatabase, record: AccountRecord, dataKey: DataKey) throws -> StoredSecondFactor {
         if let sealed = record.twoFactorSecret {
             let state = try record.twoFactorState.map { blob throws(StoreError) in
                 try dataKey.open(blob, for: .twoFactorState(account: record.id))
@@ -26,8 +25,8 @@ struct StoredSecondFactor {
             )
         }
         guard
-            let row = try Row.fetchOne(
-                db, sql: "SELECT id, secret, state FROM otp_entries WHERE name_key = ?",
+            let row = try db.row(
+                sql: "SELECT id, secret, state FROM otp_entries WHERE name_key = ?",
                 arguments: [NameRules.key(for: OTPEntry.reservedLoginName)]
             )
         else { throw StoreError.twoFactorSecretMissing }
@@ -46,7 +45,7 @@ struct StoredSecondFactor {
     ///
     /// An accepted code also moves a legacy enrolment into the account row.
     /// - Returns: Why the code was refused, or nil when it was accepted.
-    func verify(_ check: SecondFactorCheck?, db: Database, dataKey: DataKey) throws -> SecondFactorFailure? {
+    func verify(_ check: SecondFactorCheck?, db: StoreDatabase, dataKey: DataKey) throws -> SecondFactorFailure? {
         guard let check else { return .missing }
         let verdict = try check(enrolment)
         let state = verdict.state ?? enrolment.state
@@ -66,7 +65,7 @@ struct StoredSecondFactor {
         return verdict.failure
     }
 
-    private func save(state: Data, db: Database, dataKey: DataKey) throws {
+    private func save(state: Data, db: StoreDatabase, dataKey: DataKey) throws {
         if let legacyEntry {
             try db.execute(
                 sql: "UPDATE otp_entries SET state = ? WHERE id = ?",

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension UnlockedStore {
     /// Replaces the data key: every sealed column is opened under the old key and sealed under a
@@ -71,11 +70,10 @@ struct SealedColumn: Sendable {
     private static let batchSize = 500
 
     /// Opens each row's blob with `old` and stores it sealed with `new`.
-    func reseal(_ db: Database, from old: DataKey, to new: DataKey) throws {
+    func reseal(_ db: StoreDatabase, from old: DataKey, to new: DataKey) throws {
         var after: Int64 = 0
         while true {
-            let rows = try Row.fetchAll(
-                db,
+            let rows = try db.rows(
                 sql: """
                     SELECT rowid AS position, \(rowName) AS name, \(column) AS sealed FROM \(table)
                     WHERE rowid > ? AND \(column) IS NOT NULL ORDER BY rowid LIMIT ?

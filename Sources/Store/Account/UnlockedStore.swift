@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Logging
 import Synchronization
 
@@ -44,14 +43,9 @@ public final class UnlockedStore: Sendable, CustomStringConvertible, CustomRefle
     public func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         let keys = keys.withLock { $0 }
         return try StoreError.wrapping {
-            try gateway.pool.writeWithoutTransaction { db in
-                var result: T?
-                try db.inTransaction(.immediate) {
-                    try requireAccount(db, generation: keys.generation)
-                    result = try body(StoreTransaction(db: db, dataKey: keys.dataKey, accountID: accountID))
-                    return .commit
-                }
-                return result!
+            try gateway.writeTransaction { db in
+                try requireAccount(db, generation: keys.generation)
+                return try body(StoreTransaction(db: db, dataKey: keys.dataKey, accountID: accountID))
             }
         }
     }
@@ -60,7 +54,7 @@ public final class UnlockedStore: Sendable, CustomStringConvertible, CustomRefle
     public func read<T>(_ body: (StoreReader) throws -> T) throws -> T {
         let keys = keys.withLock { $0 }
         return try StoreError.wrapping {
-            try gateway.pool.read { db in
+            try gateway.readTransaction { db in
                 try requireAccount(db, generation: keys.generation)
                 return try body(StoreReader(db: db, dataKey: keys.dataKey, accountID: accountID))
             }
@@ -69,10 +63,9 @@ public final class UnlockedStore: Sendable, CustomStringConvertible, CustomRefle
 
     /// Fails when the account was deleted, or its data key replaced, by another process since
     /// the unlock: rows sealed under a retired key could never be opened again.
-    private func requireAccount(_ db: Database, generation: Int64) throws {
-        let current = try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT key_generation FROM account WHERE id = ?"), arguments: [accountID.storeString]
-        )
+    private func requireAccount(_ db: StoreDatabase, generation: Int64) throws {
+        let current = try db.value(
+            Int64.self, sql: "SELECT key_generation FROM account WHERE id = ?", arguments: [accountID.storeString])
         guard let current else { throw StoreError.noAccount }
         if current != generation { throw StoreError.dataKeyReplaced }
     }
@@ -83,12 +76,7 @@ extension UnlockedStore {
     /// closes the connections, so the database file alone is complete once the daemon has stopped.
     /// Call it last: the store is unusable afterwards.
     public func close() throws {
-        try StoreError.wrapping {
-            _ = try gateway.pool.writeWithoutTransaction { db in
-                try db.checkpoint(.truncate)
-            }
-            try gateway.pool.close()
-        }
+        try gateway.closeDatabase()
     }
 }
 

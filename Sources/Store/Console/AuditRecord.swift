@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 /// One line of the audit list: who did what to what, when, from where, and how it ended.
 ///
@@ -37,8 +36,8 @@ public struct AuditRecord: Sendable, Hashable {
 extension StoreReader {
     /// The newest audit records first, at most `limit`, older than the record `before` when given.
     public func auditRecords(limit: Int, before: Int64? = nil) throws -> [AuditRecord] {
-        try Row.fetchAll(
-            db, sql: "SELECT * FROM audit_events WHERE id < ? ORDER BY id DESC LIMIT ?", arguments: [before ?? Int64.max, limit]
+        try db.rows(
+            sql: "SELECT * FROM audit_events WHERE id < ? ORDER BY id DESC LIMIT ?", arguments: [before ?? Int64.max, limit]
         ).map { row in
             AuditRecord(
                 id: row["id"], time: Date(timeIntervalSince1970: row["time"]), actorKind: row["actor_kind"], actorName: row["actor_name"],
@@ -51,15 +50,15 @@ extension StoreTransaction {
     /// Appends `record` (its id is assigned) and returns the id.
     @discardableResult
     public func appendAudit(_ record: AuditRecord) throws -> Int64 {
-        try db.execute(
+        try db.insert(
             sql: """
                 INSERT INTO audit_events (time, actor_kind, actor_name, action, target, outcome, address)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
+                RETURNING id
                 """,
             arguments: [
                 record.time.timeIntervalSince1970, record.actorKind, record.actorName, record.action, record.target, record.outcome,
                 record.address,
             ])
-        return db.lastInsertedRowID
     }
 }

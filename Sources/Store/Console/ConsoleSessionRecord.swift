@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 /// A stored console session: whose it is and when it began and was last used. Found by the
 /// SHA-256 of its token; the token (the browser's cookie) is never stored.
@@ -14,8 +13,7 @@ public struct ConsoleSessionRecord: Sendable, Hashable {
 extension StoreReader {
     /// The session whose token hashes to `tokenHash`, with its operator, or nil.
     public func consoleSession(tokenHash: Data) throws -> ConsoleSessionRecord? {
-        let row = try Row.fetchOne(
-            db,
+        let row = try db.row(
             sql: """
                 SELECT operators.name, operators.role, console_sessions.created_at, console_sessions.last_seen_at
                 FROM console_sessions JOIN operators ON operators.id = console_sessions.operator_id

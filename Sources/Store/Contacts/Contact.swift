@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 /// A person the gateway exchanges encrypted SMS with. Holds no secret: the pairing code and
 /// the ratchet state are read separately, decrypted, inside a transaction.
@@ -52,7 +51,7 @@ extension Contact {
         last_received_at, verification_failures, modem, protocol_version, acks
         """
 
-    init(row: Row) throws {
+    init(row: StoreRow) throws {
         let number: String? = row["phone_number"]
         let stateName: String = row["pairing_state"]
         guard let state = PairingState(rawValue: stateName) else {

@@ -17,8 +17,9 @@ extension GatewayStore {
         configuration.busyMode = .timeout(1)
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
-            return try queue.read { db in
-                try String.fetchAll(db, sql: "SELECT name FROM contacts ORDER BY name_key")
+            // Opening a read-only queue is SQLite's; the statement is the store's, as everywhere.
+            return try queue.read { connection in
+                try StoreDatabase(GRDBConnection(connection)).values(String.self, sql: "SELECT name FROM contacts ORDER BY name_key")
             }
         } catch {
             return []

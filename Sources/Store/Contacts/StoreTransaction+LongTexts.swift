@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 extension StoreReader {
     /// The contact's reassembly state (its long texts still missing parts, docs/PROTOCOL.md §8.2),
@@ -10,7 +9,7 @@ extension StoreReader {
 
     /// The contacts that wait for parts of a long text, for the timeout that hands their texts out.
     public func contactsWaitingForParts() throws -> [Contact] {
-        let ids = try String.fetchAll(db, sql: "SELECT id FROM contacts WHERE reassembly IS NOT NULL ORDER BY name_key")
+        let ids = try db.values(String.self, sql: "SELECT id FROM contacts WHERE reassembly IS NOT NULL ORDER BY name_key")
         return try ids.map { id in try contact(id: UUID.fromStore(id)) }
     }
 }

@@ -37,6 +37,22 @@ extension GatewayStore {
         }
     }
 
+    /// One truncating checkpoint that does not wait: true when the `-wal` is now empty, false
+    /// when another process's readers kept it (or the checkpoint failed).
+    func truncateWriteAheadLogOnce() -> Bool {
+        (try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate).walFrameCount == 0 }) ?? false
+    }
+
+    /// Moves everything from the `-wal` file into the database file and closes the connections.
+    func closeDatabase() throws {
+        try StoreError.wrapping {
+            _ = try pool.writeWithoutTransaction { db in
+                try db.checkpoint(.truncate)
+            }
+            try pool.close()
+        }
+    }
+
     /// ``truncateWriteAheadLog(within:)``, throwing when the `-wal` could not be emptied.
     ///
     /// - Parameter done: What already happened, for the error's sentence ("the contact is removed").

@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 extension StoreTransaction {
     /// The endpoint's record, created at the journal's current end when it has none: an endpoint
@@ -15,7 +14,7 @@ extension StoreTransaction {
 
     /// Moves the endpoint's cursor forward to `cursor` (never back).
     public func advanceWebhookCursor(url: String, to cursor: Int64) throws {
-        try db.execute(sql: "UPDATE webhook_endpoints SET cursor = MAX(cursor, ?) WHERE url = ?", arguments: [cursor, url])
+        try db.execute(sql: "UPDATE webhook_endpoints SET cursor = ?1 WHERE url = ?2 AND cursor < ?1", arguments: [cursor, url])
     }
 
     /// Disables the endpoint (a 410 Gone), with the reason in a sentence; nil enables it again.
@@ -29,14 +28,15 @@ extension StoreTransaction {
     /// Adds a pending delivery of the event to the endpoint, due at once, and returns it.
     public func insertWebhookDelivery(endpoint: String, eventID: Int64, now: Date) throws -> WebhookDeliveryRecord {
         let time = now.timeIntervalSince1970
-        try db.execute(
+        let id = try db.insert(
             sql: """
                 INSERT INTO webhook_deliveries (endpoint, event_id, state, next_attempt_at, created_at, updated_at)
                 VALUES (?, ?, 'pending', ?, ?, ?)
+                RETURNING id
                 """,
             arguments: [endpoint, eventID, time, time, time])
-        guard let delivery = try webhookDelivery(id: db.lastInsertedRowID) else {
-            throw StoreError.notFound(.webhookDelivery(db.lastInsertedRowID))
+        guard let delivery = try webhookDelivery(id: id) else {
+            throw StoreError.notFound(.webhookDelivery(id))
         }
         return delivery
     }
@@ -62,13 +62,13 @@ extension StoreReader {
     /// How many of the endpoint's deliveries are in each state, and when the last one succeeded.
     public func webhookDeliverySummary(endpoint: String) throws -> (counts: [WebhookDeliveryState: Int], lastDeliveredAt: Date?) {
         var counts: [WebhookDeliveryState: Int] = [:]
-        for row in try Row.fetchAll(
-            db, sql: "SELECT state, COUNT(*) AS count FROM webhook_deliveries WHERE endpoint = ? GROUP BY state", arguments: [endpoint])
+        for row in try db.rows(
+            sql: "SELECT state, COUNT(*) AS count FROM webhook_deliveries WHERE endpoint = ? GROUP BY state", arguments: [endpoint])
         {
             if let state = WebhookDeliveryState(rawValue: row["state"]) { counts[state] = row["count"] }
         }
-        let last = try Double.fetchOne(
-            db, sql: "SELECT MAX(delivered_at) FROM webhook_deliveries WHERE endpoint = ?", arguments: [endpoint])
+        let last = try db.value(
+            Double.self, sql: "SELECT MAX(delivered_at) FROM webhook_deliveries WHERE endpoint = ?", arguments: [endpoint])
         return (counts, last.map(Date.init(timeIntervalSince1970:)))
     }
 }

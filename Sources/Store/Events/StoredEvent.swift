@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 /// One row of the event journal (migration `v6-event-journal`): what happened, when, to which
 /// contact or message, with a JSON payload that holds no message text.
@@ -30,34 +29,34 @@ extension StoreReader {
     ///   - limit: At most this many events; a full batch means more may be waiting.
     public func events(after id: Int64, types: Set<String>? = nil, limit: Int = 500) throws -> [StoredEvent] {
         guard limit > 0 else { return [] }
-        var arguments: StatementArguments = [id]
+        var arguments: StoreArguments = [id]
         var filter = "id > ?"
         if let types {
             guard !types.isEmpty else { return [] }
             filter += " AND type IN (\(Array(repeating: "?", count: types.count).joined(separator: ", ")))"
-            _ = arguments.append(contentsOf: StatementArguments(types.sorted()))
+            _ = arguments.append(contentsOf: StoreArguments(types.sorted()))
         }
         _ = arguments.append(contentsOf: [limit])
-        return try Row.fetchAll(
-            db, sql: "SELECT id, type, time, contact_id, message_id, payload FROM events WHERE \(filter) ORDER BY id LIMIT ?",
+        return try db.rows(
+            sql: "SELECT id, type, time, contact_id, message_id, payload FROM events WHERE \(filter) ORDER BY id LIMIT ?",
             arguments: arguments
         ).map(Self.event(row:))
     }
 
     /// One event, or nil when no event has this id.
     public func event(id: Int64) throws -> StoredEvent? {
-        try Row.fetchOne(
-            db, sql: "SELECT id, type, time, contact_id, message_id, payload FROM events WHERE id = ?", arguments: [id]
+        try db.row(
+            sql: "SELECT id, type, time, contact_id, message_id, payload FROM events WHERE id = ?", arguments: [id]
         ).map(Self.event(row:))
     }
 
     /// The newest event's id, 0 when the journal is empty: where a reader that wants only new
     /// events starts.
     public func latestEventID() throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM events") ?? 0
+        try db.value(Int64.self, sql: "SELECT COALESCE(MAX(id), 0) FROM events") ?? 0
     }
 
-    private static func event(row: Row) throws -> StoredEvent {
+    private static func event(row: StoreRow) throws -> StoredEvent {
         let contact: String? = row["contact_id"]
         return StoredEvent(
             id: row["id"], type: row["type"], time: Date(timeIntervalSince1970: row["time"]),
@@ -74,9 +73,8 @@ extension StoreTransaction {
     ///   - payload: A JSON object without any message text.
     @discardableResult
     public func appendEvent(type: String, time: Date, contact: Contact? = nil, payload: String) throws -> Int64 {
-        try db.execute(
-            sql: "INSERT INTO events (type, time, contact_id, payload) VALUES (?, ?, ?, ?)",
+        try db.insert(
+            sql: "INSERT INTO events (type, time, contact_id, payload) VALUES (?, ?, ?, ?) RETURNING id",
             arguments: [type, time.timeIntervalSince1970, contact?.id.storeString, payload])
-        return db.lastInsertedRowID
     }
 }

@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 /// Where a webhook delivery stands: waiting for a 2xx, delivered, or failed for good.
 public enum WebhookDeliveryState: String, Sendable, Hashable, Codable, CaseIterable {
@@ -52,12 +51,12 @@ extension StoreReader {
 
     /// The endpoint's record, or nil before its first delivery.
     public func webhookEndpoint(url: String) throws -> WebhookEndpointRecord? {
-        try Row.fetchOne(db, sql: "SELECT * FROM webhook_endpoints WHERE url = ?", arguments: [url]).map(Self.endpoint(row:))
+        try db.row(sql: "SELECT * FROM webhook_endpoints WHERE url = ?", arguments: [url]).map(Self.endpoint(row:))
     }
 
     /// Every endpoint the store has a record of, by URL.
     public func webhookEndpoints() throws -> [WebhookEndpointRecord] {
-        try Row.fetchAll(db, sql: "SELECT * FROM webhook_endpoints ORDER BY url").map(Self.endpoint(row:))
+        try db.rows(sql: "SELECT * FROM webhook_endpoints ORDER BY url").map(Self.endpoint(row:))
     }
 
     /// Deliveries, newest first.
@@ -70,7 +69,7 @@ extension StoreReader {
         -> [WebhookDeliveryRecord]
     {
         var conditions = ["1"]
-        var arguments: StatementArguments = []
+        var arguments: StoreArguments = []
         if let endpoint {
             conditions.append("d.endpoint = ?")
             _ = arguments.append(contentsOf: [endpoint])
@@ -80,8 +79,7 @@ extension StoreReader {
             _ = arguments.append(contentsOf: [state.rawValue])
         }
         _ = arguments.append(contentsOf: [max(limit, 0)])
-        return try Row.fetchAll(
-            db,
+        return try db.rows(
             sql: """
                 SELECT \(Self.deliveryColumns) FROM webhook_deliveries d LEFT JOIN events e ON e.id = d.event_id
                 WHERE \(conditions.joined(separator: " AND ")) ORDER BY d.id DESC LIMIT ?
@@ -92,8 +90,7 @@ extension StoreReader {
 
     /// One delivery, or nil when no delivery has this id.
     public func webhookDelivery(id: Int64) throws -> WebhookDeliveryRecord? {
-        try Row.fetchOne(
-            db,
+        try db.row(
             sql: "SELECT \(Self.deliveryColumns) FROM webhook_deliveries d LEFT JOIN events e ON e.id = d.event_id WHERE d.id = ?",
             arguments: [id]
         ).map(Self.delivery(row:))
@@ -101,8 +98,7 @@ extension StoreReader {
 
     /// The endpoint's pending delivery of the oldest event: the one its worker sends next.
     public func nextPendingDelivery(endpoint: String) throws -> WebhookDeliveryRecord? {
-        try Row.fetchOne(
-            db,
+        try db.row(
             sql: """
                 SELECT \(Self.deliveryColumns) FROM webhook_deliveries d LEFT JOIN events e ON e.id = d.event_id
                 WHERE d.endpoint = ? AND d.state = 'pending' ORDER BY d.event_id LIMIT 1
@@ -111,13 +107,13 @@ extension StoreReader {
         ).map(Self.delivery(row:))
     }
 
-    static func endpoint(row: Row) -> WebhookEndpointRecord {
+    static func endpoint(row: StoreRow) -> WebhookEndpointRecord {
         WebhookEndpointRecord(
             url: row["url"], cursor: row["cursor"], disabledAt: (row["disabled_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
             disabledReason: row["disabled_reason"], createdAt: Date(timeIntervalSince1970: row["created_at"]))
     }
 
-    static func delivery(row: Row) -> WebhookDeliveryRecord {
+    static func delivery(row: StoreRow) -> WebhookDeliveryRecord {
         WebhookDeliveryRecord(
             id: row["id"], endpoint: row["endpoint"], eventID: row["event_id"], eventType: row["event_type"],
             state: WebhookDeliveryState(rawValue: row["state"]) ?? .failed, attempts: row["attempts"],

@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 /// What the daemon last knew about one modem, written by its supervisor and read by `smsgw status`.
 public struct ModemStatusRecord: Sendable, Hashable, Codable {
@@ -62,9 +61,13 @@ extension StoreTransaction {
     public func saveModemStatus(_ record: ModemStatusRecord) throws {
         try db.execute(
             sql: """
-                INSERT OR REPLACE INTO modem_status (name, state, connected, signal_percent, operator, last_error,
+                INSERT INTO modem_status (name, state, connected, signal_percent, operator, last_error,
                     sent_count, received_count, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (name) DO UPDATE SET state = excluded.state, connected = excluded.connected,
+                    signal_percent = excluded.signal_percent, operator = excluded.operator,
+                    last_error = excluded.last_error, sent_count = excluded.sent_count,
+                    received_count = excluded.received_count, updated_at = excluded.updated_at
                 """,
             arguments: [
                 record.name, record.state.rawValue, record.connected, record.signalPercent, record.networkOperator,
@@ -82,7 +85,7 @@ extension StoreTransaction {
 extension StoreReader {
     /// Every modem's last known status, by name.
     public func modemStatuses() throws -> [ModemStatusRecord] {
-        try Row.fetchAll(db, sql: "SELECT * FROM modem_status ORDER BY name").map { row in
+        try db.rows(sql: "SELECT * FROM modem_status ORDER BY name").map { row in
             ModemStatusRecord(
                 // Only the daemon writes the state; a spelling this version lacks (a newer
                 // daemon's) shows as stopped rather than failing the whole status.

@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 /// An incoming ciphertext that failed verification, kept to try again after the next resync.
 ///
@@ -22,11 +21,13 @@ extension StoreTransaction {
     public func quarantine(
         _ ciphertext: String, from contact: Contact, messageID: Int64?, reason: String, now: Date = Date()
     ) throws -> Int64 {
-        try db.execute(
-            sql: "INSERT INTO quarantine (contact_id, message_id, ciphertext, reason, received_at) VALUES (?, ?, ?, ?, ?)",
+        try db.insert(
+            sql: """
+                INSERT INTO quarantine (contact_id, message_id, ciphertext, reason, received_at) VALUES (?, ?, ?, ?, ?)
+                RETURNING id
+                """,
             arguments: [contact.id.storeString, messageID, ciphertext, reason, now.timeIntervalSince1970]
         )
-        return db.lastInsertedRowID
     }
 
     /// Removes a quarantined ciphertext (it verified at last, or it is given up).
@@ -45,8 +46,8 @@ extension StoreTransaction {
 extension StoreReader {
     /// The contact's quarantined ciphertexts, oldest first.
     public func quarantined(for contact: Contact) throws -> [QuarantinedMessage] {
-        try Row.fetchAll(
-            db, sql: "SELECT * FROM quarantine WHERE contact_id = ? ORDER BY id", arguments: [contact.id.storeString]
+        try db.rows(
+            sql: "SELECT * FROM quarantine WHERE contact_id = ? ORDER BY id", arguments: [contact.id.storeString]
         ).map { row in
             QuarantinedMessage(
                 id: row["id"], contactID: try UUID.fromStore(row["contact_id"]), messageID: row["message_id"],
@@ -58,8 +59,8 @@ extension StoreReader {
 
     /// How many ciphertexts wait in quarantine for `contact`.
     public func quarantineCount(for contact: Contact) throws -> Int {
-        try Int.fetchOne(
-            db, sql: "SELECT COUNT(*) FROM quarantine WHERE contact_id = ?", arguments: [contact.id.storeString]
+        try db.value(
+            Int.self, sql: "SELECT COUNT(*) FROM quarantine WHERE contact_id = ?", arguments: [contact.id.storeString]
         ) ?? 0
     }
 }

@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 /// Whether the gateway may send an automatic reply now (``StoreTransaction/admitAutomaticReply(to:limit:window:now:)``).
 public enum ReplyAdmission: Sendable, Equatable {
@@ -26,14 +25,14 @@ extension StoreTransaction {
         let id = contact.id.storeString
         try db.execute(sql: "DELETE FROM automatic_replies WHERE contact_id = ? AND time <= ?", arguments: [id, since])
         let sent =
-            try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM automatic_replies WHERE contact_id = ? AND withheld = 0", arguments: [id]) ?? 0
+            try db.value(Int.self, sql: "SELECT COUNT(*) FROM automatic_replies WHERE contact_id = ? AND withheld = 0", arguments: [id])
+            ?? 0
         let admitted = sent < limit
         let withheldBefore =
             admitted
             ? 0
-            : try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM automatic_replies WHERE contact_id = ? AND withheld = 1", arguments: [id]) ?? 0
+            : try db.value(Int.self, sql: "SELECT COUNT(*) FROM automatic_replies WHERE contact_id = ? AND withheld = 1", arguments: [id])
+                ?? 0
         try db.execute(
             sql: "INSERT INTO automatic_replies (contact_id, time, withheld) VALUES (?, ?, ?)",
             arguments: [id, now.timeIntervalSince1970, admitted ? 0 : 1])
@@ -45,8 +44,8 @@ extension StoreReader {
     /// How many times the exact SMS `body` was queued to `contact`, and when last: the attempts of
     /// a deterministic message such as a pending resync handshake.
     public func outboxAttempts(of body: String, to contact: Contact) throws -> (count: Int, lastQueuedAt: Date?) {
-        let row = try Row.fetchOne(
-            db, sql: "SELECT COUNT(*) AS n, MAX(created_at) AS last FROM outbox WHERE contact_id = ? AND body = ?",
+        let row = try db.row(
+            sql: "SELECT COUNT(*) AS n, MAX(created_at) AS last FROM outbox WHERE contact_id = ? AND body = ?",
             arguments: [contact.id.storeString, body])
         let count: Int = row?["n"] ?? 0
         let last: Double? = row?["last"]

@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 /// A concatenated SMS whose parts wait on a modem for the rest: who sent it, its reference and
 /// how many parts its header announces.
@@ -23,8 +22,7 @@ extension StoreTransaction {
     /// restart of the daemon, while the SIM still holds them.
     public func notePartialGroups(_ groups: Set<PartialGroupKey>, modem: String, now: Date = Date()) throws -> [PartialGroupKey: Date] {
         var firstSeen: [PartialGroupKey: Date] = [:]
-        let rows = try Row.fetchAll(
-            db, sql: "SELECT sender, reference, total, first_seen FROM partial_groups WHERE modem = ?", arguments: [modem])
+        let rows = try db.rows(sql: "SELECT sender, reference, total, first_seen FROM partial_groups WHERE modem = ?", arguments: [modem])
         for row in rows {
             let key = PartialGroupKey(sender: row["sender"], reference: row["reference"], total: row["total"])
             if groups.contains(key) {

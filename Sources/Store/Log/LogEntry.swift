@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 /// Which way a logged message went.
 public enum MessageDirection: String, Sendable, Hashable, Codable {
@@ -137,7 +136,7 @@ extension LogEntry {
 
     static let selection = "SELECT \(columns) FROM messages m LEFT JOIN contacts c ON c.id = m.contact_id"
 
-    init(row: Row, dataKey: DataKey) throws {
+    init(row: StoreRow, dataKey: DataKey) throws {
         let uuid = try UUID.fromStore(row["uuid"])
         let sealed: Data? = row["text"]
         let contactID: String? = row["contact_id"]

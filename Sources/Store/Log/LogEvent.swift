@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 /// One entry of the log's change feed: a message was logged, or its status changed.
 ///
@@ -31,14 +30,13 @@ extension StoreReader {
     public func logEvents(after sequence: Int64, contact: Contact? = nil, limit: Int = 500) throws -> [LogEvent] {
         guard limit > 0 else { return [] }
         var filter = "e.seq > ?"
-        var arguments: StatementArguments = [sequence]
+        var arguments: StoreArguments = [sequence]
         if let contact {
             filter += " AND m.contact_id = ?"
             _ = arguments.append(contentsOf: [contact.id.storeString])
         }
         _ = arguments.append(contentsOf: [limit])
-        let rows = try Row.fetchAll(
-            db,
+        let rows = try db.rows(
             sql: """
                 SELECT e.seq AS event_seq, e.status AS event_status, e.time AS event_time,
                     e.seq = (SELECT MIN(f.seq) FROM message_events f WHERE f.message_id = e.message_id) AS event_is_new,
@@ -63,6 +61,6 @@ extension StoreReader {
     /// The newest event's sequence number, 0 when the log is empty: where a reader that has just
     /// printed the current log starts following it.
     public func latestLogSequence() throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) FROM message_events") ?? 0
+        try db.value(Int64.self, sql: "SELECT COALESCE(MAX(seq), 0) FROM message_events") ?? 0
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension StoreReader {
     /// Logged messages with an id above `afterId`, oldest first: a page of a listing that new
@@ -15,7 +14,7 @@ extension StoreReader {
         direction: MessageDirection?, contact: Contact?, status: MessageStatus?, afterId: Int64, limit: Int
     ) throws -> [LogEntry] {
         var conditions = ["m.id > ?"]
-        var arguments: StatementArguments = [afterId]
+        var arguments: StoreArguments = [afterId]
         if let direction {
             conditions.append("m.direction = ?")
             _ = arguments.append(contentsOf: [direction.rawValue])
@@ -29,20 +28,20 @@ extension StoreReader {
             _ = arguments.append(contentsOf: [status.rawValue])
         }
         _ = arguments.append(contentsOf: [limit])
-        let rows = try Row.fetchAll(
-            db, sql: "\(LogEntry.selection) WHERE \(conditions.joined(separator: " AND ")) ORDER BY m.id ASC LIMIT ?",
+        let rows = try db.rows(
+            sql: "\(LogEntry.selection) WHERE \(conditions.joined(separator: " AND ")) ORDER BY m.id ASC LIMIT ?",
             arguments: arguments)
         return try rows.map { try LogEntry(row: $0, dataKey: dataKey) }
     }
 
     /// The outbox rows that carry the message with this id (one per SMS), oldest first.
     public func outboxItems(ofMessage id: Int64) throws -> [OutboxItem] {
-        try Row.fetchAll(cached("SELECT * FROM outbox WHERE message_id = ? ORDER BY id"), arguments: [id]).map(OutboxItem.init(row:))
+        try db.rows(sql: "SELECT * FROM outbox WHERE message_id = ? ORDER BY id", arguments: [id]).map(OutboxItem.init(row:))
     }
 
     /// How many messages are logged in each direction and status.
     public func messageCounts() throws -> [(direction: MessageDirection, status: MessageStatus, count: Int)] {
-        try Row.fetchAll(db, sql: "SELECT direction, status, COUNT(*) AS n FROM messages GROUP BY direction, status").compactMap { row in
+        try db.rows(sql: "SELECT direction, status, COUNT(*) AS n FROM messages GROUP BY direction, status").compactMap { row in
             guard let direction = MessageDirection(rawValue: row["direction"]) else { return nil }
             return (direction, MessageStatus(rawValue: row["status"]), row["n"])
         }
@@ -55,8 +54,7 @@ extension StoreReader {
     /// as a Prometheus histogram is written.
     public func submitDelays(bounds: [Double]) throws -> (atMost: [Int], count: Int, sum: Double) {
         let buckets = bounds.map { "SUM(sent_at - created_at <= \($0))" }.joined(separator: ", ")
-        let row = try Row.fetchOne(
-            db,
+        let row = try db.row(
             sql: """
                 SELECT COUNT(*) AS n, COALESCE(SUM(sent_at - created_at), 0) AS total\(bounds.isEmpty ? "" : ", " + buckets)
                 FROM outbox WHERE kind = 'text' AND sent_at IS NOT NULL

@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 /// One status a logged message took, from the log's change feed (``LogEvent``).
 public struct MessageStateChange: Sendable, Hashable {
@@ -17,8 +16,7 @@ extension StoreReader {
     ///
     /// - Throws: ``StoreError/notFound(_:)`` when no message has the id (or it was pruned).
     public func stateChanges(ofMessage id: Int64) throws -> [MessageStateChange] {
-        let rows = try Row.fetchAll(
-            cached("SELECT seq, status, time FROM message_events WHERE message_id = ? ORDER BY seq"), arguments: [id])
+        let rows = try db.rows(sql: "SELECT seq, status, time FROM message_events WHERE message_id = ? ORDER BY seq", arguments: [id])
         guard !rows.isEmpty else { throw StoreError.notFound(.message(id: id)) }
         return rows.map { row in
             MessageStateChange(

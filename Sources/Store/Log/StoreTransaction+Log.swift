@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension StoreReader {
     /// Logged messages, oldest first, texts decrypted.
@@ -12,7 +11,7 @@ extension StoreReader {
     public func log(contact: Contact? = nil, limit: Int = 100, afterId: Int64? = nil) throws -> [LogEntry] {
         guard limit > 0 else { return [] }
         var conditions: [String] = []
-        var arguments: StatementArguments = []
+        var arguments: StoreArguments = []
         if let contact {
             conditions.append("m.contact_id = ?")
             _ = arguments.append(contentsOf: [contact.id.storeString])
@@ -25,8 +24,8 @@ extension StoreReader {
         // Newest-first to apply the limit, re-sorted oldest-first, unless following.
         let order = afterId == nil ? "DESC" : "ASC"
         _ = arguments.append(contentsOf: [limit])
-        let rows = try Row.fetchAll(
-            db, sql: "\(LogEntry.selection) \(filter) ORDER BY m.id \(order) LIMIT ?", arguments: arguments
+        let rows = try db.rows(
+            sql: "\(LogEntry.selection) \(filter) ORDER BY m.id \(order) LIMIT ?", arguments: arguments
         )
         let entries = try rows.map { try LogEntry(row: $0, dataKey: dataKey) }
         return afterId == nil ? entries.reversed() : entries
@@ -34,7 +33,7 @@ extension StoreReader {
 
     /// One logged message.
     public func logEntry(id: Int64) throws -> LogEntry {
-        guard let row = try Row.fetchOne(db, sql: "\(LogEntry.selection) WHERE m.id = ?", arguments: [id]) else {
+        guard let row = try db.row(sql: "\(LogEntry.selection) WHERE m.id = ?", arguments: [id]) else {
             throw StoreError.notFound(.message(id: id))
         }
         return try LogEntry(row: row, dataKey: dataKey)
@@ -47,20 +46,19 @@ extension StoreTransaction {
     public func appendLog(_ entry: NewLogEntry) throws -> Int64 {
         let uuid = UUID()
         let sealed = try entry.text.map { text throws(StoreError) in try dataKey.seal(text, for: .messageText(uuid)) }
-        try cached(
-            """
-            INSERT INTO messages (uuid, time, direction, contact_id, remote_number, status, text,
-                ciphertext, error, fingerprint)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """
-        ).execute(
+        return try db.insert(
+            sql: """
+                INSERT INTO messages (uuid, time, direction, contact_id, remote_number, status, text,
+                    ciphertext, error, fingerprint)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                RETURNING id
+                """,
             arguments: [
                 uuid.storeString, entry.time.timeIntervalSince1970, entry.direction.rawValue,
                 entry.contactID?.storeString, entry.remoteNumber, entry.status.rawValue, sealed,
                 entry.ciphertext, entry.error, entry.fingerprint.map(dataKey.fingerprint),
             ]
         )
-        return db.lastInsertedRowID
     }
 
     /// Changes a logged message's status and, when given, its error sentence.

@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 /// What ``UnlockedStore/pruneLog(before:)`` removed.
 public struct LogPruneResult: Sendable, Equatable {
@@ -26,7 +25,7 @@ extension UnlockedStore {
     public func pruneLog(before cutoff: Date) throws -> LogPruneResult {
         let time = cutoff.timeIntervalSince1970
         let counts = try write { tx -> (messages: Int, events: Int, deliveries: Int) in
-            let eventsBefore = try Int.fetchOne(tx.db, sql: "SELECT COUNT(*) FROM events") ?? 0
+            let eventsBefore = try tx.db.value(Int.self, sql: "SELECT COUNT(*) FROM events") ?? 0
             try tx.db.execute(
                 sql: """
                     DELETE FROM messages WHERE time < ? AND id NOT IN (
@@ -48,15 +47,11 @@ extension UnlockedStore {
                     """,
                 arguments: [time])
             // Counted before and after: deleting a message deletes its events by cascade.
-            let eventsAfter = try Int.fetchOne(tx.db, sql: "SELECT COUNT(*) FROM events") ?? 0
+            let eventsAfter = try tx.db.value(Int.self, sql: "SELECT COUNT(*) FROM events") ?? 0
             return (messages, eventsBefore - eventsAfter, deliveries)
         }
         // A running daemon's readers can keep the checkpoint from finishing; the deletion stands.
-        let truncated =
-            (try? gateway.pool.writeWithoutTransaction { db -> Bool in
-                let result = try db.checkpoint(.truncate)
-                return result.walFrameCount == 0
-            }) ?? false
+        let truncated = gateway.truncateWriteAheadLogOnce()
         logger.notice("Pruned the message log.", metadata: [StoreLog.pruned: "\(counts.messages)"])
         return LogPruneResult(
             deleted: counts.messages, eventsDeleted: counts.events, deliveriesDeleted: counts.deliveries, walTruncated: truncated)

@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 /// A stored one-time-passcode entry: its secret and parameters (one opaque blob, encrypted)
 /// and a small verification state (last accepted step, throttling; also encrypted).
@@ -40,8 +39,8 @@ extension StoreReader {
     /// The OTP entry with this name (without regard to case), decrypted.
     public func otpEntry(named name: String) throws -> OTPEntry {
         guard !OTPEntry.isReservedName(name),
-            let row = try Row.fetchOne(
-                db, sql: "SELECT * FROM otp_entries WHERE name_key = ?", arguments: [NameRules.key(for: name)]
+            let row = try db.row(
+                sql: "SELECT * FROM otp_entries WHERE name_key = ?", arguments: [NameRules.key(for: name)]
             )
         else {
             throw StoreError.notFound(.otpEntry(named: name))
@@ -51,13 +50,13 @@ extension StoreReader {
 
     /// All OTP entries, sorted by name, decrypted.
     public func otpEntries() throws -> [OTPEntry] {
-        try Row.fetchAll(
-            db, sql: "SELECT * FROM otp_entries WHERE name_key != ? ORDER BY name_key",
+        try db.rows(
+            sql: "SELECT * FROM otp_entries WHERE name_key != ? ORDER BY name_key",
             arguments: [NameRules.key(for: OTPEntry.reservedLoginName)]
         ).map(otpEntry)
     }
 
-    private func otpEntry(_ row: Row) throws -> OTPEntry {
+    private func otpEntry(_ row: StoreRow) throws -> OTPEntry {
         let id = try UUID.fromStore(row["id"])
         let sealedState: Data? = row["state"]
         return OTPEntry(
@@ -81,7 +80,7 @@ extension StoreTransaction {
                 "\"\(OTPEntry.reservedLoginName)\" is reserved for two-factor login; choose another name."
             )
         }
-        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM otp_entries WHERE name_key = ?)", arguments: [key]) == true {
+        if try db.value(Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM otp_entries WHERE name_key = ?)", arguments: [key]) == true {
             throw StoreError.alreadyExists("An OTP entry named \"\(name)\" already exists; choose another name.")
         }
         let id = UUID()

@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 /// A stored operator of the console: a name, a role, a password verifier and, once enrolled, a
 /// second factor (both sealed under the data key, bound to the row), and the login lockout.
@@ -56,21 +55,21 @@ public struct OperatorChange: Sendable {
 extension StoreReader {
     /// The operator with this name (under the store's name comparison), or nil.
     public func operatorRecord(named name: String) throws -> OperatorRecord? {
-        try Row.fetchOne(db, sql: "SELECT * FROM operators WHERE name_key = ?", arguments: [NameRules.key(for: name)])
+        try db.row(sql: "SELECT * FROM operators WHERE name_key = ?", arguments: [NameRules.key(for: name)])
             .map(operatorRecord)
     }
 
     /// Every operator, by name.
     public func operatorRecords() throws -> [OperatorRecord] {
-        try Row.fetchAll(db, sql: "SELECT * FROM operators ORDER BY name_key").map(operatorRecord)
+        try db.rows(sql: "SELECT * FROM operators ORDER BY name_key").map(operatorRecord)
     }
 
     /// How many operators hold `role`.
     public func operatorCount(role: OperatorRole) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM operators WHERE role = ?", arguments: [role.rawValue]) ?? 0
+        try db.value(Int.self, sql: "SELECT COUNT(*) FROM operators WHERE role = ?", arguments: [role.rawValue]) ?? 0
     }
 
-    private func operatorRecord(_ row: Row) throws -> OperatorRecord {
+    private func operatorRecord(_ row: StoreRow) throws -> OperatorRecord {
         let id = try UUID.fromStore(row["id"])
         let secret: Data? = row["second_factor"]
         let state: Data? = row["second_factor_state"]
@@ -102,7 +101,7 @@ extension StoreTransaction {
     @discardableResult
     public func addOperator(name: String, role: OperatorRole, password: Data) throws -> OperatorRecord {
         let (name, key) = try NameRules.validate(name, what: "operator")
-        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM operators WHERE name_key = ?)", arguments: [key]) == true {
+        if try db.value(Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM operators WHERE name_key = ?)", arguments: [key]) == true {
             throw StoreError.alreadyExists("An operator named \"\(name)\" already exists; choose another name.")
         }
         let id = UUID()

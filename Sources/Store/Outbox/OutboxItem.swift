@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 /// Where an outgoing SMS is in its life: queued → submitting → sent → delivered, or failed.
 public enum OutboxState: String, Sendable, Hashable, Codable, CodingKeyRepresentable, CaseIterable {
@@ -64,7 +63,7 @@ public enum OutboxKind: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 extension OutboxItem {
-    init(row: Row) throws {
+    init(row: StoreRow) throws {
         guard let state = OutboxState(rawValue: row["state"]) else {
             throw StoreError.corrupted("An outbox row has an unknown state; restore the database from a backup.")
         }
@@ -101,7 +100,7 @@ extension OutboxItem {
 extension StoreReader {
     /// One outbox row.
     public func outboxItem(id: Int64) throws -> OutboxItem {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM outbox WHERE id = ?", arguments: [id]) else {
+        guard let row = try db.row(sql: "SELECT * FROM outbox WHERE id = ?", arguments: [id]) else {
             throw StoreError.notFound(.outboxEntry(id: id))
         }
         return try OutboxItem(row: row)
@@ -110,19 +109,19 @@ extension StoreReader {
     /// Outbox rows in the given states (all when empty), oldest first.
     public func outboxItems(in states: Set<OutboxState> = []) throws -> [OutboxItem] {
         guard !states.isEmpty else {
-            return try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY id").map(OutboxItem.init(row:))
+            return try db.rows(sql: "SELECT * FROM outbox ORDER BY id").map(OutboxItem.init(row:))
         }
         let names = states.map(\.rawValue).sorted()
         let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
-        return try Row.fetchAll(
-            db, sql: "SELECT * FROM outbox WHERE state IN (\(marks)) ORDER BY id", arguments: StatementArguments(names)
+        return try db.rows(
+            sql: "SELECT * FROM outbox WHERE state IN (\(marks)) ORDER BY id", arguments: StoreArguments(names)
         ).map(OutboxItem.init(row:))
     }
 
     /// How many outbox rows are in each state (for `smsgw status`).
     public func outboxCounts() throws -> [OutboxState: Int] {
         var counts: [OutboxState: Int] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS n FROM outbox GROUP BY state") {
+        for row in try db.rows(sql: "SELECT state, COUNT(*) AS n FROM outbox GROUP BY state") {
             if let state = OutboxState(rawValue: row["state"]) { counts[state] = row["n"] }
         }
         return counts
@@ -130,8 +129,7 @@ extension StoreReader {
 
     /// The sent row a status report refers to, by modem and message reference (newest first).
     public func outboxItem(reference: Int, modem: String) throws -> OutboxItem? {
-        try Row.fetchOne(
-            db,
+        try db.row(
             sql: "SELECT * FROM outbox WHERE modem = ? AND message_reference = ? AND state = 'sent' ORDER BY id DESC LIMIT 1",
             arguments: [modem, reference]
         ).map(OutboxItem.init(row:))

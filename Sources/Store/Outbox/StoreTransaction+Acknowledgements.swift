@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 /// Positions decrypted from one contact in one epoch, not acknowledged yet.
 public struct PendingAcknowledgements: Sendable, Equatable {
@@ -14,8 +13,7 @@ public struct PendingAcknowledgements: Sendable, Equatable {
 extension StoreReader {
     /// Every contact's positions waiting to be acknowledged, per epoch.
     public func pendingAcknowledgements() throws -> [PendingAcknowledgements] {
-        let rows = try Row.fetchAll(
-            db,
+        let rows = try db.rows(
             sql: """
                 SELECT contact_id, epoch, position, received_at FROM pending_acks WHERE queued_at IS NULL
                 ORDER BY contact_id, epoch, position
@@ -38,15 +36,15 @@ extension StoreReader {
 
     /// When the oldest position still waiting to be acknowledged was decrypted, if any waits.
     public func oldestPendingAcknowledgement() throws -> Date? {
-        try Double.fetchOne(db, sql: "SELECT MIN(received_at) FROM pending_acks WHERE queued_at IS NULL")
+        try db.value(Double.self, sql: "SELECT MIN(received_at) FROM pending_acks WHERE queued_at IS NULL")
             .map(Date.init(timeIntervalSince1970:))
     }
 
     /// When the first SMS still waiting for its acknowledgement is due to be sent again
     /// (``outboxAwaitingAcknowledgement(dueBy:timeout:)``), if any waits.
     public func nextAcknowledgementTimeout(timeout: TimeInterval) throws -> Date? {
-        try Double.fetchOne(
-            db,
+        try db.value(
+            Double.self,
             sql: """
                 SELECT MIN(sent_at + ? * (1 << resends)) FROM outbox
                 WHERE awaits_ack = 1 AND acknowledged_at IS NULL AND state IN ('sent', 'delivered')
@@ -57,16 +55,15 @@ extension StoreReader {
 
     /// When the contact's gateway last acknowledged one of this side's SMS, if ever.
     public func lastAcknowledgement(for contact: Contact) throws -> Date? {
-        try Double.fetchOne(
-            db, sql: "SELECT MAX(acknowledged_at) FROM outbox WHERE contact_id = ?", arguments: [contact.id.storeString]
+        try db.value(
+            Double.self, sql: "SELECT MAX(acknowledged_at) FROM outbox WHERE contact_id = ?", arguments: [contact.id.storeString]
         ).map(Date.init(timeIntervalSince1970:))
     }
 
     /// Rows sent (or delivered) that wait for an acknowledgement whose time to be sent again has
     /// come: `timeout · 2^resends` after they were last sent.
     public func outboxAwaitingAcknowledgement(dueBy now: Date, timeout: TimeInterval) throws -> [OutboxItem] {
-        try Row.fetchAll(
-            db,
+        try db.rows(
             sql: """
                 SELECT * FROM outbox
                 WHERE awaits_ack = 1 AND acknowledged_at IS NULL AND state IN ('sent', 'delivered')
@@ -98,8 +95,9 @@ extension StoreTransaction {
     ) throws {
         try db.execute(
             sql: """
-                INSERT OR IGNORE INTO pending_acks (contact_id, epoch, position, received_at, ciphertext)
+                INSERT INTO pending_acks (contact_id, epoch, position, received_at, ciphertext)
                 VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT DO NOTHING
                 """,
             arguments: [contact.id.storeString, Int64(epoch), Int64(position), now.timeIntervalSince1970, ciphertext])
     }
@@ -132,8 +130,8 @@ extension StoreTransaction {
     public func acknowledge(from contact: Contact, epoch: UInt32, positions: [UInt32], at now: Date) throws -> [Int64] {
         var messages: Set<Int64> = []
         for position in positions {
-            let ids = try Int64.fetchAll(
-                db,
+            let ids = try db.values(
+                Int64.self,
                 sql: """
                     SELECT message_id FROM outbox WHERE contact_id = ? AND epoch = ? AND position = ? AND kind = 'text'
                         AND acknowledged_at IS NULL AND message_id IS NOT NULL
@@ -150,8 +148,8 @@ extension StoreTransaction {
         var acknowledged: [Int64] = []
         for id in messages.sorted() {
             let waiting =
-                try Int.fetchOne(
-                    db, sql: "SELECT COUNT(*) FROM outbox WHERE message_id = ? AND kind = 'text' AND acknowledged_at IS NULL",
+                try db.value(
+                    Int.self, sql: "SELECT COUNT(*) FROM outbox WHERE message_id = ? AND kind = 'text' AND acknowledged_at IS NULL",
                     arguments: [id]) ?? 0
             guard waiting == 0 else { continue }
             try db.execute(

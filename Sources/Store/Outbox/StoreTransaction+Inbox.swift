@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 extension StoreTransaction {
     /// Records the fingerprint of a received PDU; false when it was already recorded.
@@ -8,8 +7,9 @@ extension StoreTransaction {
     /// SMS from the SIM only after the commit: an SMS read twice is processed once. The store
     /// keeps only the keyed form (``DataKey/fingerprint(_:)``), never the modem's raw hash.
     public func recordReceivedFingerprint(_ fingerprint: String, at time: Date = Date()) throws -> Bool {
-        try cached("INSERT OR IGNORE INTO received_pdus (fingerprint, received_at) VALUES (?, ?)")
-            .execute(arguments: [dataKey.fingerprint(fingerprint), time.timeIntervalSince1970])
+        try db.execute(
+            sql: "INSERT INTO received_pdus (fingerprint, received_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            arguments: [dataKey.fingerprint(fingerprint), time.timeIntervalSince1970])
         return db.changesCount == 1
     }
 
@@ -24,8 +24,8 @@ extension StoreTransaction {
 extension StoreReader {
     /// Whether a PDU fingerprint was already recorded.
     public func hasReceivedFingerprint(_ fingerprint: String) throws -> Bool {
-        try Bool.fetchOne(
-            cached("SELECT EXISTS (SELECT 1 FROM received_pdus WHERE fingerprint = ?)"),
+        try db.value(
+            Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM received_pdus WHERE fingerprint = ?)",
             arguments: [dataKey.fingerprint(fingerprint)]
         ) ?? false
     }

@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 extension StoreTransaction {
     /// Queues an SMS to `contact`; call it in the same transaction that advanced the ratchet.
@@ -26,23 +25,21 @@ extension StoreTransaction {
         var number = numbers[0]
         if numbers.count > 1 {
             let turn =
-                try Int.fetchOne(
-                    db, sql: "SELECT number_turn FROM contacts WHERE id = ?", arguments: [current.id.storeString]) ?? 0
+                try db.value(Int.self, sql: "SELECT number_turn FROM contacts WHERE id = ?", arguments: [current.id.storeString]) ?? 0
             number = numbers[turn % numbers.count]
             try db.execute(
                 sql: "UPDATE contacts SET number_turn = ? WHERE id = ?",
                 arguments: [(turn + 1) % numbers.count, current.id.storeString])
         }
         let time = now.timeIntervalSince1970
-        try cached(
-            """
-            INSERT INTO outbox (message_id, contact_id, phone_number, body, state, next_attempt_at,
-                created_at, updated_at, kind)
-            VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?)
-            """
-        )
-        .execute(arguments: [messageID, current.id.storeString, number.e164, body, time, time, time, kind.rawValue])
-        return db.lastInsertedRowID
+        return try db.insert(
+            sql: """
+                INSERT INTO outbox (message_id, contact_id, phone_number, body, state, next_attempt_at,
+                    created_at, updated_at, kind)
+                VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?)
+                RETURNING id
+                """,
+            arguments: [messageID, current.id.storeString, number.e164, body, time, time, time, kind.rawValue])
     }
 
     /// Claims the next due row for `modem`, fairly across contacts, and marks it submitting.
@@ -56,8 +53,7 @@ extension StoreTransaction {
     ///   that is not ready (or not configured) may be claimed, which is the failover.
     public func claimNextOutbox(modem: String, othersReady: Set<String> = [], now: Date = Date()) throws -> OutboxItem? {
         let pins = Self.pinFilter(othersReady: othersReady)
-        let row = try Row.fetchOne(
-            db,
+        let row = try db.row(
             sql: """
                 SELECT o.id FROM outbox o
                 WHERE o.state = 'queued' AND o.next_attempt_at <= ?\(pins.sql)
@@ -69,7 +65,7 @@ extension StoreTransaction {
         )
         guard let row else { return nil }
         let id: Int64 = row["id"]
-        let sequence = (try Int64.fetchOne(db, sql: "SELECT MAX(claim_sequence) FROM outbox") ?? 0) + 1
+        let sequence = (try db.value(Int64.self, sql: "SELECT MAX(claim_sequence) FROM outbox") ?? 0) + 1
         try db.execute(
             sql: """
                 UPDATE outbox SET state = 'submitting', attempts = attempts + 1, modem = ?, claim_sequence = ?,
@@ -163,8 +159,8 @@ extension StoreTransaction {
     /// failed), so the message reads `sent` only when every part was sent.
     private func followLog(_ item: OutboxItem, status: MessageStatus, error: String?) throws {
         guard let messageID = item.messageID else { return }
-        let states = try String.fetchAll(
-            cached("SELECT state FROM outbox WHERE message_id = ? AND kind = 'text'"), arguments: [messageID])
+        let states = try db.values(
+            String.self, sql: "SELECT state FROM outbox WHERE message_id = ? AND kind = 'text'", arguments: [messageID])
         let overall = states.count > 1 ? Self.overallStatus(states.compactMap(OutboxState.init(rawValue:))) : status
         // An acknowledgement from the peer's gateway says more than a later delivery report.
         try db.execute(

@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 extension StoreTransaction {
     /// Queues the failed SMS of the logged message `messageID` again, as they were sealed (never

@@ -1,16 +1,15 @@
 public import Foundation
-import GRDB
 
 /// Read access inside ``UnlockedStore/read(_:)`` or ``UnlockedStore/write(_:)``: contacts,
 /// decrypted secrets, the message log, the outbox and OTP entries.
 ///
 /// Valid only during the closure it is passed to, on that closure's thread.
 public class StoreReader {
-    let db: Database
+    let db: StoreDatabase
     let dataKey: DataKey
     let accountID: UUID
 
-    init(db: Database, dataKey: DataKey, accountID: UUID) {
+    init(db: StoreDatabase, dataKey: DataKey, accountID: UUID) {
         self.db = db
         self.dataKey = dataKey
         self.accountID = accountID
@@ -22,8 +21,8 @@ public class StoreReader {
     ///
     /// - Throws: ``StoreError/notFound(_:)`` with ``StoreError/Missing/contact(named:)``.
     public func contact(named name: String) throws -> Contact {
-        let row = try Row.fetchOne(
-            cached("SELECT \(Contact.columns) FROM contacts WHERE name_key = ?"), arguments: [NameRules.key(for: name)]
+        let row = try db.row(
+            sql: "SELECT \(Contact.columns) FROM contacts WHERE name_key = ?", arguments: [NameRules.key(for: name)]
         )
         guard let row else {
             throw StoreError.notFound(.contact(named: name))
@@ -33,8 +32,8 @@ public class StoreReader {
 
     /// The contact with this identifier.
     public func contact(id: UUID) throws -> Contact {
-        let row = try Row.fetchOne(
-            cached("SELECT \(Contact.columns) FROM contacts WHERE id = ?"), arguments: [id.storeString]
+        let row = try db.row(
+            sql: "SELECT \(Contact.columns) FROM contacts WHERE id = ?", arguments: [id.storeString]
         )
         guard let row else {
             throw StoreError.notFound(.removedContact(nil))
@@ -44,27 +43,27 @@ public class StoreReader {
 
     /// The contact with this number (its main number or one of its others), or nil for an unknown sender.
     public func contact(withNumber number: PhoneNumber) throws -> Contact? {
-        try Row.fetchOne(
-            cached(
+        try db.row(
+            sql:
                 """
                 SELECT \(Contact.columns) FROM contacts
                 WHERE phone_number = ?1 OR id = (SELECT contact_id FROM contact_numbers WHERE phone_number = ?1)
-                """),
+                """,
             arguments: [number.e164]
         ).map(contact(row:))
     }
 
     /// All contacts, sorted by name.
     public func contacts() throws -> [Contact] {
-        try Row.fetchAll(db, sql: "SELECT \(Contact.columns) FROM contacts ORDER BY name_key")
+        try db.rows(sql: "SELECT \(Contact.columns) FROM contacts ORDER BY name_key")
             .map(contact(row:))
     }
 
     /// A contact from its row, with its other numbers.
-    private func contact(row: Row) throws -> Contact {
+    private func contact(row: StoreRow) throws -> Contact {
         var contact = try Contact(row: row)
-        contact.otherNumbers = try String.fetchAll(
-            cached("SELECT phone_number FROM contact_numbers WHERE contact_id = ? ORDER BY position"),
+        contact.otherNumbers = try db.values(
+            String.self, sql: "SELECT phone_number FROM contact_numbers WHERE contact_id = ? ORDER BY position",
             arguments: [contact.id.storeString]
         ).map { value throws(StoreError) in try PhoneNumber(storedE164: value) }
         return contact
@@ -82,8 +81,8 @@ public class StoreReader {
 
     func secret(column: String, of contact: Contact, context: SecretContext) throws -> Data? {
         guard
-            let row = try Row.fetchOne(
-                cached("SELECT \(column) AS secret FROM contacts WHERE id = ?"), arguments: [contact.id.storeString]
+            let row = try db.row(
+                sql: "SELECT \(column) AS secret FROM contacts WHERE id = ?", arguments: [contact.id.storeString]
             )
         else {
             throw StoreError.notFound(.removedContact(contact.name))
@@ -93,14 +92,6 @@ public class StoreReader {
     }
 }
 
-extension StoreReader {
-    /// The connection's prepared statement for `sql`, compiled once and reused: for the statements
-    /// every message runs (a long `encrypt --lines` or a busy daemon would otherwise parse them anew).
-    func cached(_ sql: String) throws -> Statement {
-        try db.cachedStatement(sql: sql)
-    }
-}
-
-// A reader wraps a GRDB connection that must stay on its own dispatch queue.
+// A reader wraps a connection inside a transaction, which must stay on its thread.
 @available(*, unavailable)
 extension StoreReader: Sendable {}

@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 /// Write access inside ``UnlockedStore/write(_:)``: everything ``StoreReader`` offers plus the
 /// changes, all committed together or not at all.
@@ -144,24 +143,24 @@ public final class StoreTransaction: StoreReader {
 
     // MARK: Helpers
 
-    func updateContact(_ contact: Contact, set assignments: String, _ values: [(any DatabaseValueConvertible)?]) throws {
-        try cached("UPDATE contacts SET \(assignments), updated_at = ? WHERE id = ?")
-            .execute(arguments: StatementArguments(values + [now, contact.id.storeString]))
+    func updateContact(_ contact: Contact, set assignments: String, _ values: [(any StoreValueConvertible)?]) throws {
+        try db.execute(
+            sql: "UPDATE contacts SET \(assignments), updated_at = ? WHERE id = ?",
+            arguments: StoreArguments(values + [now, contact.id.storeString]))
         if db.changesCount == 0 {
             throw StoreError.notFound(.removedContact(contact.name))
         }
     }
 
     private func ensureNameIsFree(key: String, name: String, except id: UUID?) throws {
-        let owner = try String.fetchOne(db, sql: "SELECT id FROM contacts WHERE name_key = ?", arguments: [key])
+        let owner = try db.value(String.self, sql: "SELECT id FROM contacts WHERE name_key = ?", arguments: [key])
         if let owner, owner != id?.storeString {
             throw StoreError.alreadyExists("A contact named \"\(name)\" already exists; choose another name.")
         }
     }
 
     private func ensureNumberIsFree(_ number: PhoneNumber, except id: UUID?) throws {
-        let row = try Row.fetchOne(
-            db,
+        let row = try db.row(
             sql: """
                 SELECT id, name FROM contacts
                 WHERE phone_number = ?1 OR id = (SELECT contact_id FROM contact_numbers WHERE phone_number = ?1)

@@ -1,10 +1,9 @@
 public import Foundation
-import GRDB
 
 extension StoreReader {
     /// Every waiting part of a shared vault item, decrypted, in the order they arrived.
     public func vaultParts() throws -> [VaultRecord] {
-        try Row.fetchAll(db, sql: "SELECT id, body FROM vault_parts ORDER BY rowid").map { row in
+        try db.rows(sql: "SELECT id, body FROM vault_parts ORDER BY rowid").map { row in
             let id = try UUID.fromStore(row["id"])
             return VaultRecord(id: id, body: try dataKey.open(row["body"], for: .vaultPart(id)))
         }

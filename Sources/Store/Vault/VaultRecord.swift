@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 /// One sealed row of the credential vault, decrypted: an item, an earlier password, or an event.
 ///
@@ -26,7 +25,7 @@ extension VaultRecord: CustomStringConvertible, CustomReflectable {
 extension StoreReader {
     /// Every vault item, decrypted, in the order they were added.
     public func vaultItems() throws -> [VaultRecord] {
-        try Row.fetchAll(db, sql: "SELECT id, body FROM vault_items ORDER BY rowid").map { row in
+        try db.rows(sql: "SELECT id, body FROM vault_items ORDER BY rowid").map { row in
             let id = try UUID.fromStore(row["id"])
             return VaultRecord(id: id, body: try dataKey.open(row["body"], for: .vaultItem(id)))
         }
@@ -34,8 +33,8 @@ extension StoreReader {
 
     /// The earlier passwords of one item, decrypted, oldest first.
     public func vaultHistory(of item: UUID) throws -> [VaultRecord] {
-        try Row.fetchAll(
-            db, sql: "SELECT id, body FROM vault_history WHERE item_id = ? ORDER BY rowid", arguments: [item.storeString]
+        try db.rows(
+            sql: "SELECT id, body FROM vault_history WHERE item_id = ? ORDER BY rowid", arguments: [item.storeString]
         ).map { row in
             let id = try UUID.fromStore(row["id"])
             return VaultRecord(id: id, body: try dataKey.open(row["body"], for: .vaultHistory(id)))
@@ -45,8 +44,8 @@ extension StoreReader {
     /// The vault's events after `sequence`, oldest first, at most `limit`, each with its sequence
     /// number (the cursor of the next call).
     public func vaultEvents(after sequence: Int64 = 0, limit: Int = .max) throws -> [(sequence: Int64, record: VaultRecord)] {
-        try Row.fetchAll(
-            db, sql: "SELECT seq, id, body FROM vault_events WHERE seq > ? ORDER BY seq LIMIT ?",
+        try db.rows(
+            sql: "SELECT seq, id, body FROM vault_events WHERE seq > ? ORDER BY seq LIMIT ?",
             arguments: [sequence, Int64(clamping: limit)]
         ).map { row in
             let id = try UUID.fromStore(row["id"])
@@ -104,11 +103,10 @@ extension StoreTransaction {
     @discardableResult
     public func appendVaultEvent(_ body: Data) throws -> Int64 {
         let id = UUID()
-        try db.execute(
-            sql: "INSERT INTO vault_events (id, body) VALUES (?, ?)",
+        return try db.insert(
+            sql: "INSERT INTO vault_events (id, body) VALUES (?, ?) RETURNING seq",
             arguments: [id.storeString, try dataKey.seal(body, for: .vaultEvent(id))]
         )
-        return db.lastInsertedRowID
     }
 
     private static let removedItem = "The vault item was removed meanwhile; list the vault and try again."
