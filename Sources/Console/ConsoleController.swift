@@ -19,17 +19,21 @@ public struct ConsoleController: Sendable {
         /// Whether the listener serves TLS: cookies are then `Secure`.
         public var secure: Bool
         public var version: String
+        /// The webhooks the daemon's configuration names, for the admin page (endpoints the store
+        /// remembers are listed too).
+        public var webhooks: [WebhookEndpoint]
         public var clock: @Sendable () -> Date
 
         public init(
             store: UnlockedStore, status: @escaping @Sendable (Date) throws -> GatewayStatus, wake: @escaping @Sendable () -> Void = {},
-            secure: Bool, version: String, clock: @escaping @Sendable () -> Date = { Date() }
+            secure: Bool, version: String, webhooks: [WebhookEndpoint] = [], clock: @escaping @Sendable () -> Date = { Date() }
         ) {
             self.store = store
             self.status = status
             self.wake = wake
             self.secure = secure
             self.version = version
+            self.webhooks = webhooks
             self.clock = clock
         }
     }
@@ -60,7 +64,7 @@ public struct ConsoleController: Sendable {
         }
         let now = environment.clock()
         switch (request.method, request.path) {
-        case ("GET", "/login"): return loginForm(problem: nil, name: "")
+        case ("GET", "/login"): return loginForm(problem: nil, name: "", reusing: request.cookies[Self.loginCookie])
         case ("POST", "/login"): return signIn(request, now: now)
         default: break
         }
@@ -97,7 +101,9 @@ public struct ConsoleController: Sendable {
     }
 
     /// Every response's headers: a policy allowing only the console's own script and
-    /// stylesheet, no framing, no sniffing, no referrer.
+    /// stylesheet, no framing, no sniffing, no referrer to other sites. `same-origin`, not
+    /// `no-referrer`: under `no-referrer` a browser sends `Origin: null` with the console's own
+    /// forms, which the origin check must refuse.
     static let securityHeaders: [(name: String, value: String)] = [
         (
             "Content-Security-Policy",
@@ -105,7 +111,7 @@ public struct ConsoleController: Sendable {
                 + "frame-ancestors 'none'; base-uri 'none'"
         ),
         ("X-Content-Type-Options", "nosniff"),
-        ("Referrer-Policy", "no-referrer"),
+        ("Referrer-Policy", "same-origin"),
         ("X-Frame-Options", "DENY"),
     ]
 
