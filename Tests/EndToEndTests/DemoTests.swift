@@ -43,6 +43,7 @@ struct DemoTests {
             text.contains("signature ok message.received alice 'Gate is clear. Over to you, through two gateways.'"), "the webhook: \(text)"
         )
         #expect(!text.contains("BAD SIGNATURE"))
+        #expect(text.contains("Console: http://127.0.0.1:") && text.contains("Sign in as chief with the password "), "\(text)")
     }
 
     @Test("On a terminal with NO_COLOR set the demo writes no colour either")
@@ -50,9 +51,26 @@ struct DemoTests {
         guard Self.canRun, TerminalSession.isAvailable else { return }
         let session = try TerminalSession(
             bash: Self.root.appendingPathComponent("scripts/demo.sh").path, environment: try Self.environment(noColor: true))
-        let result = try await session.finish(timeout: 300)
+        // On a terminal the demo ends waiting with the console's address and an operator's
+        // password: a new user can sign in with exactly what it printed.
+        try await session.waitFor("Press Enter", timeout: 300)
+        let console = try #require(Self.printed(after: "Console: ", in: session.screen))
+        let password = try #require(Self.printed(after: "Sign in as chief with the password ", in: session.screen))
+        let client = try APIClient(base: console.hasSuffix("/") ? String(console.dropLast()) : console, token: nil, followRedirects: false)
+        let cookie = try await ConsoleServeTests.signIn("chief", password: password, client: client)
+        let page = try await client.send(.GET, "/admin", headers: [("Cookie", "smsgw_session=\(cookie)")])
+        #expect(page.status == 200 && page.text.contains("<h1>Admin</h1>"), "the demo's console: \(page.status)")
+        session.type("\n")
+        let result = try await session.finish(timeout: 60)
         #expect(result.status == 0, "\(result.screen)")
         #expect(result.screen.contains("== 1. Each side creates its account"))
         #expect(!result.screen.contains("\u{1B}["), "colour despite NO_COLOR: \(result.screen)")
+    }
+
+    /// The rest of the screen's line that starts with `prefix`.
+    static func printed(after prefix: String, in screen: String) -> String? {
+        // A terminal ends lines with CR LF, one Character in Swift: split on any line end.
+        screen.split(whereSeparator: \.isNewline).first { $0.hasPrefix(prefix) }
+            .map { String($0.dropFirst(prefix.count)).trimmingCharacters(in: .whitespacesAndNewlines) }
     }
 }
