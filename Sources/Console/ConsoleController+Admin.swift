@@ -60,7 +60,9 @@ extension ConsoleController {
         let audit = (try? Audit.list(limit: 100, in: store)) ?? []
         let integrations = AdminIntegrations(
             tokens: (try? APITokens.list(store: store)) ?? [],
-            webhooks: (try? Webhooks.list(configured: environment.webhooks, store: store)) ?? [],
+            // The daemon registers every configured endpoint in the store before it serves, so
+            // the store's list is the configuration's (and those removed from it since).
+            webhooks: (try? Webhooks.list(configured: [], store: store)) ?? [],
             deliveries: (try? Webhooks.deliveries(limit: Self.deliveryLimit, store: store)) ?? [], createdToken: createdToken)
         return AdminPage.render(operators: operators, audit: audit, integrations: integrations, viewer: viewer, banners: banners)
     }

@@ -19,21 +19,17 @@ public struct ConsoleController: Sendable {
         /// Whether the listener serves TLS: cookies are then `Secure`.
         public var secure: Bool
         public var version: String
-        /// The webhooks the daemon's configuration names, for the admin page (endpoints the store
-        /// remembers are listed too).
-        public var webhooks: [WebhookEndpoint]
         public var clock: @Sendable () -> Date
 
         public init(
             store: UnlockedStore, status: @escaping @Sendable (Date) throws -> GatewayStatus, wake: @escaping @Sendable () -> Void = {},
-            secure: Bool, version: String, webhooks: [WebhookEndpoint] = [], clock: @escaping @Sendable () -> Date = { Date() }
+            secure: Bool, version: String, clock: @escaping @Sendable () -> Date = { Date() }
         ) {
             self.store = store
             self.status = status
             self.wake = wake
             self.secure = secure
             self.version = version
-            self.webhooks = webhooks
             self.clock = clock
         }
     }

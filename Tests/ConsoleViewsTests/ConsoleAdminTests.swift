@@ -68,6 +68,37 @@ struct ConsoleAdminTests {
         #expect(refused.contains("token-created") && refused.contains("webhook-redelivered"), "\(refused)")
     }
 
+    @Test("An admin redelivers a delivery that failed: pending again, audited, listed with its endpoint")
+    func redeliver() throws {
+        let rig = try Rig()
+        let endpoint = WebhookEndpoint(
+            url: URL(string: "http://127.0.0.1:9/hook")!, events: [.messageReceived],
+            secrets: [try WebhookSecret("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")])
+        var rng = SystemRandomNumberGenerator()
+        try rig.store.write { tx in try Webhooks.register([endpoint], in: tx, now: Date()) }
+        let bob = try rig.store.read { try $0.contact(named: "bob") }
+        try rig.store.write { tx in
+            _ = try tx.appendLog(NewLogEntry(direction: .incoming, contact: bob, status: .decrypted, text: "hello"))
+        }
+        let id = try rig.store.write { tx -> Int64 in
+            guard case .deliver(let delivery) = try Webhooks.next(for: endpoint, in: tx, now: Date()) else { throw NoDelivery() }
+            _ = try Webhooks.record(.status(410), of: delivery.deliveryID, to: endpoint, in: tx, now: Date(), using: &rng)
+            return delivery.deliveryID
+        }
+        let chief = try rig.signIn("chief")
+        let page = admin(rig, chief).body
+        #expect(page.contains("action=\"/admin/deliveries/\(id)/redeliver\"") && page.contains("HTTP 410"), "\(page)")
+        #expect(try page.contains("<td>disabled: ") && Webhooks.list(configured: [], store: rig.store).first?.state == "disabled")
+        #expect(rig.post("/admin/deliveries/\(id)/redeliver", chief).status == 303)
+        // The 410 had disabled the endpoint; the redelivery enables it and makes the delivery due now.
+        #expect(try Webhooks.list(configured: [], store: rig.store).first?.state == "active")
+        #expect(try Webhooks.deliveries(store: rig.store).first { $0.id == id }.map { $0.state == .pending && $0.attempts == 1 } == true)
+        let line = try #require(try Audit.list(in: rig.store).first)
+        #expect(line.action == "webhook-redelivered" && line.actorName == "chief" && line.target == "delivery \(id)")
+    }
+
+    struct NoDelivery: Error {}
+
     @Test("The admin page lists webhooks the store knows with their deliveries' counts")
     func webhooksListed() throws {
         let rig = try Rig()
