@@ -21,7 +21,9 @@ extension ConsoleController {
             return Self.html(
                 LogPage.render(listing.messages.reversed().filter(filter.admits), filter: filter, contacts: contacts, viewer: viewer))
         case .message(let id):
-            return Self.html(MessagePage.render(try MessageDetail.read(id: id, store: store), viewer: viewer))
+            let detail = try MessageDetail.read(id: id, store: store)
+            let waiting = (try? environment.status(now))?.queue.first { $0.id == id && ($0.state == .queued || $0.state == .submitting) }
+            return Self.html(MessagePage.render(detail, outbox: waiting?.state, viewer: viewer))
         case .status:
             return Self.html(StatusPage.render(try environment.status(now), viewer: viewer, now: now, version: environment.version))
         case .contacts:

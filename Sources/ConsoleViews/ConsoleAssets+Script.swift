@@ -127,6 +127,8 @@ extension ConsoleAssets {
               item.appendChild(timeNode(now.toISOString(), now));
               list.appendChild(item);
               if (status) { status.textContent = visible(message.status); }
+              // The outbox state shown on load (queued, submitting) is over once a state follows.
+              document.querySelectorAll(".outbox").forEach(function (node) { node.remove(); });
             });
           }
 

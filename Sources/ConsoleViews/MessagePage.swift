@@ -1,10 +1,13 @@
 public import Operations
+public import Store
 
 /// One message and the timeline of its states (queued, sent, delivered or failed, …), with its
 /// SMS's submission attempts and last error. With scripts on, the timeline follows the message
 /// live over the event stream; without, a reload shows it as stored.
 public enum MessagePage {
-    public static func render(_ detail: MessageDetail, viewer: ConsoleViewer) -> HTML {
+    /// The page; `outbox` is the state of the message's SMS while it waits in the outbox
+    /// (`queued` or `submitting`, which the log's timeline does not record).
+    public static func render(_ detail: MessageDetail, outbox: OutboxState? = nil, viewer: ConsoleViewer) -> HTML {
         let message = detail.history.message
         let steps = detail.history.history.map { change -> HTML in
             "<li><span class=\"state\">\(change.status.rawValue)</span> \(ConsolePage.time(change.time))</li>"
@@ -18,6 +21,7 @@ public enum MessagePage {
             <dt>Status</dt><dd class="status">\(message.status.rawValue)\(HTML.when(LogPage.untrusted.contains(message.status), " <span class=\"flag\">not verified</span>"))</dd>
             <dt>Text</dt><dd class="text">\(message.text, or: "-")</dd>
             \(HTML.when(outgoing, "<dt>SMS</dt><dd>\(detail.parts)</dd><dt>Attempts</dt><dd>\(detail.attempts)</dd>"))
+            \(outbox.map { "<dt class=\"outbox\">Outbox</dt><dd class=\"outbox\">\($0.rawValue)</dd>" as HTML } ?? .empty)
             \(detail.lastError.map { "<dt>Last error</dt><dd>\($0)</dd>" as HTML } ?? .empty)
             \(message.error.map { "<dt>Error</dt><dd>\($0)</dd>" as HTML } ?? .empty)
             </dl>

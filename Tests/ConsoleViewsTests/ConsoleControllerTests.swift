@@ -204,6 +204,9 @@ struct ConsoleControllerTests {
         let detail = rig.controller.respond(
             to: ConsoleRequest(method: "GET", path: location, cookies: [ConsoleController.sessionCookie: session.cookie]))
         #expect(detail.body.contains("Meet at the well at six.") && detail.body.contains("<span class=\"state\">queued</span>"))
+        // Its SMS waits in the outbox; the page says so, and follows the message live.
+        #expect(detail.body.contains("<dd class=\"outbox\">queued</dd>") && detail.body.contains("data-message=\""), "\(detail.body)")
+        #expect(detail.body.contains("<dt>Attempts</dt><dd>0</dd>"))
 
         // A text outside the GSM alphabet comes back in the form with the reason, nothing queued.
         let bad = rig.post("/send", session, form: ["contact": "bob", "text": "Snow ☃ today"])
