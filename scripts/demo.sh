@@ -2,7 +2,9 @@
 # A tour of smsgw without hardware: two people, alice and bob, each with their own data directory,
 # pair, and exchange encrypted SMS: by copy and paste, then over the simulated GSM network through
 # libgammu (the gammu CLI drives the simulated modems exactly as it would drive a USB stick), then
-# through two gateway daemons (`smsgw serve`), one per side, each driving its own simulated modem.
+# through two gateway daemons (`smsgw serve`), one per side, each driving its own simulated modem,
+# and ends with alice's web console: its address and an operator to sign in as (on a terminal the
+# demo then waits for Enter before it stops the daemons).
 #   scripts/demo.sh            (after `swift build -c release`, or set SMSGW to a built binary)
 # Headings are bold only on a terminal and when NO_COLOR is unset or empty (https://no-color.org).
 set -euo pipefail
@@ -99,3 +101,15 @@ for line in open(sys.argv[1]):
     message = event.get("data", {}).get("message", {})
     print(request["status"], request["webhookId"], "signature ok" if request["verified"] else "BAD SIGNATURE", event.get("type"), message.get("contact"), repr(message.get("text")))
 ' "$work/webhooks.jsonl"
+
+say "9. The web console: alice's gateway serves it; sign in as an operator"
+# An admin for the console, separate from the data passphrase, with a random password made for this demo.
+console_password=$(python3 -c 'import secrets; print(secrets.token_urlsafe(15))')
+printf '%s\n' "$console_password" | "$SMSGW" --data-dir "$work/alice" operator add chief --role admin
+console=$(sed -n 's|^Console on \(http://[^ ]*\).*|\1|p' "$work/alice-daemon.log" | head -1)
+echo "Console: $console"
+echo "Sign in as chief with the password $console_password"
+echo "(made for this demo by \`smsgw operator add chief --role admin\`; it ends with the demo)"
+if [ -t 0 ] && [ -t 1 ]; then
+    read -r -p "Press Enter to stop the daemons and remove the demo's files. " _ || true
+fi

@@ -21,7 +21,9 @@ extension ConsoleController {
             return Self.html(
                 LogPage.render(listing.messages.reversed().filter(filter.admits), filter: filter, contacts: contacts, viewer: viewer))
         case .message(let id):
-            return Self.html(MessagePage.render(try MessageLog.message(id: id, store: store), viewer: viewer))
+            let detail = try MessageDetail.read(id: id, store: store)
+            let waiting = (try? environment.status(now))?.queue.first { $0.id == id && ($0.state == .queued || $0.state == .submitting) }
+            return Self.html(MessagePage.render(detail, outbox: waiting?.state, viewer: viewer))
         case .status:
             return Self.html(StatusPage.render(try environment.status(now), viewer: viewer, now: now, version: environment.version))
         case .contacts:
@@ -40,8 +42,8 @@ extension ConsoleController {
             try resync(route, contact: name, request: request, viewer: viewer, now: now)
             environment.wake()
             return Self.redirect("/contacts")
-        case .addOperator, .setRole, .removeOperator:
-            return try manageOperators(route, request: request, viewer: viewer, now: now)
+        case .addOperator, .setRole, .removeOperator, .createToken, .revokeToken, .redeliver:
+            return try administer(route, request: request, viewer: viewer, now: now)
         }
     }
 
@@ -73,37 +75,6 @@ extension ConsoleController {
         try Audit.record(.resync, by: .operator(viewer.name), target: contact, address: request.address, in: store, now: now)
     }
 
-    func manageOperators(_ route: ConsoleRoute, request: ConsoleRequest, viewer: ConsoleViewer, now: Date) throws -> ConsoleResponse {
-        let actor = AuditActor.operator(viewer.name)
-        let role = OperatorRole(rawValue: request.form["role"] ?? "")
-        do {
-            switch route {
-            case .addOperator:
-                guard let role else { throw OperatorError.weakPassword("no role was chosen") }
-                try Operators.add(
-                    request.form["name"] ?? "", role: role, password: request.form["password"] ?? "", by: actor, in: store, now: now)
-            case .setRole(let name):
-                guard let role else { return Self.redirect("/admin") }
-                try Operators.setRole(name, to: role, by: actor, in: store, now: now)
-            case .removeOperator(let name):
-                try Operators.remove(name, by: actor, in: store, now: now)
-            default:
-                break
-            }
-        } catch let error as any CategorizedError where error.category != .storage && error.category != .corrupted {
-            return Self.html(
-                adminPage(viewer: viewer, now: now, banners: [Banner(.problem, error.description)]),
-                status: Self.status(for: error.category))
-        }
-        return Self.redirect("/admin")
-    }
-
-    func adminPage(viewer: ConsoleViewer, now: Date, banners: [Banner] = []) -> HTML {
-        let operators = (try? Operators.list(in: store, now: now)) ?? []
-        let audit = (try? Audit.list(limit: 100, in: store)) ?? []
-        return AdminPage.render(operators: operators, audit: audit, viewer: viewer, banners: banners)
-    }
-
     /// A refused request in the audit list: the action it asked for, `refused`.
     func audit(_ request: ConsoleRequest, viewer: ConsoleViewer, outcome: AuditOutcome, now: Date) {
         let action: AuditAction =
@@ -114,6 +85,9 @@ extension ConsoleController {
             case .addOperator?: .operatorAdded
             case .setRole?: .operatorRoleChanged
             case .removeOperator?: .operatorRemoved
+            case .createToken?: .tokenCreated
+            case .revokeToken?: .tokenRevoked
+            case .redeliver?: .webhookRedelivered
             default: request.path == "/logout" ? .logout : .login
             }
         try? Audit.record(

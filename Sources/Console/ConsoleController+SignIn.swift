@@ -4,13 +4,23 @@ import Operations
 import Store
 
 extension ConsoleController {
-    /// The sign-in form, with a fresh token in its field and its cookie.
-    func loginForm(problem: String?, name: String, status: Int = 200) -> ConsoleResponse {
+    /// The sign-in form, with a token in its field and its cookie: the browser's own when it
+    /// has one, else a fresh one. Reused because a browser's background requests (its favicon)
+    /// are redirected here too, and a fresh cookie from one of them would expire the form the
+    /// person is filling in.
+    func loginForm(problem: String?, name: String, status: Int = 200, reusing current: String? = nil) -> ConsoleResponse {
         var rng = SystemRandomNumberGenerator()
-        let token = ConsoleSessions.randomToken(using: &rng)
+        let token = current.flatMap(Self.wellFormedToken) ?? ConsoleSessions.randomToken(using: &rng)
         return Self.html(
             LoginPage.render(problem: problem, name: name, csrfToken: token), status: status, cookies: [cookie(Self.loginCookie, token)])
     }
+
+    /// `token` when it has the shape of a token this console makes (43 base64url characters).
+    static func wellFormedToken(_ token: String) -> String? {
+        token.count == 43 && token.allSatisfy(base64URLAlphabet.contains) ? token : nil
+    }
+
+    static let base64URLAlphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
     /// Sign-in: the form's token against its cookie, the origin, the per-address throttle, then
     /// the operator's name, password and code; a new session on success.

@@ -60,7 +60,7 @@ public struct ConsoleController: Sendable {
         }
         let now = environment.clock()
         switch (request.method, request.path) {
-        case ("GET", "/login"): return loginForm(problem: nil, name: "")
+        case ("GET", "/login"): return loginForm(problem: nil, name: "", reusing: request.cookies[Self.loginCookie])
         case ("POST", "/login"): return signIn(request, now: now)
         default: break
         }
@@ -97,7 +97,9 @@ public struct ConsoleController: Sendable {
     }
 
     /// Every response's headers: a policy allowing only the console's own script and
-    /// stylesheet, no framing, no sniffing, no referrer.
+    /// stylesheet, no framing, no sniffing, no referrer to other sites. `same-origin`, not
+    /// `no-referrer`: under `no-referrer` a browser sends `Origin: null` with the console's own
+    /// forms, which the origin check must refuse.
     static let securityHeaders: [(name: String, value: String)] = [
         (
             "Content-Security-Policy",
@@ -105,7 +107,7 @@ public struct ConsoleController: Sendable {
                 + "frame-ancestors 'none'; base-uri 'none'"
         ),
         ("X-Content-Type-Options", "nosniff"),
-        ("Referrer-Policy", "no-referrer"),
+        ("Referrer-Policy", "same-origin"),
         ("X-Frame-Options", "DENY"),
     ]
 

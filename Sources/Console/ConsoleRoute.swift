@@ -16,6 +16,9 @@ enum ConsoleRoute: Equatable {
     case addOperator
     case setRole(String)
     case removeOperator(String)
+    case createToken
+    case revokeToken(String)
+    case redeliver(Int64)
 
     init?(_ request: ConsoleRequest) {
         let segments = request.segments
@@ -34,6 +37,12 @@ enum ConsoleRoute: Equatable {
             self = .message(id)
         case ("POST", 1) where segments[0] == "send": self = .send
         case ("POST", 2) where segments == ["admin", "operators"]: self = .addOperator
+        case ("POST", 2) where segments == ["admin", "tokens"]: self = .createToken
+        case ("POST", 4) where segments[0] == "admin" && segments[1] == "tokens" && segments[3] == "revoke":
+            self = .revokeToken(segments[2])
+        case ("POST", 4) where segments[0] == "admin" && segments[1] == "deliveries" && segments[3] == "redeliver":
+            guard let id = Int64(segments[2]) else { return nil }
+            self = .redeliver(id)
         case ("POST", 3) where segments[0] == "outbox" && segments[2] == "retry":
             guard let id = Int64(segments[1]) else { return nil }
             self = .retry(id)
@@ -59,7 +68,7 @@ enum ConsoleRoute: Equatable {
         switch self {
         case .log, .message, .status, .contacts: .viewer
         case .sendForm, .send, .retry, .resync, .acceptResync, .rejectResync: .operator
-        case .admin, .addOperator, .setRole, .removeOperator: .admin
+        case .admin, .addOperator, .setRole, .removeOperator, .createToken, .revokeToken, .redeliver: .admin
         }
     }
 }

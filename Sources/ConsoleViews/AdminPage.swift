@@ -1,9 +1,13 @@
 public import Operations
 import Store
 
-/// The admin's page: operators with their roles, and the audit list of who did what.
+/// The admin's page: operators with their roles, API tokens, webhooks and their deliveries, and
+/// the audit list of who did what.
 public enum AdminPage {
-    public static func render(operators: [OperatorSummary], audit: [AuditEntry], viewer: ConsoleViewer, banners: [Banner] = []) -> HTML {
+    public static func render(
+        operators: [OperatorSummary], audit: [AuditEntry], integrations: AdminIntegrations = AdminIntegrations(), viewer: ConsoleViewer,
+        banners: [Banner] = []
+    ) -> HTML {
         let rows = operators.map { entry -> HTML in
             let roles = OperatorRole.allCases.map { role -> HTML in
                 "<option\(HTML.when(role == entry.role, " selected"))>\(role.rawValue)</option>"
@@ -36,6 +40,8 @@ public enum AdminPage {
             <label>Password <input name="password" type="password" autocomplete="new-password" minlength="\(Operators.minimumPasswordLength)" required></label>
             <button>Add operator</button></form>
             </section>
+            \(tokens(integrations, viewer: viewer))
+            \(webhooks(integrations, viewer: viewer))
             <section><h2>Audit</h2>
             <table class="audit"><thead><tr><th>Time</th><th>Who</th><th>Action</th><th>Target</th><th>Outcome</th><th>Address</th></tr></thead>
             <tbody>\(lines)</tbody></table>

@@ -1,7 +1,9 @@
 extension ConsoleAssets {
-    /// Times in the browser's zone, the live log over Server-Sent Events, and the send form's
-    /// septet counter. Everything from the server is put in the page with `textContent`, never
-    /// parsed as markup; the pages work without it but for live updates.
+    /// Times in the browser's zone, the live log and a message's live timeline over Server-Sent
+    /// Events, and the send form's septet counter. Everything from the server is put in the page
+    /// with `textContent`, never parsed as markup, and with controls and bidirectional overrides
+    /// shown as codes as ``HTML/escape(_:)`` shows them; the pages work without it but for live
+    /// updates.
     static let script = #"""
         "use strict";
         (function () {
@@ -9,6 +11,33 @@ extension ConsoleAssets {
             root.querySelectorAll("time[datetime]").forEach(function (node) {
               var date = new Date(node.getAttribute("datetime"));
               if (!isNaN(date.getTime())) { node.textContent = date.toLocaleString(); }
+            });
+          }
+
+          // As HTML.escape on the server: C0 and C1 controls but tab and line feed, DEL, and the
+          // bidirectional overrides, embeddings and isolates become visible codes.
+          var hidden = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
+
+          function visible(text) {
+            return String(text).replace(hidden, function (character) {
+              return "[U+" + character.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0") + "]";
+            });
+          }
+
+          function timeNode(iso, date) {
+            var node = document.createElement("time");
+            node.setAttribute("datetime", iso);
+            node.title = iso.replace("T", " ").replace(/(\.\d+)?Z$/, " UTC");
+            node.textContent = date.toLocaleString();
+            return node;
+          }
+
+          function follow(url, handle) {
+            if (!window.EventSource) { return; }
+            new EventSource(url).addEventListener("message", function (event) {
+              var message;
+              try { message = JSON.parse(event.data); } catch (error) { return; }
+              if (message && typeof message.id === "number") { handle(message); }
             });
           }
 
@@ -47,13 +76,9 @@ extension ConsoleAssets {
             tr.id = "m" + message.id;
             tr.className = (bad ? "untrusted " : "verified ") + message.direction + " new";
             tr.setAttribute("data-status", message.status);
-            var time = document.createElement("time");
-            time.setAttribute("datetime", message.time);
-            time.title = message.time.replace("T", " ").replace("Z", " UTC");
-            time.textContent = new Date(message.time).toLocaleString();
-            cell(tr, time);
+            cell(tr, timeNode(message.time, new Date(message.time)));
             cell(tr, message.direction);
-            cell(tr, message.contact || message.number || "unknown");
+            cell(tr, visible(message.contact || message.number || "unknown"));
             var link = document.createElement("a");
             link.href = "/log/" + encodeURIComponent(String(message.id));
             link.textContent = message.status;
@@ -66,23 +91,44 @@ extension ConsoleAssets {
               text.appendChild(flag);
               text.appendChild(document.createTextNode(" "));
             }
-            text.appendChild(document.createTextNode(message.text || message.error || ""));
+            text.appendChild(document.createTextNode(visible(message.text || message.error || "")));
             return tr;
           }
 
           function liveLog(table) {
-            if (!window.EventSource) { return; }
             var body = table.tBodies[0];
-            var source = new EventSource(table.getAttribute("data-live"));
-            source.addEventListener("message", function (event) {
-              var message;
-              try { message = JSON.parse(event.data); } catch (error) { return; }
-              if (!message || typeof message.id !== "number" || !admits(message, filters())) { return; }
+            follow(table.getAttribute("data-live"), function (message) {
+              if (!admits(message, filters())) { return; }
               var fresh = row(message);
               var old = document.getElementById(fresh.id);
               if (old) { old.replaceWith(fresh); } else { body.insertBefore(fresh, body.firstChild); }
               var empty = document.querySelector("p.none");
               if (empty) { empty.remove(); }
+            });
+          }
+
+          // A message's page: each state it takes is added to its timeline as it happens (the
+          // time the browser heard of it; the page shows the stored times when reloaded).
+          function liveTimeline(list) {
+            var id = Number(list.getAttribute("data-message"));
+            var status = document.querySelector("dd.status");
+            follow(list.getAttribute("data-live"), function (message) {
+              if (message.id !== id) { return; }
+              var states = list.querySelectorAll(".state");
+              var last = states.length ? states[states.length - 1].textContent : "";
+              if (message.status === last) { return; }
+              var item = document.createElement("li");
+              var state = document.createElement("span");
+              state.className = "state";
+              state.textContent = visible(message.status);
+              item.appendChild(state);
+              item.appendChild(document.createTextNode(" "));
+              var now = new Date();
+              item.appendChild(timeNode(now.toISOString(), now));
+              list.appendChild(item);
+              if (status) { status.textContent = visible(message.status); }
+              // The outbox state shown on load (queued, submitting) is over once a state follows.
+              document.querySelectorAll(".outbox").forEach(function (node) { node.remove(); });
             });
           }
 
@@ -129,6 +175,7 @@ extension ConsoleAssets {
           document.addEventListener("DOMContentLoaded", function () {
             localTimes(document);
             document.querySelectorAll("table[data-live]").forEach(liveLog);
+            document.querySelectorAll("ol.timeline[data-live]").forEach(liveTimeline);
             document.querySelectorAll("textarea[data-counter]").forEach(septetCounter);
           });
         })();

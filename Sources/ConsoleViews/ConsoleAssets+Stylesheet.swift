@@ -41,6 +41,10 @@ extension ConsoleAssets {
           border-radius: .3rem; padding: .35rem .5rem; }
         button { cursor: pointer; border-color: var(--accent); }
         form.inline { display: inline; }
+        fieldset { display: flex; flex-wrap: wrap; gap: .25rem 1rem; border: 1px solid var(--line); border-radius: .3rem; margin: 0; }
+        label.check { flex-direction: row; align-items: center; gap: .35rem; color: inherit; }
+        code.secret { overflow-wrap: anywhere; user-select: all; font-size: 1.05rem; }
+        td.url { overflow-wrap: anywhere; }
         .counter.over { color: var(--bad); font-weight: 700; }
         .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); gap: 1rem; }
         .card { background: var(--card); border: 1px solid var(--line); border-radius: .4rem; padding: .5rem 1rem; }

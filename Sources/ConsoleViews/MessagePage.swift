@@ -1,23 +1,32 @@
 public import Operations
+public import Store
 
-/// One message and the timeline of its states (queued, sent, delivered or failed, …).
+/// One message and the timeline of its states (queued, sent, delivered or failed, …), with its
+/// SMS's submission attempts and last error. With scripts on, the timeline follows the message
+/// live over the event stream; without, a reload shows it as stored.
 public enum MessagePage {
-    public static func render(_ history: MessageHistory, viewer: ConsoleViewer) -> HTML {
-        let message = history.message
-        let steps = history.history.map { change -> HTML in
+    /// The page; `outbox` is the state of the message's SMS while it waits in the outbox
+    /// (`queued` or `submitting`, which the log's timeline does not record).
+    public static func render(_ detail: MessageDetail, outbox: OutboxState? = nil, viewer: ConsoleViewer) -> HTML {
+        let message = detail.history.message
+        let steps = detail.history.history.map { change -> HTML in
             "<li><span class=\"state\">\(change.status.rawValue)</span> \(ConsolePage.time(change.time))</li>"
         }
+        let outgoing = message.direction == .outgoing
         let body: HTML = """
             <dl class="facts">
-            <dt>Direction</dt><dd>\(message.direction == .incoming ? "incoming" : "outgoing")</dd>
+            <dt>Direction</dt><dd>\(outgoing ? "outgoing" : "incoming")</dd>
             <dt>Contact</dt><dd>\(message.contact, or: "unknown")</dd>
             <dt>Number</dt><dd>\(message.number, or: "-")</dd>
-            <dt>Status</dt><dd>\(message.status.rawValue)\(HTML.when(LogPage.untrusted.contains(message.status), " <span class=\"flag\">not verified</span>"))</dd>
+            <dt>Status</dt><dd class="status">\(message.status.rawValue)\(HTML.when(LogPage.untrusted.contains(message.status), " <span class=\"flag\">not verified</span>"))</dd>
             <dt>Text</dt><dd class="text">\(message.text, or: "-")</dd>
+            \(HTML.when(outgoing, "<dt>SMS</dt><dd>\(detail.parts)</dd><dt>Attempts</dt><dd>\(detail.attempts)</dd>"))
+            \(outbox.map { "<dt class=\"outbox\">Outbox</dt><dd class=\"outbox\">\($0.rawValue)</dd>" as HTML } ?? .empty)
+            \(detail.lastError.map { "<dt>Last error</dt><dd>\($0)</dd>" as HTML } ?? .empty)
             \(message.error.map { "<dt>Error</dt><dd>\($0)</dd>" as HTML } ?? .empty)
             </dl>
             <h2>Timeline</h2>
-            <ol class="timeline">\(steps)</ol>
+            <ol class="timeline" data-live="/events" data-message="\(message.id)" aria-live="polite">\(steps)</ol>
             <p><a href="/">Back to the log</a></p>
             """
         return ConsolePage.document(title: "Message \(message.id)", viewer: viewer, section: .log, body: body)

@@ -12,7 +12,7 @@ struct ConsoleServeTests {
     static let password = "a long console password"
 
     /// Signs in through the form as a browser would and returns the session cookie.
-    static func signIn(_ name: String, client: APIClient) async throws -> String {
+    static func signIn(_ name: String, password: String = password, client: APIClient) async throws -> String {
         let form = try await client.get("/login")
         #expect(form.status == 200 && form.text.contains("<h1>Sign in</h1>"))
         let loginCookie = try #require(cookie("smsgw_login", in: form))

@@ -21,20 +21,26 @@ struct DemoTests {
     }
 
     @Test("Into a pipe the demo completes and writes no escape sequence")
-    func pipedOutputHasNoColour() throws {
+    func pipedOutputHasNoColour() async throws {
         guard Self.canRun else { return }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [Self.root.appendingPathComponent("scripts/demo.sh").path]
-        process.environment = try Self.environment(noColor: false)
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let environment = try Self.environment(noColor: false)
+        let script = Self.root.appendingPathComponent("scripts/demo.sh").path
+        // Half a minute of reading a pipe: off the cooperative pool, which in-process gateways of other suites need.
+        let (status, text) = try await offPool { () throws -> (Int32, String) in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = [script]
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
+        }
+        #expect(status == 0, "\(text)")
         #expect(!text.contains("\u{1B}"), "colour into a pipe")
         #expect(text.contains("== 7. The message log on each side"))
         #expect(text.components(separatedBy: "\tdecrypted\t").count - 1 >= 5, "both daemons decrypted: \(text)")
@@ -43,6 +49,7 @@ struct DemoTests {
             text.contains("signature ok message.received alice 'Gate is clear. Over to you, through two gateways.'"), "the webhook: \(text)"
         )
         #expect(!text.contains("BAD SIGNATURE"))
+        #expect(text.contains("Console: http://127.0.0.1:") && text.contains("Sign in as chief with the password "), "\(text)")
     }
 
     @Test("On a terminal with NO_COLOR set the demo writes no colour either")
@@ -50,9 +57,26 @@ struct DemoTests {
         guard Self.canRun, TerminalSession.isAvailable else { return }
         let session = try TerminalSession(
             bash: Self.root.appendingPathComponent("scripts/demo.sh").path, environment: try Self.environment(noColor: true))
-        let result = try await session.finish(timeout: 300)
+        // On a terminal the demo ends waiting with the console's address and an operator's
+        // password: a new user can sign in with exactly what it printed.
+        try await session.waitFor("Press Enter", timeout: 300)
+        let console = try #require(Self.printed(after: "Console: ", in: session.screen))
+        let password = try #require(Self.printed(after: "Sign in as chief with the password ", in: session.screen))
+        let client = try APIClient(base: console.hasSuffix("/") ? String(console.dropLast()) : console, token: nil, followRedirects: false)
+        let cookie = try await ConsoleServeTests.signIn("chief", password: password, client: client)
+        let page = try await client.send(.GET, "/admin", headers: [("Cookie", "smsgw_session=\(cookie)")])
+        #expect(page.status == 200 && page.text.contains("<h1>Admin</h1>"), "the demo's console: \(page.status)")
+        session.type("\n")
+        let result = try await session.finish(timeout: 60)
         #expect(result.status == 0, "\(result.screen)")
         #expect(result.screen.contains("== 1. Each side creates its account"))
         #expect(!result.screen.contains("\u{1B}["), "colour despite NO_COLOR: \(result.screen)")
+    }
+
+    /// The rest of the screen's line that starts with `prefix`.
+    static func printed(after prefix: String, in screen: String) -> String? {
+        // A terminal ends lines with CR LF, one Character in Swift: split on any line end.
+        screen.split(whereSeparator: \.isNewline).first { $0.hasPrefix(prefix) }
+            .map { String($0.dropFirst(prefix.count)).trimmingCharacters(in: .whitespacesAndNewlines) }
     }
 }

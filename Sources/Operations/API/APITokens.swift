@@ -18,10 +18,12 @@ public enum APITokens {
     ///   - name: 1 to 64 letters, digits, `-`, `_` or `.`, unique without regard to case.
     ///   - scopes: At least one.
     ///   - lifetime: Seconds until it expires, or nil for never.
+    ///   - actor: Who makes it, for the audit line written with it (`token-created`).
+    ///   - address: The client's address, for the audit line.
     /// - Throws: ``APITokenError``; ``Store/StoreError/alreadyExists(_:)`` for a name in use.
     public static func create(
-        name: String, scopes: Set<APIScope>, lifetime: TimeInterval?, store: UnlockedStore, now: Date,
-        using rng: inout some RandomNumberGenerator
+        name: String, scopes: Set<APIScope>, lifetime: TimeInterval?, by actor: AuditActor = .commandLine, address: String? = nil,
+        store: UnlockedStore, now: Date, using rng: inout some RandomNumberGenerator
     ) throws -> CreatedAPIToken {
         guard (1...64).contains(name.count), name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) })
         else { throw APITokenError.invalidName }
@@ -33,7 +35,10 @@ public enum APITokens {
         let record = APITokenRecord(
             name: name, hash: hash(token), scopes: APIScope.stored(scopes), createdAt: now,
             expiresAt: lifetime.map { now.addingTimeInterval($0) })
-        try store.write { tx in try tx.addAPIToken(record) }
+        try store.write { tx in
+            try tx.addAPIToken(record)
+            try Audit.record(.tokenCreated, by: actor, target: name, address: address, in: tx, now: now)
+        }
         return CreatedAPIToken(token: token, summary: APIToken(record))
     }
 
@@ -42,11 +47,19 @@ public enum APITokens {
         try store.read { try $0.apiTokens() }.map(APIToken.init)
     }
 
-    /// Deletes the token: requests carrying it get 401 from the next one on.
+    /// Deletes the token: requests carrying it get 401 from the next one on. Audited as
+    /// `token-revoked` by `actor` in the same transaction.
     ///
     /// - Throws: ``APITokenError/notFound(_:)``.
-    public static func revoke(_ name: String, store: UnlockedStore) throws {
-        guard try store.write({ try $0.removeAPIToken(named: name) }) else { throw APITokenError.notFound(name) }
+    public static func revoke(
+        _ name: String, by actor: AuditActor = .commandLine, address: String? = nil, store: UnlockedStore, now: Date = Date()
+    ) throws {
+        let removed = try store.write { tx in
+            guard try tx.removeAPIToken(named: name) else { return false }
+            try Audit.record(.tokenRevoked, by: actor, target: name, address: address, in: tx, now: now)
+            return true
+        }
+        guard removed else { throw APITokenError.notFound(name) }
     }
 
     /// The token a request presented, when it is known and not expired; records its use.

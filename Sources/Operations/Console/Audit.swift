@@ -36,6 +36,9 @@ public enum AuditAction: String, Sendable, Hashable, CaseIterable, Codable {
     case operatorRoleChanged = "operator-role-changed"
     case operatorPasswordChanged = "operator-password-changed"
     case operatorTwoFactorChanged = "operator-two-factor-changed"
+    case tokenCreated = "token-created"
+    case tokenRevoked = "token-revoked"
+    case webhookRedelivered = "webhook-redelivered"
 }
 
 /// How an audited action ended.

@@ -80,10 +80,13 @@ extension Webhooks {
 
     /// Makes a delivery pending and due at once, with a fresh 24 hours of retries, and enables its
     /// endpoint if a 410 had disabled it. The running daemon sends it next (with the same
-    /// `webhook-id`), before the endpoint's later events.
+    /// `webhook-id`), before the endpoint's later events. Audited as `webhook-redelivered` by
+    /// `actor` in the same transaction.
     ///
     /// - Throws: ``Store/StoreError/notFound(_:)`` when no delivery has the id.
-    public static func redeliver(_ id: Int64, store: UnlockedStore, now: Date) throws -> WebhookDelivery {
+    public static func redeliver(
+        _ id: Int64, by actor: AuditActor = .commandLine, address: String? = nil, store: UnlockedStore, now: Date
+    ) throws -> WebhookDelivery {
         try store.write { tx in
             guard var delivery = try tx.webhookDelivery(id: id) else { throw StoreError.notFound(.webhookDelivery(id)) }
             delivery.state = .pending
@@ -92,6 +95,7 @@ extension Webhooks {
             delivery.deliveredAt = nil
             try tx.saveWebhookDelivery(delivery, now: now)
             try tx.setWebhookEndpointDisabled(url: delivery.endpoint, reason: nil, now: now)
+            try Audit.record(.webhookRedelivered, by: actor, target: "delivery \(id)", address: address, in: tx, now: now)
             return WebhookDelivery(delivery)
         }
     }

@@ -31,6 +31,11 @@ struct APITokensTests {
         try APITokens.revoke("dispatch", store: couple.alice)
         #expect(throws: APITokenError.invalid) { try APITokens.authenticate(created.token, store: couple.alice, now: now) }
         #expect(throws: APITokenError.notFound("dispatch")) { try APITokens.revoke("dispatch", store: couple.alice) }
+        // Each change is in the audit list (the command line's by default), never the token.
+        let audit = try Audit.list(in: couple.alice).map { "\($0.action) \($0.actor) \($0.target ?? "-")" }
+        #expect(
+            audit == ["token-revoked command-line dispatch", "token-created command-line monitor", "token-created command-line dispatch"],
+            "\(audit)")
     }
 
     @Test func anExpiredTokenIsRefusedAndAdminCoversEveryScope() throws {

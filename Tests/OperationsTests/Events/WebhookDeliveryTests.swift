@@ -119,6 +119,8 @@ struct WebhookDeliveryTests {
         #expect(try prepared(try next()).eventID == delivery.eventID)
         #expect(try Webhooks.list(configured: [endpoint], store: couple.bob).first?.state == "active")
         #expect(throws: StoreError.self) { try Webhooks.redeliver(999, store: couple.bob, now: Date()) }
+        let audit = try Audit.list(in: couple.bob)
+        #expect(audit.map(\.action) == ["webhook-redelivered"] && audit.first?.target == "delivery \(delivery.deliveryID)")
     }
 
     @Test func includeTextAddsTheDecryptedTextAtDeliveryTime() throws {
