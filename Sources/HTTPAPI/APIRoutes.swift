@@ -68,6 +68,7 @@ extension APIHandlers {
         let (status, figures) = try await blocking { (try live.read(now: Date()), try store.read(APIMetrics.figures(from:))) }
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.page(status: status, figures: figures))))
+            body: ResponseBody(
+                byteBuffer: ByteBuffer(string: metrics.page(status: status, figures: figures, arrivals: live.arrivals.snapshot()))))
     }
 }

@@ -37,6 +37,12 @@ struct HTTPAPIStreamTests {
             #expect(metrics.text.contains("smsgw_modem_up{modem=\"alice-modem\"} 1"), "\(metrics.text.prefix(600))")
             #expect(metrics.text.contains("smsgw_api_queue_seconds_count 1"))
             #expect(metrics.text.contains("smsgw_send_submit_seconds_count 1"), "the sent text is in the histogram")
+            for series in [
+                "smsgw_decrypt_failures{reason=\"not_authentic\"} 0", "smsgw_webhook_deliveries{outcome=\"retrying\"} 0",
+                "smsgw_arrival_log_seconds_bucket{le=\"+Inf\"}",
+            ] {
+                #expect(metrics.text.contains(series), "\(series) is on the page")
+            }
             try await rig.stopBoth()
         }
     }
