@@ -282,7 +282,7 @@ enum OpenAPIDocument {
           /metrics:
             get:
               operationId: getMetrics
-              summary: Prometheus metrics in the text format (scope read).
+              summary: Prometheus metrics in the text format (scope metrics, or read, which includes it).
               responses:
                 '200':
                   description: The metrics.
