@@ -243,7 +243,10 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPAPITests",
-            dependencies: ["HTTPAPI", "Failures", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: [
+                "HTTPAPI", "Failures", "Operations", "Store", "SMSCipher", "TestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -2,8 +2,9 @@
 # A tour of smsgw without hardware: two people, alice and bob, each with their own data directory,
 # pair, and exchange encrypted SMS: by copy and paste, then over the simulated GSM network through
 # libgammu (the gammu CLI drives the simulated modems exactly as it would drive a USB stick), then
-# through two gateway daemons (`smsgw serve`), one per side, each driving its own simulated modem,
-# and ends with alice's web console: its address and an operator to sign in as (on a terminal the
+# through two gateway daemons (`smsgw serve`), one per side, each driving its own simulated modem;
+# one text goes with curl to alice's HTTP API and arrives decrypted at bob's webhook receiver. It
+# ends with alice's web console: its address and an operator to sign in as (on a terminal the
 # demo then waits for Enter before it stops the daemons).
 #   scripts/demo.sh            (after `swift build -c release`, or set SMSGW to a built binary)
 # Headings are bold only on a terminal and when NO_COLOR is unset or empty (https://no-color.org).
@@ -67,6 +68,8 @@ secret="whsec_$(python3 -c 'import base64, os; print(base64.b64encode(os.urandom
 python3 examples/webhook-receiver.py --port 0 --port-file "$work/receiver.port" --output "$work/webhooks.jsonl" --secret "$secret" 2>/dev/null &
 receiver=$!
 for _ in $(seq 50); do [ -s "$work/receiver.port" ] && break; sleep 0.1; done
+# Alice's gateway also takes texts over its HTTP API: a token that may send, shown once.
+api_token=$("$SMSGW" --data-dir "$work/alice" api token create demo --scope send --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
 "$SMSGW" --data-dir "$work/alice" serve --config "$work/alice.toml" > "$work/alice-daemon.log" 2>&1 &
 alice_daemon=$!
 SMSGW_WEBHOOK_1_URL="http://127.0.0.1:$(cat "$work/receiver.port")/smsgw" SMSGW_WEBHOOK_1_SECRET="$secret" \
@@ -78,11 +81,20 @@ echo "Received. Heading out now [ETA 10 min]." | "$SMSGW" --data-dir "$work/bob"
 # A text longer than one SMS goes as parts, each sealed at its own position; bob's gateway shows it once whole.
 report="Field report: the north road is open to the second bridge; the bridge holds one vehicle at a time. Water and fuel at the depot for three days. The radio mast on the ridge is down, so SMS only until it is repaired. Next report at 18:00."
 printf '%s\n' "$report" | "$SMSGW" --data-dir "$work/alice" send bob
+# And one as another program would send it: curl to alice's HTTP API (its address is in her daemon's log).
+alice_api=""
+for _ in $(seq 100); do
+    alice_api=$(grep -o 'smsgw.address=http://[0-9.:]*' "$work/alice-daemon.log" | head -1 | cut -d= -f2 || true)
+    [ -n "$alice_api" ] && break
+    sleep 0.1
+done
+curl -sS -X POST "$alice_api/v1/messages" -H "Authorization: Bearer $api_token" -H "Content-Type: application/json" \
+    -d '{"contact": "bob", "text": "Sent with curl through the HTTP API: the convoy leaves at 7."}' | python3 -c 'import json,sys; m=json.load(sys.stdin); print("POST /v1/messages:", m["state"], "message", m["id"])'
 echo "waiting for the messages to arrive (each daemon first connects to its modem, about 5 s)…"
 for _ in $(seq 90); do
     a=$("$SMSGW" --data-dir "$work/alice" log --json | grep -c '"decrypted"' || true)
     b=$("$SMSGW" --data-dir "$work/bob" log --json | grep -c '"decrypted"' || true)
-    [ "$a" -ge 2 ] && [ "$b" -ge 3 ] && break
+    [ "$a" -ge 2 ] && [ "$b" -ge 4 ] && break
     sleep 1
 done
 "$SMSGW" --data-dir "$work/alice" status
@@ -92,7 +104,7 @@ echo "alice:"; "$SMSGW" --data-dir "$work/alice" log
 echo "bob:";   "$SMSGW" --data-dir "$work/bob" log
 
 say "8. Bob's webhook: each decrypted message arrived as a signed event (examples/webhook-receiver.py)"
-for _ in $(seq 50); do [ "$(grep -c '"status": 200' "$work/webhooks.jsonl" 2>/dev/null || true)" -ge 2 ] && break; sleep 0.1; done
+for _ in $(seq 50); do [ "$(grep -c '"status": 200' "$work/webhooks.jsonl" 2>/dev/null || true)" -ge 3 ] && break; sleep 0.1; done
 python3 -c '
 import json, sys
 for line in open(sys.argv[1]):

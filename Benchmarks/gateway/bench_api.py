@@ -13,13 +13,14 @@ import http.client
 import json
 import os
 import re
+import resource
 import shutil
 import sys
 import tempfile
 import threading
 import time
 
-from bench_processes import Procs, proc_status
+from bench_processes import Procs, proc_status, proc_usage
 from bench_smsgw import make_account, pair
 from bench_support import BenchError, pct, wait_until
 
@@ -75,6 +76,12 @@ def post_load(host, port, token, clients, seconds, limit):
     for t in threads:
         t.join()
     return latencies, statuses, time.time() - t0
+
+
+def own_cpu():
+    """CPU seconds (user and system) this benchmark's own threads, the clients, used so far."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def fan_out(host, port, token, subscribers, messages):
@@ -144,9 +151,12 @@ def main():
         procs.stop(p)
 
         p, host, port = start(procs, alice, root, "serve-api-on", "127.0.0.1:0")
+        load_before = os.getloadavg()[0]
         time.sleep(2)
         idle = proc_status(p.pid)
+        daemon_cpu, client_cpu = proc_usage(p.pid)[0], own_cpu()
         latencies, statuses, elapsed = post_load(host, port, token, args.clients, args.seconds, args.limit)
+        daemon_cpu, client_cpu = proc_usage(p.pid)[0] - daemon_cpu, own_cpu() - client_cpu
         loaded = proc_status(p.pid)
         delays, deliveries = fan_out(host, port, token, args.subscribers, args.fan_out_messages)
         procs.stop(p)
@@ -155,6 +165,9 @@ def main():
         print(f"POST /v1/messages, {args.clients} clients: {accepted / elapsed:.0f} messages queued/s "
               f"({accepted} in {elapsed:.1f} s; statuses {statuses}); latency p50 {pct(latencies, 50):.1f} ms, "
               f"p99 {pct(latencies, 99):.1f} ms, max {max(latencies):.1f} ms")
+        print(f"CPU per request: daemon {daemon_cpu / max(len(latencies), 1) * 1000:.2f} ms, the Python clients "
+              f"{client_cpu / max(len(latencies), 1) * 1000:.2f} ms ({daemon_cpu:.1f} s and {client_cpu:.1f} s of "
+              f"{elapsed:.1f} s on {os.cpu_count()} cores; load average before {load_before:.1f})")
         print(f"event stream, {args.subscribers} subscribers, {args.fan_out_messages} messages: "
               f"{deliveries} of {args.subscribers * args.fan_out_messages} events delivered; delay from the POST's "
               f"answer p50 {pct(delays, 50):.0f} ms, p99 {pct(delays, 99):.0f} ms")

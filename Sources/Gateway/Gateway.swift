@@ -90,7 +90,8 @@ public final class Gateway: Sendable {
             services.append(WebhookDispatcher(endpoints: configuration.webhooks, store: store, logger: logger))
         }
         let live = LiveStatus(
-            store: store, links: links, daemon: DaemonState(running: true, pid: getpid(), startedAt: Date(), modems: links.map(\.name)))
+            store: store, links: links, daemon: DaemonState(running: true, pid: getpid(), startedAt: Date(), modems: links.map(\.name)),
+            arrivals: context.arrivals)
         if let statusSocket {
             services.append(
                 try StatusServer(path: statusSocket, logger: logger) { request in Self.answer(request, live: live, outboxWake: outboxWake) }

@@ -20,18 +20,9 @@ extension APIHandlers {
         try await authorize(request, context, .send)
         let body = try await decode(SendRequest.self, from: request, context: context)
         let key = request.headers[.idempotencyKey] ?? body.id
-        let store = store
-        let limit = settings.maxQueued
         let started = ContinuousClock.now
-        let submission = try await blocking {
-            var rng = SystemRandomNumberGenerator()
-            return try Messages.submit(
-                body.text, to: body.contact, idempotencyKey: key, queueLimit: limit, store: store, now: Date(), using: &rng)
-        }
-        if !submission.replayed {
-            queued()
-            metrics.recordQueued(after: ContinuousClock.now - started)
-        }
+        let submission = try await submissions.submit(.init(text: body.text, contact: body.contact, idempotencyKey: key))
+        if !submission.replayed { metrics.recordQueued(after: ContinuousClock.now - started) }
         var headers: HTTPFields = [.location: "/v1/messages/\(submission.id)"]
         if submission.replayed { headers[.idempotentReplayed] = "true" }
         return try json(submission.message, status: .accepted, headers: headers)

@@ -19,10 +19,12 @@ struct APIHandlers: Sendable {
     let queued: @Sendable () -> Void
     let version: String
     let metrics: APIMetrics
+    /// The sends waiting for their transaction (group commit).
+    let submissions: SubmissionQueue
 
     /// Store calls block (SQLite, and a write may wait for another process's transaction), so
     /// they run here rather than on Swift's cooperative pool.
-    private static let storeQueue = DispatchQueue(label: "smsgw.api.store", attributes: .concurrent)
+    static let storeQueue = DispatchQueue(label: "smsgw.api.store", attributes: .concurrent)
 
     /// Runs a blocking store call off the cooperative pool.
     func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {

@@ -32,6 +32,8 @@ final class APIMetrics: Sendable {
     struct StoreFigures: Sendable {
         var messages: [(direction: MessageDirection, status: MessageStatus, count: Int)]
         var submitDelays: (atMost: [Int], count: Int, sum: Double)
+        var decryptFailures: [DecryptFailureReason: Int]
+        var webhookDeliveries: [WebhookOutcome: Int]
     }
 
     /// The bounds, in seconds, of the histogram from queued to submitted.
@@ -39,11 +41,13 @@ final class APIMetrics: Sendable {
 
     /// Reads the figures of one scrape from one snapshot.
     static func figures(from reader: StoreReader) throws -> StoreFigures {
-        StoreFigures(messages: try reader.messageCounts(), submitDelays: try reader.submitDelays(bounds: submitBounds))
+        StoreFigures(
+            messages: try reader.messageCounts(), submitDelays: try reader.submitDelays(bounds: submitBounds),
+            decryptFailures: try DecryptFailureReason.counts(in: reader), webhookDeliveries: try WebhookOutcome.counts(in: reader))
     }
 
     /// The page: the gauges as of now, then the histograms.
-    func page(status: GatewayStatus, figures: StoreFigures) -> String {
+    func page(status: GatewayStatus, figures: StoreFigures, arrivals: (atMost: [Int], count: Int, sum: Double)) -> String {
         let gauges = PrometheusCollectorRegistry()
         func set(_ name: String, _ labels: [(String, String)], _ help: String, _ value: Int) {
             gauges.makeGauge(
@@ -55,6 +59,17 @@ final class APIMetrics: Sendable {
             set(
                 "messages", [("direction", row.direction.rawValue), ("state", row.status.rawValue)],
                 "Messages in the log by direction and current state (rejected: decryption failures).", row.count)
+        }
+        for reason in DecryptFailureReason.allCases {
+            set(
+                "decrypt_failures", [("reason", reason.rawValue)], "Incoming messages in the log that did not open, by reason.",
+                figures.decryptFailures[reason] ?? 0)
+        }
+        for outcome in WebhookOutcome.allCases {
+            set(
+                "webhook_deliveries", [("outcome", outcome.rawValue)],
+                "Webhook deliveries the store keeps, by outcome (retrying: failed, will be tried again).",
+                figures.webhookDeliveries[outcome] ?? 0)
         }
         for (state, count) in status.outbox { set("outbox", [("state", state.rawValue)], "Outbox SMS by state.", count) }
         for modem in status.modems {
@@ -70,22 +85,26 @@ final class APIMetrics: Sendable {
         var syncStates: [String: Int] = [:]
         for contact in status.contacts { syncStates[contact.sync.state.rawValue, default: 0] += 1 }
         for (state, count) in syncStates { set("contacts", [("sync_state", state)], "Contacts by sync state.", count) }
-        return gauges.emitToString() + Self.submitHistogram(figures.submitDelays) + registry.emitToString()
+        return gauges.emitToString()
+            + Self.histogram(
+                "send_submit", help: "Time from a text queued to its SMS submitted, over the outbox the store keeps.",
+                bounds: Self.submitBounds, figures.submitDelays)
+            + Self.histogram(
+                "arrival_log", help: "Time from a received SMS in the daemon's hands to its log row committed, since the daemon started.",
+                bounds: ArrivalLatency.bounds, arrivals)
+            + registry.emitToString()
     }
 
-    /// `smsgw_send_submit_seconds`, from the outbox rows the store keeps (rows pruned with the
-    /// log leave it, which Prometheus reads as a counter reset).
-    static func submitHistogram(_ delays: (atMost: [Int], count: Int, sum: Double)) -> String {
-        var lines = [
-            "# HELP smsgw_send_submit_seconds Time from a text queued to its SMS submitted, over the outbox the store keeps.",
-            "# TYPE smsgw_send_submit_seconds histogram",
-        ]
-        for (bound, count) in zip(submitBounds, delays.atMost) {
-            lines.append("smsgw_send_submit_seconds_bucket{le=\"\(bound)\"} \(count)")
-        }
-        lines.append("smsgw_send_submit_seconds_bucket{le=\"+Inf\"} \(delays.count)")
-        lines.append("smsgw_send_submit_seconds_sum \(delays.sum)")
-        lines.append("smsgw_send_submit_seconds_count \(delays.count)")
+    /// A histogram in the text format from its cumulative buckets: `smsgw_send_submit_seconds`
+    /// from the outbox rows the store keeps (rows pruned with the log leave it, which Prometheus
+    /// reads as a counter reset), `smsgw_arrival_log_seconds` from the daemon's memory.
+    static func histogram(_ name: String, help: String, bounds: [Double], _ figures: (atMost: [Int], count: Int, sum: Double)) -> String {
+        let metric = "smsgw_\(name)_seconds"
+        var lines = ["# HELP \(metric) \(help)", "# TYPE \(metric) histogram"]
+        for (bound, count) in zip(bounds, figures.atMost) { lines.append("\(metric)_bucket{le=\"\(bound)\"} \(count)") }
+        lines.append("\(metric)_bucket{le=\"+Inf\"} \(figures.count)")
+        lines.append("\(metric)_sum \(figures.sum)")
+        lines.append("\(metric)_count \(figures.count)")
         return lines.joined(separator: "\n") + "\n"
     }
 }

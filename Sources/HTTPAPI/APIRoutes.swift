@@ -60,14 +60,15 @@ extension APIHandlers {
             body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
     }
 
-    /// The Prometheus page; needs the read scope.
+    /// The Prometheus page; needs the metrics scope (or read, which includes it).
     func metricsPage(_ request: Request, _ context: APIContext) async throws -> Response {
-        try await authorize(request, context, .read)
+        try await authorize(request, context, .metrics)
         let live = live
         let store = store
         let (status, figures) = try await blocking { (try live.read(now: Date()), try store.read(APIMetrics.figures(from:))) }
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.page(status: status, figures: figures))))
+            body: ResponseBody(
+                byteBuffer: ByteBuffer(string: metrics.page(status: status, figures: figures, arrivals: live.arrivals.snapshot()))))
     }
 }

@@ -43,7 +43,8 @@ public final class APIServer: Service, Sendable {
         self.address = address.description
         let handlers = APIHandlers(
             store: store, live: live, settings: settings, throttle: AuthenticationThrottle(), queued: queued, version: version,
-            metrics: APIMetrics())
+            metrics: APIMetrics(),
+            submissions: SubmissionQueue(store: store, queueLimit: settings.maxQueued, writer: APIHandlers.storeQueue, queued: queued))
         let server: HTTPServerBuilder
         if let certificate = settings.tlsCertificate, let key = settings.tlsKey {
             server = try .tls(.http1(), tlsConfiguration: try Self.tls(certificate: certificate, key: key))

@@ -6,17 +6,20 @@ import Operations
 import ServiceLifecycle
 import Store
 
-/// `GET /v1/events`: Server-Sent Events of every change as it is committed.
+/// `GET /v1/events`: Server-Sent Events of every change as it is committed: the message log's
+/// changes and the contact and modem events of the journal (``Operations/EventStream``).
 ///
-/// Each event's `id:` is its cursor, so a client that reconnects with `Last-Event-ID` (or
-/// `?after=`) resumes after the last event it saw, losing and repeating nothing. The events come
-/// from ``events(after:store:)`` alone, the one place that says what the stream holds.
+/// Each event's `id:` is its cursor (``Operations/EventStream/Position/id``), so a client that
+/// reconnects with `Last-Event-ID` (or `?after=`) resumes after the last event it saw, losing and
+/// repeating nothing. The events come from ``streamEvents(after:store:)`` alone, the one place
+/// that says what the stream holds; the console's live log reads ``events(after:store:)``, the
+/// log's changes alone.
 extension APIHandlers {
     /// One event of the stream.
     struct Event: Sendable {
         /// The cursor: increasing in commit order, never reused.
         var id: Int64
-        /// The SSE event name (`message`).
+        /// The SSE event name: `message` for a log change, else the journal's type (`modem.up`, …).
         var type: String
         /// One line of JSON.
         var data: String
@@ -25,8 +28,22 @@ extension APIHandlers {
         var frame: String { "id: \(id)\nevent: \(type)\ndata: \(data)\n\n" }
     }
 
-    /// The stream's events after `cursor`, following new commits until cancelled: today every
-    /// change of the message log (`log --follow --json`'s lines, `event: message`).
+    /// The stream's events after `position`, following new commits until cancelled: each change
+    /// of the message log as `event: message` (`log --follow --json`'s line), each contact and
+    /// modem event as `event: TYPE` (the journal event's JSON, a webhook's body without text).
+    static func streamEvents(after position: EventStream.Position, store: UnlockedStore) -> some AsyncSequence<Event, any Error>
+        & Sendable
+    {
+        EventStream.since(position, store: store).map { event in
+            switch event.item {
+            case .log(let change): Event(id: event.id, type: "message", data: try OperationsJSON.string(change))
+            case .journal(let journal): Event(id: event.id, type: journal.type, data: try OperationsJSON.string(journal))
+            }
+        }
+    }
+
+    /// The message log's changes after `cursor` (a log sequence), each with its sequence as
+    /// `id:` and `event: message`: the console's live log.
     static func events(after cursor: Int64, store: UnlockedStore) throws -> some AsyncSequence<Event, any Error> & Sendable {
         try MessageLog.changes(after: cursor, following: true, store: store).map { change in
             Event(id: change.sequence, type: "message", data: try OperationsJSON.string(change))
@@ -37,22 +54,22 @@ extension APIHandlers {
     func eventStream(_ request: Request, _ context: APIContext) async throws -> Response {
         try await authorize(request, context, .read)
         let store = store
-        let cursor: Int64
+        let position: EventStream.Position
         if let text = request.headers[.lastEventID] ?? request.uri.queryParameters["after"].map(String.init) {
             guard let value = Int64(text.trimmingCharacters(in: .whitespaces)), value >= 0 else {
                 throw Problem.badRequest("Last-Event-ID (or after) must be the id of an event received before (a whole number ≥ 0).")
             }
-            cursor = value
+            position = try await blocking { try EventStream.position(after: value, store: store) }
         } else {
-            cursor = try await blocking { try MessageLog.recent(limit: 0, store: store).cursor }
+            position = try await blocking { try EventStream.latest(store: store) }
         }
-        let events = try Self.events(after: cursor, store: store)
+        let events = Self.streamEvents(after: position, store: store)
         let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store"]
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
                 // A first comment, so a client sees the stream open before the first event.
-                try await writer.write(ByteBuffer(string: ": smsgw events after \(cursor)\n\n"))
+                try await writer.write(ByteBuffer(string: ": smsgw events after \(position.id)\n\n"))
                 try await Self.forward(events, to: &writer)
                 try await writer.finish(nil)
             })

@@ -231,10 +231,16 @@ enum OpenAPIDocument {
               operationId: streamEvents
               summary: Server-Sent Events of every change as it is committed (scope read).
               description: >-
-                Each event has `id:` (its cursor), `event: message` and `data:` one line of JSON (the
-                `smsgw log --follow --json` line of the change). Reconnect with Last-Event-ID (or ?after=)
-                to resume after the last event seen, losing and repeating nothing. Without either, the
-                stream starts at the present.
+                Each event has `id:` (its cursor), `event:` and `data:` one line of JSON. A change of the
+                message log is `event: message` with the `smsgw log --follow --json` line of the change; a
+                contact or modem event of the journal is `event: contact.desync`, `contact.resynced`,
+                `modem.down` or `modem.up` with the event as a webhook receives it (`id`, `type`,
+                `timestamp`, `data`). The `id:` is one number, (L + 1) × 10^9 + J, where L is the last log
+                change and J the last journal event sent: it increases with every event. Reconnect with
+                Last-Event-ID (or ?after=) to resume after the last event seen, losing and repeating
+                nothing; 0 starts at the beginning of both, and an id below 10^9 (from a version whose
+                stream held log changes alone) resumes the log after it and the journal at its end.
+                Without either, the stream starts at the present.
               parameters:
                 - name: Last-Event-ID
                   in: header
@@ -276,7 +282,7 @@ enum OpenAPIDocument {
           /metrics:
             get:
               operationId: getMetrics
-              summary: Prometheus metrics in the text format (scope read).
+              summary: Prometheus metrics in the text format (scope metrics, or read, which includes it).
               responses:
                 '200':
                   description: The metrics.

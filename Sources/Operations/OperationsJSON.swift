@@ -22,9 +22,6 @@ public enum OperationsJSON {
 
     /// ISO 8601 in the local time zone with its offset, e.g. 2026-11-22T07:25:02+01:00.
     public static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = .current
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
+        InternetTime.string(date)
     }
 }

@@ -48,6 +48,10 @@ struct DemoTests {
         #expect(
             text.contains("signature ok message.received alice 'Gate is clear. Over to you, through two gateways.'"), "the webhook: \(text)"
         )
+        #expect(text.contains("POST /v1/messages: queued message"), "curl to alice's API: \(text)")
+        #expect(
+            text.contains("signature ok message.received alice 'Sent with curl through the HTTP API: the convoy leaves at 7.'"),
+            "the text sent with curl, decrypted at bob's webhook: \(text)")
         #expect(!text.contains("BAD SIGNATURE"))
         #expect(text.contains("Console: http://127.0.0.1:") && text.contains("Sign in as chief with the password "), "\(text)")
     }

@@ -37,6 +37,12 @@ struct HTTPAPIStreamTests {
             #expect(metrics.text.contains("smsgw_modem_up{modem=\"alice-modem\"} 1"), "\(metrics.text.prefix(600))")
             #expect(metrics.text.contains("smsgw_api_queue_seconds_count 1"))
             #expect(metrics.text.contains("smsgw_send_submit_seconds_count 1"), "the sent text is in the histogram")
+            for series in [
+                "smsgw_decrypt_failures{reason=\"not_authentic\"} 0", "smsgw_webhook_deliveries{outcome=\"retrying\"} 0",
+                "smsgw_arrival_log_seconds_bucket{le=\"+Inf\"}",
+            ] {
+                #expect(metrics.text.contains(series), "\(series) is on the page")
+            }
             try await rig.stopBoth()
         }
     }
@@ -48,8 +54,8 @@ struct HTTPAPIStreamTests {
             let client = try fixture.client(scopes: "send,read")
             let first = EventReader(client, lastEventID: nil)
             for index in 0..<5 { #expect(try await client.post(text: "before \(index)", to: "bob").status == 202) }
-            try await GatewayRig.wait("the first connection to see five messages", timeout: 30) {
-                first.events.filter { $0.data.contains("\"before ") }.count >= 5
+            try await GatewayRig.wait("the first connection to see five messages and the modem come up", timeout: 90) {
+                first.events.filter { $0.data.contains("\"before ") }.count >= 5 && first.events.contains { $0.type == "modem.up" }
             }
             await first.disconnect()
             let seen = first.events
@@ -69,6 +75,8 @@ struct HTTPAPIStreamTests {
                 resumed.map(\.id) == whole.events.map(\.id).filter { $0 <= end },
                 "the two connections together saw exactly the whole stream")
             #expect(Set(resumed.map(\.id)).count == resumed.count, "no event repeated")
+            #expect(resumed.contains { $0.type == "modem.up" && $0.data.contains("\"modem.up\"") }, "the modem's events are in the stream")
+            #expect(zip(resumed, resumed.dropFirst()).allSatisfy { $0.id < $1.id }, "ids increase")
             // A stream that is still open does not hold up a graceful shutdown.
             let open = EventReader(client, lastEventID: nil)
             try await GatewayRig.wait("the last stream to start", timeout: 30) { !open.events.isEmpty }

@@ -48,6 +48,11 @@ struct HTTPAPITests {
             #expect((refused.object["detail"] as? String)?.contains("send scope") == true)
             #expect(try await reader.send(.POST, "/v1/contacts/bob/resync").status == 403)
 
+            let scraper = try fixture.client(scopes: "metrics", name: "scraper")
+            #expect(try await scraper.get("/metrics").status == 200, "the metrics scope reads the metrics")
+            #expect(try await scraper.get("/v1/messages").status == 403, "and nothing else")
+            #expect(try await reader.get("/metrics").status == 200, "read includes the metrics")
+
             try fixture.alice.expect(["api", "token", "revoke", "reader"])
             #expect(try await reader.get("/v1/contacts").status == 401)
             let listed = try fixture.alice.expect(["api", "token", "list", "--json"])

@@ -13,6 +13,8 @@ struct GatewayContext: Sendable {
     let outboxWake: OutboxWake
     /// Rung when the next due time of the clock-driven work may have changed (an SMS came or went).
     let timersBell = WakeSignal()
+    /// Arrival → log of each received SMS, for the metrics page.
+    let arrivals = ArrivalLatency()
     let logger: Logger
 
     /// Consecutive verification failures after which a contact is flagged for `smsgw resync`.

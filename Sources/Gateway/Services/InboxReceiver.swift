@@ -76,7 +76,7 @@ public struct InboxReceiver: Service {
     /// only then, if the storage is full, the oldest waiting parts and outbox copies make room.
     func scan(_ link: ModemLink, logger: Logger) async {
         for sms in link.takeDirect() {
-            if await processSingle(sms, link: link, logger: logger) == nil {
+            if await processSingle(sms, link: link, logger: logger, arrived: .now) == nil {
                 link.update { $0.direct.append(sms) }  // the store failed; kept for the next scan
             }
         }
@@ -89,6 +89,7 @@ public struct InboxReceiver: Service {
             if modemError.needsRecovery { link.requestRecovery(because: modemError) }
             return
         }
+        let listed = ContinuousClock.now
         var deferred = false
         var groups: [PartialGroupKey: [StoredMessage]] = [:]
         for sms in listing.messages {
@@ -97,7 +98,7 @@ public struct InboxReceiver: Service {
                     .append(sms)
                 continue
             }
-            if await processSingle(sms, link: link, logger: logger) == .deferred { deferred = true }
+            if await processSingle(sms, link: link, logger: logger, arrived: listed) == .deferred { deferred = true }
         }
         for entry in listing.unreadable { await handleUnreadable(entry, link: link, logger: logger) }
         let waiting = await handleGroups(groups, link: link, logger: logger)
@@ -107,9 +108,11 @@ public struct InboxReceiver: Service {
     }
 
     /// Processes one SMS that is not part of a concatenated one and deletes it once committed.
+    /// - Parameter arrived: When the daemon had it from the modem; the time to its committed log
+    ///   row goes into ``GatewayContext/arrivals``.
     /// - Returns: The outcome, or nil when the store failed (it stays on the modem).
     @discardableResult
-    func processSingle(_ sms: StoredMessage, link: ModemLink, logger: Logger) async -> IncomingOutcome? {
+    func processSingle(_ sms: StoredMessage, link: ModemLink, logger: Logger, arrived: ContinuousClock.Instant) async -> IncomingOutcome? {
         let name = link.name
         let leftBehind = link.snapshot.undeleted.contains(sms.fingerprint)
         do {
@@ -117,6 +120,7 @@ public struct InboxReceiver: Service {
                 try IncomingProcessor.process(sms, modem: name, leftBehind: leftBehind, resync: context.resync, in: tx)
             }
             guard outcome != .deferred else { return outcome }
+            if outcome.message != nil { context.arrivals.record(.now - arrived) }
             await record(outcome, link: link, logger: logger)
             await delete(sms.location, fingerprint: sms.fingerprint, link: link, logger: logger)
             return outcome

@@ -9,6 +9,8 @@ public struct LiveStatus: Sendable {
     let links: [ModemLink]
     /// The daemon: running, its PID, start time and modems.
     public let daemon: DaemonState
+    /// Arrival → log of each received SMS since the daemon started.
+    public let arrivals: ArrivalLatency
 
     /// The status now, from one read snapshot of the store.
     public func read(now: Date) throws -> GatewayStatus {

@@ -1,9 +1,11 @@
 /// What an API token may do: `send` queues messages, `read` reads messages, contacts, the status,
-/// the event stream and the metrics, `admin` starts resyncs (and implies the other two).
+/// the event stream and the metrics, `admin` starts resyncs (and implies every other scope),
+/// `metrics` reads the metrics alone (a Prometheus scraper's token, which sees no message).
 public enum APIScope: String, Sendable, Hashable, CaseIterable, Comparable, Codable {
     case send
     case read
     case admin
+    case metrics
 
     public static func < (lhs: APIScope, rhs: APIScope) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -21,7 +21,7 @@ public struct APIToken: Sendable, Equatable, Encodable {
 
     /// Whether the token may do what `scope` covers: `admin` covers everything.
     public func allows(_ scope: APIScope) -> Bool {
-        scopes.contains(scope) || scopes.contains(.admin)
+        scopes.contains(scope) || scopes.contains(.admin) || (scope == .metrics && scopes.contains(.read))
     }
 
     /// The token, when it has `scope`.

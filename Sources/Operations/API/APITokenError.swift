@@ -5,7 +5,7 @@ public import Foundation
 public enum APITokenError: CategorizedError, Sendable, Equatable {
     /// The name is empty, too long or has characters other than letters, digits, `-`, `_` and `.`.
     case invalidName
-    /// A scope that is not send, read or admin.
+    /// A scope that is not send, read, admin or metrics.
     case unknownScope(String)
     /// No scope was given.
     case noScope
@@ -39,9 +39,9 @@ public enum APITokenError: CategorizedError, Sendable, Equatable {
         case .invalidName:
             "A token name has 1 to 64 letters, digits, '-', '_' or '.'; choose such a name."
         case .unknownScope(let scope):
-            "The scope \"\(scope)\" is unknown; use send, read or admin, comma-separated."
+            "The scope \"\(scope)\" is unknown; use send, read, admin or metrics, comma-separated."
         case .noScope:
-            "A token needs at least one scope; give send, read or admin, comma-separated."
+            "A token needs at least one scope; give send, read, admin or metrics, comma-separated."
         case .invalidExpiry:
             "The expiry must be a positive duration such as 30d, 12h or 90m."
         case .notFound(let name):

@@ -1,5 +1,6 @@
 import Crypto
 public import Foundation
+import SMSCipher
 public import Store
 
 extension Messages {
@@ -11,6 +12,20 @@ extension Messages {
         public var replayed: Bool
         /// The message's id.
         public var id: Int64 { message.history.message.id }
+    }
+
+    /// One send of ``submit(_:queueLimit:store:now:using:)``: a text, its contact and its key.
+    public struct SubmissionRequest: Sendable, Equatable {
+        public var text: String
+        public var contact: String
+        /// 1 to 255 printable ASCII characters, or nil.
+        public var idempotencyKey: String?
+
+        public init(text: String, contact: String, idempotencyKey: String?) {
+            self.text = text
+            self.contact = contact
+            self.idempotencyKey = idempotencyKey
+        }
     }
 
     /// Queues a text as ``queue(_:to:transliterate:maxParts:store:now:using:)`` does, at most once
@@ -25,25 +40,65 @@ extension Messages {
         _ text: String, to contactName: String, idempotencyKey: String?, queueLimit: Int?, store: UnlockedStore, now: Date,
         using rng: inout some RandomNumberGenerator
     ) throws -> Submission {
-        if let key = idempotencyKey, !(1...255).contains(key.utf8.count) || !key.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) {
-            throw SubmissionError.invalidKey
-        }
-        let prepared = try PreparedText(text, transliterate: false)
-        let split = try prepared.split(maxParts: defaultMaxParts)
-        let requestHash = Data(SHA256.hash(data: Data((contactName + "\u{0}" + text).utf8)))
+        let request = SubmissionRequest(text: text, contact: contactName, idempotencyKey: idempotencyKey)
+        return try submit([request], queueLimit: queueLimit, store: store, now: now, using: &rng)[0].get()
+    }
+
+    /// Submits several sends in one transaction, each as the single
+    /// ``submit(_:to:idempotencyKey:queueLimit:store:now:using:)`` does and in its own savepoint:
+    /// one send's failure changes nothing of the others, and all of them cost one commit (one
+    /// sync to disk) instead of one each. The results are in the order of the requests.
+    ///
+    /// - Throws: Only when the transaction itself fails (the store busy, the disk full); then
+    ///   nothing was queued.
+    public static func submit(
+        _ requests: [SubmissionRequest], queueLimit: Int?, store: UnlockedStore, now: Date, using rng: inout some RandomNumberGenerator
+    ) throws -> [Result<Submission, any Error>] {
+        let checked = requests.map { request in Result { try Checked(request) } }
         return try store.write { tx in
-            if let key = idempotencyKey, let record = try tx.idempotencyRecord(key: key) {
-                guard record.requestHash == requestHash else { throw SubmissionError.keyReused }
-                return Submission(message: try MessageDetail.read(id: record.messageID, in: tx), replayed: true)
+            checked.map { request in
+                request.flatMap { request in
+                    Result { try tx.savepoint { try submit(request, queueLimit: queueLimit, in: tx, now: now, using: &rng) } }
+                }
             }
-            if let queueLimit, (try tx.outboxCounts()[.queued] ?? 0) >= queueLimit {
-                throw SubmissionError.queueFull(limit: queueLimit)
-            }
-            let queued = try queue(prepared, split, to: contactName, in: tx, now: now, using: &rng)
-            if let key = idempotencyKey {
-                try tx.saveIdempotencyKey(key, requestHash: requestHash, messageID: queued.logID, at: now)
-            }
-            return Submission(message: try MessageDetail.read(id: queued.logID, in: tx), replayed: false)
         }
+    }
+
+    /// A request whose key and text were checked before the transaction.
+    private struct Checked {
+        var request: SubmissionRequest
+        var prepared: PreparedText
+        var split: LongText
+        var requestHash: Data
+
+        init(_ request: SubmissionRequest) throws {
+            if let key = request.idempotencyKey,
+                !(1...255).contains(key.utf8.count) || !key.utf8.allSatisfy({ (0x20...0x7E).contains($0) })
+            {
+                throw SubmissionError.invalidKey
+            }
+            self.request = request
+            prepared = try PreparedText(request.text, transliterate: false)
+            split = try prepared.split(maxParts: defaultMaxParts)
+            requestHash = Data(SHA256.hash(data: Data((request.contact + "\u{0}" + request.text).utf8)))
+        }
+    }
+
+    private static func submit(
+        _ checked: Checked, queueLimit: Int?, in tx: StoreTransaction, now: Date, using rng: inout some RandomNumberGenerator
+    ) throws -> Submission {
+        let key = checked.request.idempotencyKey
+        if let key, let record = try tx.idempotencyRecord(key: key) {
+            guard record.requestHash == checked.requestHash else { throw SubmissionError.keyReused }
+            return Submission(message: try MessageDetail.read(id: record.messageID, in: tx), replayed: true)
+        }
+        if let queueLimit, (try tx.outboxCounts()[.queued] ?? 0) >= queueLimit {
+            throw SubmissionError.queueFull(limit: queueLimit)
+        }
+        let queued = try queue(checked.prepared, checked.split, to: checked.request.contact, in: tx, now: now, using: &rng)
+        if let key {
+            try tx.saveIdempotencyKey(key, requestHash: checked.requestHash, messageID: queued.logID, at: now)
+        }
+        return Submission(message: try MessageDetail.read(id: queued.logID, in: tx), replayed: false)
     }
 }

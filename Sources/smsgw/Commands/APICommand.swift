@@ -40,7 +40,7 @@ extension APICommand.Token {
         @Argument(help: "A name for the token: 1 to 64 letters, digits, '-', '_' or '.'.")
         var name: String
 
-        @Option(help: "Comma-separated scopes: send, read, admin.")
+        @Option(help: "Comma-separated scopes: send, read, admin, metrics.")
         var scope: String
 
         @Option(help: "Expire after a duration such as 90d, 12h or 30m (default: never).")

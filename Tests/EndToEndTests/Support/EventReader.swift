@@ -8,6 +8,8 @@ import Synchronization
 final class EventReader: Sendable {
     struct Event: Sendable, Equatable {
         var id: Int64
+        /// The SSE event name (`message`, `modem.up`, …).
+        var type: String
         var data: String
     }
 
@@ -38,11 +40,13 @@ final class EventReader: Sendable {
                 pending = String(pending[end.upperBound...])
                 var id: Int64?
                 var data = ""
+                var type = "message"
                 for line in frame.split(separator: "\n") {
                     if line.hasPrefix("id: ") { id = Int64(line.dropFirst(4)) }
+                    if line.hasPrefix("event: ") { type = String(line.dropFirst(7)) }
                     if line.hasPrefix("data: ") { data = String(line.dropFirst(6)) }
                 }
-                if let id { received.withLock { $0.append(Event(id: id, data: data)) } }
+                if let id { received.withLock { $0.append(Event(id: id, type: type, data: data)) } }
             }
         }
     }

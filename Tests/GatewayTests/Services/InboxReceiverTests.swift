@@ -25,6 +25,19 @@ struct InboxReceiverTests {
         #expect(rig.link.snapshot.received == 1)
     }
 
+    @Test("Each SMS that becomes a log row counts its time from arrival to the commit; a status report does not")
+    func arrivalToLogIsMeasured() async throws {
+        let rig = try await MemoryRig.make()
+        #expect(rig.context.arrivals.snapshot().count == 0)
+        rig.modem.deliver(rig.sms(try rig.sealedByBob("first")))
+        rig.modem.deliver(rig.sms(try rig.sealedByBob("second")))
+        await Self.scan(rig)
+        let figures = rig.context.arrivals.snapshot()
+        #expect(figures.count == 2 && figures.sum > 0 && figures.sum < 60)
+        #expect(figures.atMost.last == 2, "both within the last bound, 10 s")
+        #expect(zip(figures.atMost, figures.atMost.dropFirst()).allSatisfy { $0 <= $1 }, "the buckets are cumulative")
+    }
+
     @Test func aFailedDeletionIsRememberedAndOnlyTheDeletionIsTriedAgain() async throws {
         let rig = try await MemoryRig.make()
         rig.modem.deliver(rig.sms(try rig.sealedByBob("once only")))

@@ -59,6 +59,10 @@ struct APITokensTests {
         #expect(throws: APITokenError.invalidExpiry) { try APITokens.lifetime(parsing: "-5m") }
         #expect(throws: APITokenError.unknownScope("write")) { try APIScope.parse("read,write") }
         #expect(try APIScope.parse(" send , READ ") == [.send, .read])
+        let scraper = try APITokens.create(name: "scraper", scopes: [.metrics], lifetime: nil, store: couple.alice, now: now, using: &rng)
+        #expect(scraper.summary.allows(.metrics) && !scraper.summary.allows(.read) && !scraper.summary.allows(.send))
+        let reader = try APITokens.create(name: "reader", scopes: [.read], lifetime: nil, store: couple.alice, now: now, using: &rng)
+        #expect(reader.summary.allows(.metrics), "read includes the metrics")
         #expect(throws: APITokenError.invalidName) {
             try APITokens.create(name: "no spaces", scopes: [.read], lifetime: nil, store: couple.alice, now: now, using: &rng)
         }

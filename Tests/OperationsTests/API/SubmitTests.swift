@@ -55,4 +55,38 @@ struct SubmitTests {
         }
         #expect(error?.category == .busy)
     }
+
+    @Test("Sends submitted together share a commit but fail one by one; the peer opens each queued one")
+    func aBatchFailsPerSend() throws {
+        let couple = try Couple()
+        var rng = SystemRandomNumberGenerator()
+        let requests: [Messages.SubmissionRequest] = [
+            .init(text: "first", contact: "bob", idempotencyKey: "a"),
+            .init(text: "nobody", contact: "carol", idempotencyKey: nil),
+            .init(text: "first", contact: "bob", idempotencyKey: "a"),
+            .init(text: "other", contact: "bob", idempotencyKey: "a"),
+            .init(text: "x", contact: "bob", idempotencyKey: ""),
+            .init(text: "second", contact: "bob", idempotencyKey: nil),
+            .init(text: "third", contact: "bob", idempotencyKey: nil),
+        ]
+        let results = try Messages.submit(requests, queueLimit: 2, store: couple.alice, now: Date(), using: &rng)
+        #expect(results.count == 7)
+        #expect(throws: SubmissionError.queueFull(limit: 2)) { try results[6].get() }
+        let first = try results[0].get()
+        #expect(!first.replayed)
+        #expect(throws: StoreError.self) { try results[1].get() }
+        #expect(try results[2].get().replayed && results[2].get().id == first.id, "the key's second use in the batch is a replay")
+        #expect(throws: SubmissionError.keyReused) { try results[3].get() }
+        #expect(throws: SubmissionError.invalidKey) { try results[4].get() }
+        let second = try results[5].get()
+        #expect(!second.replayed && second.id > first.id)
+        let outbox = try couple.alice.read { try $0.outboxItems() }
+        #expect(outbox.count == 2, "only the two good sends were queued")
+        let texts = try outbox.map { item -> String? in
+            let opened = try Messages.decrypt(item.body, from: "alice", store: couple.bob, now: Date(), using: &rng)
+            guard case .text(let received) = opened.content else { return nil }
+            return received.text
+        }
+        #expect(texts == ["first", "second"], "each queued text opens at the peer: no pad was spent twice")
+    }
 }

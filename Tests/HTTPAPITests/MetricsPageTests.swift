@@ -1,0 +1,77 @@
+import Foundation
+import Operations
+import SMSCipher
+import Store
+import TestSupport
+import Testing
+
+@testable import HTTPAPI
+
+/// The Prometheus page's series read from the store: each appears from the start and moves with
+/// what the store records.
+@Suite("The metrics page")
+struct MetricsPageTests {
+    private func page(_ store: UnlockedStore) throws -> String {
+        let figures = try store.read(APIMetrics.figures(from:))
+        return APIMetrics().page(status: try GatewayStatus.read(from: store, now: Date()), figures: figures, arrivals: ([], 0, 0))
+    }
+
+    private func reject(_ error: String, from contact: Contact, in store: UnlockedStore) throws {
+        try store.write { tx in
+            _ = try tx.appendLog(NewLogEntry(direction: .incoming, contact: contact, status: .rejected, ciphertext: "x", error: error))
+        }
+    }
+
+    @Test("Decryption failures by reason, from the sentences the receive path logs")
+    func decryptFailuresByReason() throws {
+        let (directory, _, store) = try TestStore.unlockedStore()
+        defer { _ = directory }
+        let contact = try store.write { tx in try tx.addContact(name: "bob", number: try PhoneNumber("+15550002"), pairingCode: Data([1])) }
+        let before = try page(store)
+        for reason in DecryptFailureReason.allCases {
+            #expect(before.contains("smsgw_decrypt_failures{reason=\"\(reason.rawValue)\"} 0"), "\(reason) is there from the start")
+        }
+        try reject(CipherError.notAuthentic.description + " 3 messages in a row failed; resynchronise with bob.", from: contact, in: store)
+        try reject(CipherError.notAuthentic.description, from: contact, in: store)
+        try reject(CipherError.beyondWindow(ahead: 99).description, from: contact, in: store)
+        try reject(CipherError.malformed(.invalidCharacter("é", position: 7)).description, from: contact, in: store)
+        try reject(CipherError.conflictingHandshake.description, from: contact, in: store)
+        try reject("A sentence of a later version.", from: contact, in: store)
+        let after = try page(store)
+        for (reason, count) in [
+            ("not_authentic", 2), ("beyond_window", 1), ("malformed", 1), ("replayed_handshake", 0), ("conflicting_handshake", 1),
+            ("other", 1),
+        ] {
+            #expect(after.contains("smsgw_decrypt_failures{reason=\"\(reason)\"} \(count)"), "\(reason): \(after)")
+        }
+    }
+
+    @Test("Webhook deliveries by outcome: pending, delivered, retrying, gave up, disabled")
+    func webhookDeliveriesByOutcome() throws {
+        let (directory, _, store) = try TestStore.unlockedStore()
+        defer { _ = directory }
+        #expect(try page(store).contains("smsgw_webhook_deliveries{outcome=\"delivered\"} 0"))
+        let now = Date()
+        try store.write { tx in
+            for url in ["http://127.0.0.1:1/a", "http://127.0.0.1:1/gone"] { _ = try tx.ensureWebhookEndpoint(url: url, now: now) }
+            var deliveries: [WebhookDeliveryRecord] = []
+            for index in 0..<6 {
+                let event = try tx.appendEvent(type: "modem.up", time: now, payload: "{}")
+                deliveries.append(
+                    try tx.insertWebhookDelivery(
+                        endpoint: index == 5 ? "http://127.0.0.1:1/gone" : "http://127.0.0.1:1/a", eventID: event, now: now))
+            }
+            deliveries[1].state = .delivered
+            deliveries[2].state = .delivered
+            deliveries[3].attempts = 2
+            deliveries[4].state = .failed
+            deliveries[5].attempts = 1
+            for delivery in deliveries { try tx.saveWebhookDelivery(delivery, now: now) }
+            try tx.setWebhookEndpointDisabled(url: "http://127.0.0.1:1/gone", reason: "410", now: now)
+        }
+        let text = try page(store)
+        for (outcome, count) in [("pending", 1), ("delivered", 2), ("retrying", 1), ("gave_up", 1), ("disabled", 1)] {
+            #expect(text.contains("smsgw_webhook_deliveries{outcome=\"\(outcome)\"} \(count)"), "\(outcome): \(text)")
+        }
+    }
+}
