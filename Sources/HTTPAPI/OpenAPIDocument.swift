@@ -418,7 +418,7 @@ enum OpenAPIDocument {
               allOf:
                 - $ref: '#/components/schemas/Message'
                 - type: object
-                  required: [state, createdAt, history, parts, attempts, lastError]
+                  required: [state, createdAt, history, states, parts, attempts, lastError]
                   properties:
                     state:
                       type: string
@@ -426,6 +426,29 @@ enum OpenAPIDocument {
                     createdAt:
                       type: string
                       format: date-time
+                    states:
+                      type: object
+                      description: >-
+                        When the message first entered each state, null for a state it has not reached.
+                        `submitting` is when a modem first took one of its SMS; an acknowledgement from the
+                        peer's gateway counts as `delivered` when no delivery report came first.
+                      required: [queued, submitting, sent, delivered, failed]
+                      properties:
+                        queued:
+                          type: [string, 'null']
+                          format: date-time
+                        submitting:
+                          type: [string, 'null']
+                          format: date-time
+                        sent:
+                          type: [string, 'null']
+                          format: date-time
+                        delivered:
+                          type: [string, 'null']
+                          format: date-time
+                        failed:
+                          type: [string, 'null']
+                          format: date-time
                     history:
                       type: array
                       items:

@@ -23,13 +23,18 @@ struct HTTPAPIStreamTests {
                 try rig.log(rig.bob).contains { $0.status == "decrypted" && $0.text == "over HTTP, {encrypted} €5" }
             }
             var states: [String] = []
+            var times: [String: Any] = [:]
             for _ in 0..<60 {
                 let detail = try await client.get("/v1/messages/\(id)")
                 states = (detail.object["history"] as? [[String: Any]])?.compactMap { $0["status"] as? String } ?? []
+                times = detail.object["states"] as? [String: Any] ?? [:]
                 if states.contains("sent") { break }
                 try await Task.sleep(for: .milliseconds(500))
             }
             #expect(states.first == "queued" && states.contains("sent"), "history: \(states)")
+            let submitting = try #require(times["submitting"] as? String, "states: \(times)")
+            let sent = try #require(times["sent"] as? String)
+            #expect(times["queued"] as? String ?? "" <= submitting && submitting <= sent, "states: \(times)")
             let status = try await client.get("/v1/status")
             #expect(status.status == 200 && status.object["version"] as? String != nil)
             #expect(try await client.get("/health/ready").status == 200)

@@ -1,11 +1,13 @@
-import Foundation
+public import Foundation
 public import Store
 
 /// One message as the HTTP API shows it: the log's message, every status it took with its time,
 /// and its SMS's submission attempts and last error.
 ///
 /// Its JSON is the ``LoggedMessage``'s keys with `state` (the status), `createdAt` (the time),
-/// `history` (`[{"seq","status","time"}]`), `parts`, `attempts` and `lastError`.
+/// `history` (`[{"seq","status","time"}]`), `states` (when it first entered each of `queued`,
+/// `submitting`, `sent`, `delivered` and `failed`, null for a state it has not reached), `parts`,
+/// `attempts` and `lastError`.
 public struct MessageDetail: Sendable, Equatable, Encodable {
     public var history: MessageHistory
     /// The SMS it took (0 for a message that was never queued).
@@ -14,14 +16,36 @@ public struct MessageDetail: Sendable, Equatable, Encodable {
     public var attempts: Int
     /// The last error of its SMS, or nil.
     public var lastError: String?
+    /// When a modem first took one of its SMS to submit: the log records no `submitting` status.
+    public var submittingAt: Date?
 
-    enum CodingKeys: String, CodingKey { case state, createdAt, parts, attempts, lastError }
+    enum CodingKeys: String, CodingKey { case state, createdAt, states, parts, attempts, lastError }
+
+    /// The states the API reports an outgoing message's times for, in the order it goes through them.
+    public static let reportedStates = ["queued", "submitting", "sent", "delivered", "failed"]
+
+    /// When the message first entered each of ``reportedStates`` (nil for one it has not reached).
+    /// An acknowledgement from the peer's gateway counts as delivered when no report came first.
+    public var stateTimes: [String: Date?] {
+        func first(_ statuses: String...) -> Date? {
+            statuses.lazy.compactMap { status in history.history.first { $0.status.rawValue == status }?.time }.first
+        }
+        return [
+            "queued": first("queued"), "submitting": submittingAt, "sent": first("sent"),
+            "delivered": first("delivered", "acknowledged"), "failed": first("failed"),
+        ]
+    }
 
     public func encode(to encoder: any Encoder) throws {
         try history.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(history.message.status, forKey: .state)
         try container.encode(history.message.time, forKey: .createdAt)
+        var states = container.nestedContainer(keyedBy: StateKey.self, forKey: .states)
+        let times = stateTimes
+        for state in Self.reportedStates {
+            try states.encode(times[state] ?? nil, forKey: StateKey(stringValue: state))
+        }
         try container.encode(parts, forKey: .parts)
         try container.encode(attempts, forKey: .attempts)
         try container.encode(lastError, forKey: .lastError)
@@ -41,7 +65,8 @@ public struct MessageDetail: Sendable, Equatable, Encodable {
         let items = try reader.outboxItems(ofMessage: id)
         let lastError = items.filter { $0.lastError != nil }.max { $0.updatedAt < $1.updatedAt }?.lastError
         return MessageDetail(
-            history: history, parts: items.count, attempts: items.reduce(0) { $0 + $1.attempts }, lastError: lastError)
+            history: history, parts: items.count, attempts: items.reduce(0) { $0 + $1.attempts }, lastError: lastError,
+            submittingAt: items.compactMap(\.submittingAt).min())
     }
 }
 
@@ -101,4 +126,12 @@ extension MessageLog {
             return MessagePage(messages: entries.map(LoggedMessage.init), next: entries.last?.id ?? query.after)
         }
     }
+}
+
+/// A key of the `states` object: a state's name.
+private struct StateKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }

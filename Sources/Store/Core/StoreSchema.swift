@@ -266,6 +266,7 @@ enum StoreSchema {
         registerAPI(in: &migrator)
         registerWebhooks(in: &migrator)
         registerVaultShareParts(in: &migrator)
+        registerVersion7(in: &migrator)
 
         return migrator
     }

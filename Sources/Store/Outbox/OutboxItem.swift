@@ -37,6 +37,9 @@ public struct OutboxItem: Sendable, Hashable, Codable, Identifiable {
     public var messageReference: Int?
     public var createdAt: Date
     public var updatedAt: Date
+    /// When a modem first took it to submit (nil until then, or for a row claimed by a version
+    /// that did not record it).
+    public var submittingAt: Date?
     public var sentAt: Date?
     public var deliveredAt: Date?
     /// What the row carries: a text message, a resynchronisation handshake or an acknowledgement.
@@ -94,6 +97,7 @@ extension OutboxItem {
         awaitsAcknowledgement = row["awaits_ack"] ?? false
         resends = row["resends"] ?? 0
         acknowledgedAt = date("acknowledged_at")
+        if row.hasColumn("submitting_at") { submittingAt = date("submitting_at") }
     }
 }
 

@@ -68,9 +68,9 @@ extension StoreTransaction {
         let sequence = (try db.value(Int64.self, sql: "SELECT MAX(claim_sequence) FROM outbox") ?? 0) + 1
         try db.execute(
             sql: """
-                UPDATE outbox SET state = 'submitting', attempts = attempts + 1, modem = ?, claim_sequence = ?,
-                    updated_at = ?
-                WHERE id = ?
+                UPDATE outbox SET state = 'submitting', attempts = attempts + 1, modem = ?1, claim_sequence = ?2,
+                    updated_at = ?3, submitting_at = COALESCE(submitting_at, ?3)
+                WHERE id = ?4
                 """,
             arguments: [modem, sequence, now.timeIntervalSince1970, id]
         )

@@ -229,11 +229,20 @@ final class GatewayRig {
     /// Runs `body` on a thread outside the cooperative pool and waits for it: conditions run
     /// `smsgw` and wait for it to exit, and blocking pool threads with that starves the in-process
     /// tests running in parallel (on 2 cores the pool has 2 threads).
+    ///
+    /// At most two run at once, as many as the pool has threads on this machine: run all at once,
+    /// every waiting test's `smsgw` would start together and overload the machine instead.
     private static func offPoolUnchecked<T: Sendable>(_ body: @escaping () throws -> T) async throws -> T {
         // Not Sendable, but never run twice at once: it is awaited before the next call.
         let unchecked = UncheckedClosure(body: body)
-        return try await offPool { try unchecked.body() }
+        return try await offPool {
+            conditionSlots.wait()
+            defer { conditionSlots.signal() }
+            return try unchecked.body()
+        }
     }
+
+    private static let conditionSlots = DispatchSemaphore(value: 2)
 
     private static func pairingCode(_ result: RunResult) throws -> String {
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]

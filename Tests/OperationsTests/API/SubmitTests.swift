@@ -29,6 +29,30 @@ struct SubmitTests {
         #expect(json.contains("\"state\":\"queued\"") && json.contains("\"createdAt\"") && json.contains("\"history\""))
     }
 
+    @Test func theDetailGivesWhenEachStateWasFirstEnteredSubmittingIncluded() throws {
+        let couple = try Couple()
+        var rng = SystemRandomNumberGenerator()
+        let queued = try Messages.submit(
+            "hello", to: "bob", idempotencyKey: nil, queueLimit: nil, store: couple.alice, now: Date(), using: &rng)
+        var detail = try MessageDetail.read(id: queued.id, store: couple.alice)
+        #expect(detail.stateTimes["queued"] ?? nil != nil && detail.stateTimes["submitting"] ?? nil == nil)
+        #expect(try OperationsJSON.string(detail).contains("\"submitting\":null"), "a state not reached is null")
+
+        let first = Date(timeIntervalSince1970: 1_800_000_000)
+        let retry = first.addingTimeInterval(30)
+        try couple.alice.write { tx in
+            let item = try #require(try tx.claimNextOutbox(modem: "m1", now: first))
+            try tx.markOutboxFailed(item.id, error: "The network did not answer.", permanent: false, retryAt: first)
+        }
+        try couple.alice.write { tx in
+            let item = try #require(try tx.claimNextOutbox(modem: "m1", now: retry))
+            try tx.markOutboxSent(item.id, reference: 7, modem: "m1", now: retry)
+        }
+        detail = try MessageDetail.read(id: queued.id, store: couple.alice)
+        #expect(detail.stateTimes["submitting"] ?? nil == first, "the first time a modem took it, not the retry")
+        #expect(detail.stateTimes["sent"] ?? nil != nil && detail.stateTimes["delivered"] ?? nil == nil && detail.attempts == 2)
+    }
+
     @Test func twentyConcurrentSubmissionsWithOneKeyQueueOneMessage() throws {
         let couple = try Couple()
         let store = couple.alice
