@@ -3,13 +3,15 @@
 # systemd brings systemd-analyze (scripts/check-unit.sh) and adduser the service user of the
 # install steps (scripts/check-install.sh); neither starts anything. chromium and chromium-driver
 # run the web console's browser tests (Tests/Browser, driven by selenium from the Swift tests).
+# postgresql is the server the store's tests start a throw-away cluster of (TestSupport's
+# PostgresCluster), with psql.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
     pkg-config libgammu-dev libargon2-dev libsqlite3-dev \
-    gammu oathtool zbar-tools systemd adduser openssl curl chromium chromium-driver >/dev/null
-echo "system packages installed: libgammu-dev libargon2-dev libsqlite3-dev gammu oathtool zbar-tools systemd adduser openssl curl chromium chromium-driver"
+    gammu oathtool zbar-tools systemd adduser openssl curl chromium chromium-driver postgresql postgresql-client >/dev/null
+echo "system packages installed: libgammu-dev libargon2-dev libsqlite3-dev gammu oathtool zbar-tools systemd adduser openssl curl chromium chromium-driver postgresql postgresql-client"
 # schemathesis (PyPI) checks the running daemon's HTTP API against docs/openapi.yaml in the tests;
 # selenium (PyPI) drives chromium in the console's browser tests.
 # A Debian python3 without pip gets it from apt; one that refuses system-wide installs (PEP 668)

@@ -28,28 +28,11 @@ struct StatementTests {
     @Test("Each kind of value binds and reads back, NULL as nil, and an insert returns its new id")
     func valuesRoundTrip() throws {
         let (_, _, store) = try TestStore.unlockedStore()
-        let (first, second, row) = try store.write { tx in
+        let ids = try store.write { tx in
             try tx.db.execute(sql: "CREATE TABLE kinds (id INTEGER PRIMARY KEY, i INTEGER, r REAL, t TEXT, b BLOB, n TEXT)")
-            let insert = "INSERT INTO kinds (i, r, t, b, n) VALUES (?, ?, ?, ?, ?) RETURNING id"
-            let first = try tx.db.insert(sql: insert, arguments: [Int64.max, 1.5, "tëxt", Data([0, 255]), nil as String?])
-            let second = try tx.db.insert(sql: insert, arguments: [UInt32.max, 2.0, "", Data(), "x"])
-            let row = try tx.db.row(sql: "SELECT * FROM kinds WHERE id = ?", arguments: [first])
-            return (first, second, row)
+            return try KindSamples.insert(into: "kinds", tx.db)
         }
-        #expect(second == first + 1)
-        let values = try #require(row)
-        #expect(values["i"] as Int64 == Int64.max)
-        #expect(values["r"] as Double == 1.5)
-        #expect(values["T"] as String == "tëxt")
-        #expect(values["b"] as Data == Data([0, 255]))
-        #expect(values["n"] as String? == nil)
-        #expect(values[1] as Int64 == Int64.max)
-        #expect(
-            try store.read { try $0.db.value(Double.self, sql: "SELECT i FROM kinds WHERE id = ?", arguments: [second]) }
-                == Double(UInt32.max))
-        #expect(try store.read { try $0.db.value(Int.self, sql: "SELECT r FROM kinds WHERE id = ?", arguments: [second]) } == 2)
-        #expect(try store.read { try $0.db.value(String.self, sql: "SELECT n FROM kinds WHERE id = ?", arguments: [first]) } == nil)
-        #expect(try store.read { try $0.db.values(String.self, sql: "SELECT n FROM kinds ORDER BY id") } == ["x"])
+        try store.read { reader in try KindSamples.check(reader.db, table: "kinds", ids: ids) }
     }
 
     @Test("The changes count is the last statement's, and a conflict that does nothing changes nothing")

@@ -34,9 +34,9 @@ extension StoreReader {
         if let types {
             guard !types.isEmpty else { return [] }
             filter += " AND type IN (\(Array(repeating: "?", count: types.count).joined(separator: ", ")))"
-            _ = arguments.append(contentsOf: StoreArguments(types.sorted()))
+            arguments.append(contentsOf: StoreArguments(types.sorted()))
         }
-        _ = arguments.append(contentsOf: [limit])
+        arguments.append(contentsOf: [limit])
         return try db.rows(
             sql: "SELECT id, type, time, contact_id, message_id, payload FROM events WHERE \(filter) ORDER BY id LIMIT ?",
             arguments: arguments

@@ -72,13 +72,13 @@ extension StoreReader {
         var arguments: StoreArguments = []
         if let endpoint {
             conditions.append("d.endpoint = ?")
-            _ = arguments.append(contentsOf: [endpoint])
+            arguments.append(contentsOf: [endpoint])
         }
         if let state {
             conditions.append("d.state = ?")
-            _ = arguments.append(contentsOf: [state.rawValue])
+            arguments.append(contentsOf: [state.rawValue])
         }
-        _ = arguments.append(contentsOf: [max(limit, 0)])
+        arguments.append(contentsOf: [max(limit, 0)])
         return try db.rows(
             sql: """
                 SELECT \(Self.deliveryColumns) FROM webhook_deliveries d LEFT JOIN events e ON e.id = d.event_id

@@ -33,9 +33,9 @@ extension StoreReader {
         var arguments: StoreArguments = [sequence]
         if let contact {
             filter += " AND m.contact_id = ?"
-            _ = arguments.append(contentsOf: [contact.id.storeString])
+            arguments.append(contentsOf: [contact.id.storeString])
         }
-        _ = arguments.append(contentsOf: [limit])
+        arguments.append(contentsOf: [limit])
         let rows = try db.rows(
             sql: """
                 SELECT e.seq AS event_seq, e.status AS event_status, e.time AS event_time,

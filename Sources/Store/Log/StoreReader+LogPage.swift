@@ -17,17 +17,17 @@ extension StoreReader {
         var arguments: StoreArguments = [afterId]
         if let direction {
             conditions.append("m.direction = ?")
-            _ = arguments.append(contentsOf: [direction.rawValue])
+            arguments.append(contentsOf: [direction.rawValue])
         }
         if let contact {
             conditions.append("m.contact_id = ?")
-            _ = arguments.append(contentsOf: [contact.id.storeString])
+            arguments.append(contentsOf: [contact.id.storeString])
         }
         if let status {
             conditions.append("m.status = ?")
-            _ = arguments.append(contentsOf: [status.rawValue])
+            arguments.append(contentsOf: [status.rawValue])
         }
-        _ = arguments.append(contentsOf: [limit])
+        arguments.append(contentsOf: [limit])
         let rows = try db.rows(
             sql: "\(LogEntry.selection) WHERE \(conditions.joined(separator: " AND ")) ORDER BY m.id ASC LIMIT ?",
             arguments: arguments)

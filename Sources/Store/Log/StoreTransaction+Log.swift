@@ -14,16 +14,16 @@ extension StoreReader {
         var arguments: StoreArguments = []
         if let contact {
             conditions.append("m.contact_id = ?")
-            _ = arguments.append(contentsOf: [contact.id.storeString])
+            arguments.append(contentsOf: [contact.id.storeString])
         }
         if let afterId {
             conditions.append("m.id > ?")
-            _ = arguments.append(contentsOf: [afterId])
+            arguments.append(contentsOf: [afterId])
         }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         // Newest-first to apply the limit, re-sorted oldest-first, unless following.
         let order = afterId == nil ? "DESC" : "ASC"
-        _ = arguments.append(contentsOf: [limit])
+        arguments.append(contentsOf: [limit])
         let rows = try db.rows(
             sql: "\(LogEntry.selection) \(filter) ORDER BY m.id \(order) LIMIT ?", arguments: arguments
         )

@@ -1,0 +1,108 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+import Synchronization
+
+/// A PostgreSQL database the store runs its transactions on, over one connection.
+///
+/// Write transactions are `SERIALIZABLE`: SQLite's IMMEDIATE transactions let one writer at a
+/// time read and write, and every transaction of the store was written on that promise (read a
+/// ratchet state, then save the next; read the largest claim sequence, then add one).
+/// Serialisable isolation keeps that promise for every one of them without a lock in each; a
+/// transaction that would break it fails with a serialisation error, reported as busy
+/// (``StoreError/database(_:busy:)``), as SQLite's busy timeout is. Explicit row locks
+/// (``StoreDialect/lockingRows``, and `SKIP LOCKED` claims) come with several nodes, to keep
+/// such failures rare where nodes meet. Reads are `REPEATABLE READ READ ONLY`: one snapshot,
+/// like a SQLite read transaction.
+///
+/// Statements wait for their answers off the event loop (see ``PostgresStatements``); one
+/// transaction at a time runs on the connection.
+final class PostgresServer: Sendable {
+    private let connection: PostgresConnection
+    private let logger: Logger
+    private let turn = Mutex(())
+
+    private init(connection: PostgresConnection, logger: Logger) {
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// Connects to the server; the password comes from the caller, never from a file in the
+    /// configuration.
+    static func connect(_ configuration: PostgresConnection.Configuration, logger: Logger) throws -> PostgresServer {
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+        let connection = try wrapping {
+            try PostgresConnection.connect(on: eventLoop, configuration: configuration, id: 1, logger: logger).wait()
+        }
+        return PostgresServer(connection: connection, logger: logger)
+    }
+
+    /// Connects on the server's unix socket in `socketDirectory` (`.s.PGSQL.<port>`).
+    static func connect(
+        socketDirectory: String, port: Int, user: String, password: String?, database: String, logger: Logger
+    ) throws -> PostgresServer {
+        try connect(
+            PostgresConnection.Configuration(
+                unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: user, password: password,
+                database: database),
+            logger: logger)
+    }
+
+    /// Connects over TCP without TLS: for a server on the loopback interface only.
+    static func connect(
+        loopbackPort port: Int, user: String, password: String?, database: String, logger: Logger
+    ) throws -> PostgresServer {
+        try connect(
+            PostgresConnection.Configuration(
+                host: "127.0.0.1", port: port, username: user, password: password, database: database, tls: .disable),
+            logger: logger)
+    }
+
+    /// Closes the connection; the server is unusable afterwards.
+    func close() throws {
+        try Self.wrapping { try connection.close().wait() }
+    }
+
+    /// Runs `body` in one serialisable transaction and commits if it returns; throwing rolls
+    /// back and rethrows.
+    func writeTransaction<T>(_ body: (StoreDatabase) throws -> T) throws -> T {
+        try transaction("BEGIN ISOLATION LEVEL SERIALIZABLE", body)
+    }
+
+    /// Runs `body` on one consistent snapshot, read-only.
+    func readTransaction<T>(_ body: (StoreDatabase) throws -> T) throws -> T {
+        try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+    }
+
+    private func transaction<T>(_ begin: String, _ body: (StoreDatabase) throws -> T) throws -> T {
+        try turn.withLock { _ in
+            let database = StoreDatabase(PostgresStatements(connection, logger: logger))
+            try database.execute(sql: begin)
+            let result: T
+            do {
+                result = try body(database)
+            } catch {
+                try? database.execute(sql: "ROLLBACK")
+                throw error
+            }
+            try database.execute(sql: "COMMIT")
+            return result
+        }
+    }
+
+    /// Runs `body`, turning the server's errors into ``StoreError/database(_:busy:)``: the
+    /// server's message only, never the statement or its arguments (postgres-nio's own
+    /// description of an error leaves them out too). A serialisation failure, a deadlock or a
+    /// lock not available is busy: trying again can succeed.
+    static func wrapping<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as PSQLError {
+            let state = error.serverInfo?[.sqlState]
+            let message = error.serverInfo?[.message] ?? "PostgreSQL connection error (\(error.code))"
+            throw StoreError.database(message, busy: ["40001", "40P01", "55P03"].contains(state ?? ""))
+        }
+    }
+}
