@@ -85,6 +85,14 @@ final class APIMetrics: Sendable {
         var syncStates: [String: Int] = [:]
         for contact in status.contacts { syncStates[contact.sync.state.rawValue, default: 0] += 1 }
         for (state, count) in syncStates { set("contacts", [("sync_state", state)], "Contacts by sync state.", count) }
+        let resyncHelp =
+            "Resyncs: completed (in the log), and contacts whose resync the peer requested, that wait for an answer, or whose handshake went unanswered."
+        set("resyncs", [("state", "completed")], resyncHelp, figures.messages.filter { $0.status == .resynced }.reduce(0) { $0 + $1.count })
+        for (label, state) in [
+            ("requested", GatewayStatus.SyncState.State.resyncRequested), ("pending", .resyncPending), ("unanswered", .resyncUnanswered),
+        ] {
+            set("resyncs", [("state", label)], resyncHelp, syncStates[state.rawValue] ?? 0)
+        }
         return gauges.emitToString()
             + Self.histogram(
                 "send_submit", help: "Time from a text queued to its SMS submitted, over the outbox the store keeps.",

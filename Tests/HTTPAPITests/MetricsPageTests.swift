@@ -46,6 +46,21 @@ struct MetricsPageTests {
         }
     }
 
+    @Test("Resyncs: completed ones from the log, requested, pending and unanswered ones from the contacts")
+    func resyncs() throws {
+        let (directory, _, store) = try TestStore.unlockedStore()
+        defer { _ = directory }
+        let contact = try store.write { tx in try tx.addContact(name: "bob", number: try PhoneNumber("+15550002"), pairingCode: Data([1])) }
+        let before = try page(store)
+        for state in ["completed", "requested", "pending", "unanswered"] {
+            #expect(before.contains("smsgw_resyncs{state=\"\(state)\"} 0"), "\(state) is there from the start: \(before)")
+        }
+        try store.write { tx in
+            for _ in 0..<2 { _ = try tx.appendLog(NewLogEntry(direction: .incoming, contact: contact, status: .resynced)) }
+        }
+        #expect(try page(store).contains("smsgw_resyncs{state=\"completed\"} 2"))
+    }
+
     @Test("Webhook deliveries by outcome: pending, delivered, retrying, gave up, disabled")
     func webhookDeliveriesByOutcome() throws {
         let (directory, _, store) = try TestStore.unlockedStore()

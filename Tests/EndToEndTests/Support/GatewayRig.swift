@@ -211,12 +211,12 @@ final class GatewayRig {
     ///
     /// It sleeps with `Task.sleep`, so a long wait leaves the test process's few cooperative
     /// threads to the other suites (the in-process gateways of GatewayTests run on them).
-    static func wait(_ what: String, timeout: TimeInterval, _ condition: @escaping () throws -> Bool) async throws {
+    static func wait(_ what: String, timeout: TimeInterval, _ condition: () throws -> Bool) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         // The condition is looked at once more after the deadline: a busy machine may have kept
         // this task from running for a while.
         while true {
-            if try await offPoolUnchecked(condition) { return }
+            if try condition() { return }
             if Date() >= deadline { break }
             try await Task.sleep(for: .milliseconds(500))
         }
@@ -225,24 +225,6 @@ final class GatewayRig {
     }
 
     struct TimedOut: Error {}
-
-    /// Runs `body` on a thread outside the cooperative pool and waits for it: conditions run
-    /// `smsgw` and wait for it to exit, and blocking pool threads with that starves the in-process
-    /// tests running in parallel (on 2 cores the pool has 2 threads).
-    ///
-    /// At most two run at once, as many as the pool has threads on this machine: run all at once,
-    /// every waiting test's `smsgw` would start together and overload the machine instead.
-    private static func offPoolUnchecked<T: Sendable>(_ body: @escaping () throws -> T) async throws -> T {
-        // Not Sendable, but never run twice at once: it is awaited before the next call.
-        let unchecked = UncheckedClosure(body: body)
-        return try await offPool {
-            conditionSlots.wait()
-            defer { conditionSlots.signal() }
-            return try unchecked.body()
-        }
-    }
-
-    private static let conditionSlots = DispatchSemaphore(value: 2)
 
     private static func pairingCode(_ result: RunResult) throws -> String {
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
@@ -290,9 +272,4 @@ struct StatusReport: Decodable {
     var contacts: [Contact]
 
     var modemReady: Bool { modems.contains { $0.state == "ready" && $0.connected } }
-}
-
-/// A closure passed to another thread that the caller waits for (``GatewayRig/wait(_:timeout:_:)``).
-private struct UncheckedClosure<T>: @unchecked Sendable {
-    let body: () throws -> T
 }

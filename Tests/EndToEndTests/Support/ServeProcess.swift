@@ -58,7 +58,7 @@ final class ServeProcess {
 
     /// Waits until the daemon answers `smsgw status` without a passphrase (its socket listens).
     func waitUntilServing(_ peer: Peer, timeout: TimeInterval = 60) async throws {
-        try await GatewayRig.wait("\(peer.name)'s daemon to answer on its status socket", timeout: timeout) { [self] in
+        try await GatewayRig.wait("\(peer.name)'s daemon to answer on its status socket", timeout: timeout) {
             guard process.isRunning else {
                 Issue.record("The daemon exited \(process.terminationStatus): \(lines.suffix(5).joined(separator: "\n"))")
                 throw ServeProcessError.exited
@@ -71,7 +71,7 @@ final class ServeProcess {
     @discardableResult
     func stop(signal number: Int32 = SIGTERM) async throws -> Int32 {
         kill(pid, number)
-        try await GatewayRig.wait("the daemon to exit", timeout: 30) { [self] in !process.isRunning }
+        try await GatewayRig.wait("the daemon to exit", timeout: 30) { !process.isRunning }
         return process.terminationStatus
     }
 }

@@ -48,7 +48,7 @@ final class TerminalSession {
 
     /// Waits until the terminal shows `text`; records an issue and throws after `timeout`.
     func waitFor(_ text: String, timeout: TimeInterval = 30) async throws {
-        try await GatewayRig.wait("the terminal to show \"\(text)\" (it shows \"\(screen)\")", timeout: timeout) { [self] in
+        try await GatewayRig.wait("the terminal to show \"\(text)\" (it shows \"\(screen)\")", timeout: timeout) {
             screen.contains(text)
         }
     }
@@ -60,7 +60,7 @@ final class TerminalSession {
 
     /// Waits for the command to end; returns its exit status and the whole screen.
     func finish(timeout: TimeInterval = 60) async throws -> (status: Int32, screen: String) {
-        try await GatewayRig.wait("the command on the terminal to end (it shows \"\(screen)\")", timeout: timeout) { [self] in
+        try await GatewayRig.wait("the command on the terminal to end (it shows \"\(screen)\")", timeout: timeout) {
             !process.isRunning
         }
         try? input.fileHandleForWriting.close()
