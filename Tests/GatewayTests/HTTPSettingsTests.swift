@@ -1,6 +1,7 @@
 import Failures
 import Foundation
 import Gateway
+import TestSupport
 import Testing
 
 @Suite("The [http] table: listen address, TLS files, plain HTTP only on loopback")
@@ -29,6 +30,17 @@ struct HTTPSettingsTests {
             toml: "[http]\nlisten = \"0.0.0.0:8640\"\ntls_certificate = \"/etc/smsgw/cert.pem\"\ntls_key = \"/etc/smsgw/key.pem\"\n")
         #expect(tls.http.servesTLS)
         #expect(throws: ConfigurationError.self) { try GatewayConfiguration(toml: "[http]\ntls_key = \"/k.pem\"\n") }
+
+        // A private key every user may read is refused; 0600 (as openssl writes it) is taken.
+        try withTemporaryDirectory { root in
+            let key = root.appendingPathComponent("key.pem")
+            try writeSecret("-----BEGIN PRIVATE KEY-----\n", to: key)
+            let toml = "[http]\ntls_certificate = \"/etc/smsgw/cert.pem\"\ntls_key = \"\(key.path)\"\n"
+            #expect(try GatewayConfiguration(toml: toml).http.servesTLS)
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: key.path)
+            let refused = #expect(throws: ConfigurationError.self) { try GatewayConfiguration(toml: toml) }
+            #expect(refused?.key == "http.tls_key" && refused?.message.contains("mode 0644") == true)
+        }
         #expect(throws: ConfigurationError.self) { try GatewayConfiguration(toml: "[http]\nlisten = \"nowhere\"\n") }
         #expect(throws: ConfigurationError.self) { try GatewayConfiguration(toml: "[http]\nport = 1\n") }
         #expect(throws: ConfigurationError.self) { try GatewayConfiguration(toml: "", environment: ["SMSGW_HTTP_PORT": "1"]) }

@@ -65,7 +65,8 @@ public struct HTTPSettings: Sendable, Equatable {
     /// Whether TLS is configured.
     public var servesTLS: Bool { tlsCertificate != nil }
 
-    /// Checks the TLS files go together and that plain HTTP stays on loopback unless allowed.
+    /// Checks the TLS files go together, that the private key is not readable by every user, and
+    /// that plain HTTP stays on loopback unless allowed.
     public func validate() throws(ConfigurationError) {
         switch (tlsCertificate, tlsKey) {
         case (nil, .some):
@@ -74,6 +75,7 @@ public struct HTTPSettings: Sendable, Equatable {
             throw ConfigurationError(key: "http.tls_key", "http.tls_certificate is set without http.tls_key; set both or neither.")
         default: break
         }
+        if let tlsKey { try SecretFile.refuseOpen(tlsKey, key: "http.tls_key") }
         if let listen, !listen.isLoopback, !servesTLS, !allowPlaintext {
             throw ConfigurationError(
                 key: "http.listen",

@@ -14,7 +14,16 @@ enum SecretFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigurationError(key: key, unreadable)
         }
-        let permissions = (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0
+        try refuseOpen(path, key: key)
+        return data
+    }
+
+    /// Refuses a file that every user may read; one that does not exist (yet) is left to whoever
+    /// opens it.
+    ///
+    /// - Throws: ``ConfigurationError`` naming `key`, the mode and the chmod that fixes it.
+    static func refuseOpen(_ path: String, key: String) throws(ConfigurationError) {
+        guard let permissions = try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int else { return }
         // Group access is how root:smsgw 0440 lets the service read it; "others" is anybody.
         guard permissions & 0o007 == 0 else {
             throw ConfigurationError(
@@ -22,6 +31,5 @@ enum SecretFile {
                 "\(key): every user on this machine may read \(path) (mode \(String(format: "%04o", permissions & 0o7777))); make it 0400 or 0440 (chmod o= \(path))."
             )
         }
-        return data
     }
 }
