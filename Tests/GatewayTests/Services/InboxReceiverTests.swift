@@ -33,9 +33,25 @@ struct InboxReceiverTests {
         rig.modem.deliver(rig.sms(try rig.sealedByBob("second")))
         await Self.scan(rig)
         let figures = rig.context.arrivals.snapshot()
-        #expect(figures.count == 2 && figures.sum > 0 && figures.sum < 60)
-        #expect(figures.atMost.last == 2, "both within the last bound, 10 s")
+        // How long the two took depends on the machine's load (a loaded CI runner has taken over
+        // 10 s): only the count and the histogram's shape are asserted here, the buckets below.
+        #expect(figures.count == 2 && figures.sum > 0)
+        #expect(figures.atMost.allSatisfy { $0 <= 2 })
         #expect(zip(figures.atMost, figures.atMost.dropFirst()).allSatisfy { $0 <= $1 }, "the buckets are cumulative")
+    }
+
+    @Test("Arrival durations fall into every bound at least as long as they took, cumulatively")
+    func arrivalBucketsAreCumulative() {
+        let latency = ArrivalLatency()
+        latency.record(.milliseconds(3))
+        latency.record(.milliseconds(30))
+        latency.record(.seconds(2))
+        latency.record(.seconds(20))
+        let figures = latency.snapshot()
+        #expect(figures.count == 4)
+        #expect(abs(figures.sum - 22.033) < 1e-9)
+        // Bounds: 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10 s; 20 s is only in the count.
+        #expect(figures.atMost == [1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3])
     }
 
     @Test func aFailedDeletionIsRememberedAndOnlyTheDeletionIsTriedAgain() async throws {
