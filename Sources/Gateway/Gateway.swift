@@ -60,7 +60,7 @@ public final class Gateway: Sendable {
         guard !configuration.modems.isEmpty else {
             throw GatewayError.noModem
         }
-        let node = configuration.node.node(intervals: configuration.intervals)
+        let node = configuration.gatewayNode
         var links: [ModemLink] = []
         for (offset, settings) in configuration.modems.enumerated() {
             var modemConfiguration = try settings.modemConfiguration(index: offset + 1)
@@ -124,8 +124,7 @@ public final class Gateway: Sendable {
     /// Runs every service until SIGTERM/SIGINT (or ``shutdown()``), then shuts them down in
     /// reverse order: new claims stop, an SMS being submitted finishes and is recorded, modems close.
     public func run() async throws {
-        let metadata: Logger.Metadata = [GatewayLog.count: "\(configuration.modems.count)", GatewayLog.node: "\(configuration.node.name)"]
-        logger.notice("Gateway starting.", metadata: metadata)
+        logger.notice("Gateway starting.", metadata: [GatewayLog.count: "\(configuration.modems.count)"])
         try await context.recordStart(now: Date())
         do {
             try await group.run()

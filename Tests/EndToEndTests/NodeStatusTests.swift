@@ -34,9 +34,9 @@ struct NodeStatusTests {
         try await withTemporaryDirectory { root in
             let rig = try await GatewayRig(root: root)
             let file = rig.configuration(of: rig.alice)
-            // health_seconds = 5 in the rig: a lease of 15 s.
-            try Data((String(decoding: try Data(contentsOf: file), as: UTF8.self) + "\n[node]\nname = \"north-1\"\n").utf8)
-                .write(to: file)
+            // health_seconds = 5 in the rig and 30 s modem calls: a lease of 70 s.
+            let toml = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+            try Data((toml + "\n[node]\nname = \"north-1\"\n").utf8).write(to: file)
             try rig.startDaemon(rig.alice)
             try await GatewayRig.wait("alice's modem to be ready", timeout: 60) { try rig.status(rig.alice).modemReady }
             let running = try Self.report(rig, rig.alice)
@@ -52,7 +52,7 @@ struct NodeStatusTests {
             try await GatewayRig.wait("alice's modem to be ready again", timeout: 60) { try rig.status(rig.alice).modemReady }
             try await rig.stopDaemon(rig.alice, signal: SIGKILL)
             // Killed: its last heartbeat stands until the lease has passed, then it is down.
-            try await GatewayRig.wait("the killed node to show down", timeout: 90) {
+            try await GatewayRig.wait("the killed node to show down", timeout: 180) {
                 try Self.report(rig, rig.alice).nodes.map(\.state) == ["down"]
             }
             #expect(try rig.alice.expect(["status"]).stdout.contains("north-1: down"))

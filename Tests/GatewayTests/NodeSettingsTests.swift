@@ -11,8 +11,13 @@ struct NodeSettingsTests {
         #expect(defaults.node.name == NodeSettings.hostName && !defaults.node.name.isEmpty)
         let file = try GatewayConfiguration(toml: "[node]\nname = \" gateway-1 \"\n[intervals]\nhealth_seconds = 20\n")
         #expect(file.node.name == "gateway-1")
-        let node = file.node.node(intervals: file.intervals)
+        let node = file.gatewayNode
         #expect(node.name == "gateway-1" && node.healthSeconds == 20 && node.leaseSeconds == 60)
+        // A modem call may hold the heartbeat up: the lease outlasts a heartbeat and two calls.
+        var slow = file
+        slow.modems = [ModemSettings(name: "m1", source: .device(path: "/dev/ttyUSB0", connection: "at"), callTimeoutSeconds: 45)]
+        #expect(slow.gatewayNode.leaseSeconds == 130)
+        #expect(GatewayConfiguration().gatewayNode.leaseSeconds == 90)
         let environment = try GatewayConfiguration(toml: "[node]\nname = \"gateway-1\"\n", environment: ["SMSGW_NODE_NAME": "gateway-2"])
         #expect(environment.node.name == "gateway-2")
     }

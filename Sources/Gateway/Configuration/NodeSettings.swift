@@ -9,8 +9,9 @@ import TOMLKit
 /// The `[node]` table: this daemon's name among the nodes that share one store.
 ///
 /// Each `smsgw serve` is one node: it drives its own `[[modem]]` tables, claims outbox rows in
-/// its name and records a heartbeat every `health_seconds`; after three missed heartbeats (its
-/// lease) the others take over its claims and the contacts pinned to its modems.
+/// its name and records a heartbeat every `health_seconds`; once its lease has passed without
+/// one (``GatewayConfiguration/gatewayNode``) the others take over its claims and the contacts
+/// pinned to its modems.
 public struct NodeSettings: Sendable, Equatable {
     /// `name`: unique among the nodes of one store; the host name by default.
     public var name: String
@@ -19,11 +20,6 @@ public struct NodeSettings: Sendable, Equatable {
 
     public init(name: String = NodeSettings.hostName) {
         self.name = name
-    }
-
-    /// The node this daemon is, timed by `intervals`.
-    public func node(intervals: GatewayConfiguration.Intervals) -> GatewayNode {
-        GatewayNode(name: name, version: version, healthSeconds: intervals.healthSeconds)
     }
 
     /// The machine's host name, or `smsgw` when it has none a node could be named by.
@@ -65,5 +61,20 @@ public struct NodeSettings: Sendable, Equatable {
             throw ConfigurationError(key: key, "\(key) contains control characters; use printable characters only.")
         }
         return name
+    }
+}
+
+extension GatewayConfiguration {
+    /// This daemon as a node of its store: `[node] name`, a heartbeat every `health_seconds`, and
+    /// a lease of three heartbeats, at least twice a heartbeat plus the longest modem call.
+    ///
+    /// The heartbeat rides the modems' health checks, which wait for a send in progress on the
+    /// same modem, so one heartbeat may come as late as a health interval plus two calls; the
+    /// lease outlasts that, and a live node's claims are never taken (120 s with the defaults).
+    public var gatewayNode: GatewayNode {
+        let health = intervals.healthSeconds
+        let longestCall = modems.map(\.callTimeoutSeconds).max() ?? 0
+        let lease = max(GatewayNode.leaseHeartbeats * health, 2 * (health + longestCall))
+        return GatewayNode(name: node.name, version: node.version, healthSeconds: health, leaseSeconds: lease)
     }
 }
