@@ -80,6 +80,7 @@ public final class Gateway: Sendable {
             store: runner, intervals: configuration.intervals, resync: configuration.resync, links: links,
             outboxWake: outboxWake, node: node, logger: logger)
         try store.write { tx in
+            try Self.refuseModemsOfOtherNodes(links.map(\.name), node: node.name, in: tx, now: Date())
             // This node's modems only: another node's stay in the status while it runs.
             try tx.clearModemStatuses(node: node.name)
             for link in links { try tx.saveModemStatus(link.record) }
@@ -157,6 +158,15 @@ public final class Gateway: Sendable {
             return DaemonReply(status: try live.read(now: Date()))
         } catch {
             return DaemonReply(error: "The daemon could not read its store (\(error)); see its log.")
+        }
+    }
+
+    /// Throws when another node that is up drives a modem named like one of `modems`: contacts
+    /// are pinned by modem name, and each modem's status row is one node's.
+    static func refuseModemsOfOtherNodes(_ modems: [String], node: String, in tx: StoreTransaction, now: Date) throws {
+        let up = Set(try tx.nodes().filter { $0.name != node && $0.liveness(at: now) == .up }.map(\.name))
+        for record in try tx.modemStatuses() where modems.contains(record.name) {
+            if let owner = record.node, up.contains(owner) { throw GatewayError.modemOfAnotherNode(modem: record.name, node: owner) }
         }
     }
 

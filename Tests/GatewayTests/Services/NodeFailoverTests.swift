@@ -83,6 +83,30 @@ struct NodeFailoverTests {
         #expect(kept.state == .submitting && kept.node == "alpha" && beta.modem.sent.count == 1)
     }
 
+    @Test("A node refuses to start with a modem named like one a node that is up drives, and starts once that node is down")
+    func modemNamesAreUniqueAcrossNodes() async throws {
+        let rig = try await MemoryRig.make()
+        let modem = MemoryModem(name: "m1")
+        var configuration = GatewayConfiguration(
+            dataDirectory: rig.directory.url, intervals: MemoryRig.fastIntervals,
+            modems: [ModemSettings(name: "m1", source: .device(path: modem.device, connection: "at"))])
+        configuration.node = NodeSettings(name: "beta")
+        let alpha = GatewayNode(name: "alpha", healthSeconds: 30)
+        try rig.store.write { tx in
+            try tx.startNode(alpha, now: Date())
+            try tx.saveModemStatus(ModemStatusRecord(name: "m1", state: .ready, connected: true, node: "alpha"))
+        }
+        func gateway() throws -> Gateway {
+            try Gateway(
+                store: rig.store, configuration: configuration, logger: quietLogger("smsgw.gateway.test"), handlesSignals: false,
+                makeModem: { _, _, _ in modem })
+        }
+        #expect(throws: GatewayError.modemOfAnotherNode(modem: "m1", node: "alpha")) { try gateway() }
+        try rig.store.write { try $0.stopNode(named: "alpha", now: Date()) }
+        _ = try gateway()
+        #expect(try rig.store.read { try $0.modemStatuses() }.map(\.node) == ["beta"])
+    }
+
     @Test("Each node going down and coming back is noticed once")
     func failoverNoticedOnce() {
         let presence = NodePresence(GatewayNode(name: "beta", healthSeconds: 10))
