@@ -25,11 +25,11 @@ import Testing
 @Suite("Two nodes on one PostgreSQL store, end to end")
 struct MultiNodeTests {
     @Test("Two nodes share the outbox and a killed node's messages and pins are taken over")
-    func twoNodesOnePostgreSQLStore() throws {
-        try withTemporaryDirectory { root in
+    func twoNodesOnePostgreSQLStore() async throws {
+        try await withTemporaryDirectory { root in
             let file = root.appendingPathComponent("node.toml")
             try Data("[store]\nbackend = \"postgresql\"\n".utf8).write(to: file)
-            let check = try SMSGWBinary.run(["serve", "--check", "--config", file.path], environment: [:])
+            let check = try await offPool { try SMSGWBinary.run(["serve", "--check", "--config", file.path], environment: [:]) }
             guard check.status == 78, check.stderr.contains("Unknown key store") else {
                 Issue.record(
                     "This build reads [store]: the PostgreSQL backend has landed, so write the two-node scenario above. \(check.stderr)")
