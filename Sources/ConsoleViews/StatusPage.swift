@@ -2,7 +2,7 @@ public import Foundation
 public import Operations
 import Store
 
-/// Each modem's phase, signal, network, counters and last error; the outbox by state; messages
+/// Each modem's phase, signal, network, counters and last error; the nodes; the outbox by state; messages
 /// stuck or failed, with a retry for those who may.
 public enum StatusPage {
     public static func render(_ status: GatewayStatus, viewer: ConsoleViewer, now: Date, version: String) -> HTML {
@@ -11,6 +11,7 @@ public enum StatusPage {
             \(HTML.when(status.modems.isEmpty, "<p class=\"none\">No modem has reported yet.</p>"))
             <div class="cards">\(status.modems.map(modem))</div>
             </section>
+            \(HTML.when(!status.nodes.isEmpty, nodes(status.nodes)))
             <section><h2>Outbox</h2>
             <ul class="counts">\(OutboxState.allCases.map { state -> HTML in "<li><span>\(state.rawValue)</span> <b>\(status.outbox[state] ?? 0)</b></li>" })</ul>
             \(HTML.when(!status.queue.isEmpty, queue(status.queue, viewer: viewer)))
@@ -26,6 +27,11 @@ public enum StatusPage {
         if status.daemon?.running == false {
             banners.append(
                 Banner(.problem, "The daemon is not running: nothing is sent or received. The modems are shown as it last recorded them."))
+        }
+        for node in status.nodes where node.state == .down {
+            let sentence =
+                "Node \(node.name) is down (no heartbeat within its lease): the other nodes send its messages and pinned contacts."
+            banners.append(Banner(.problem, sentence))
         }
         for modem in status.modems where modem.state != .ready {
             banners.append(Banner(.problem, "Modem \(modem.name) is \(modem.state.rawValue)\(modem.lastError.map { ": \($0)" } ?? ".")"))
@@ -45,9 +51,26 @@ public enum StatusPage {
         <dt>Received</dt><dd>\(modem.receivedCount)</dd>
         <dt>Last error</dt><dd>\(modem.lastError, or: "none")</dd>
         <dt>Updated</dt><dd>\(ConsolePage.time(modem.updatedAt))</dd>
+        \(HTML.when(modem.node != nil, "<dt>Node</dt><dd>\(modem.node ?? "")</dd>"))
         </dl>
         </article>
         """
+    }
+
+    /// The nodes sharing the store: each one's state, last heartbeat and modems.
+    static func nodes(_ nodes: [GatewayStatus.NodeStatus]) -> HTML {
+        let rows = nodes.map { node -> HTML in
+            """
+            <tr class="\(node.state.rawValue)"><td>\(node.name)</td><td>\(node.state.rawValue)</td>\
+            <td>\(ConsolePage.time(node.heartbeatAt))</td><td>\(node.modems.joined(separator: ", "))</td><td>\(node.version)</td></tr>
+            """
+        }
+        return """
+            <section><h2>Nodes</h2>
+            <table class="nodes"><thead><tr><th>Node</th><th>State</th><th>Heartbeat</th><th>Modems</th><th>Version</th></tr></thead>
+            <tbody>\(rows)</tbody></table>
+            </section>
+            """
     }
 
     static func queue(_ entries: [GatewayStatus.OutboxEntry], viewer: ConsoleViewer) -> HTML {

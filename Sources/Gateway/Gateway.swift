@@ -32,6 +32,7 @@ public final class Gateway: Sendable {
     public let outboxWake: OutboxWake
 
     private let group: ServiceGroup
+    private let context: GatewayContext
     private let logger: Logger
 
     /// Builds the services; nothing talks to a modem before ``run()``.
@@ -59,6 +60,7 @@ public final class Gateway: Sendable {
         guard !configuration.modems.isEmpty else {
             throw GatewayError.noModem
         }
+        let node = configuration.gatewayNode
         var links: [ModemLink] = []
         for (offset, settings) in configuration.modems.enumerated() {
             var modemConfiguration = try settings.modemConfiguration(index: offset + 1)
@@ -67,7 +69,8 @@ public final class Gateway: Sendable {
             var modemLogger = logger
             modemLogger[metadataKey: GatewayLog.modem] = "\(settings.name)"
             do {
-                links.append(ModemLink(settings: settings, modem: try makeModem(settings, modemConfiguration, modemLogger)))
+                links.append(
+                    ModemLink(settings: settings, modem: try makeModem(settings, modemConfiguration, modemLogger), node: node.name))
             } catch {
                 throw GatewayError.modemSetup(modem: settings.name, reason: error.message)
             }
@@ -75,9 +78,11 @@ public final class Gateway: Sendable {
         let runner = StoreRunner(store: store)
         let context = GatewayContext(
             store: runner, intervals: configuration.intervals, resync: configuration.resync, links: links,
-            outboxWake: outboxWake, logger: logger)
+            outboxWake: outboxWake, node: node, logger: logger)
         try store.write { tx in
-            try tx.clearModemStatuses()
+            try Self.refuseModemsOfOtherNodes(links.map(\.name), node: node.name, in: tx, now: Date())
+            // This node's modems only: another node's stay in the status while it runs.
+            try tx.clearModemStatuses(node: node.name)
             for link in links { try tx.saveModemStatus(link.record) }
             try Webhooks.register(configuration.webhooks, in: tx, now: Date())
         }
@@ -103,6 +108,7 @@ public final class Gateway: Sendable {
         self.outboxWake = outboxWake
         self.services = services
         self.logger = logger
+        self.context = context
         self.group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services, gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: logger))
@@ -120,7 +126,14 @@ public final class Gateway: Sendable {
     /// reverse order: new claims stop, an SMS being submitted finishes and is recorded, modems close.
     public func run() async throws {
         logger.notice("Gateway starting.", metadata: [GatewayLog.count: "\(configuration.modems.count)"])
-        try await group.run()
+        try await context.recordStart(now: Date())
+        do {
+            try await group.run()
+        } catch {
+            await context.recordStop(now: Date())
+            throw error
+        }
+        await context.recordStop(now: Date())
         logger.notice("Gateway stopped.")
     }
 
@@ -145,6 +158,15 @@ public final class Gateway: Sendable {
             return DaemonReply(status: try live.read(now: Date()))
         } catch {
             return DaemonReply(error: "The daemon could not read its store (\(error)); see its log.")
+        }
+    }
+
+    /// Throws when another node that is up drives a modem named like one of `modems`: contacts
+    /// are pinned by modem name, and each modem's status row is one node's.
+    static func refuseModemsOfOtherNodes(_ modems: [String], node: String, in tx: StoreTransaction, now: Date) throws {
+        let up = Set(try tx.nodes().filter { $0.name != node && $0.liveness(at: now) == .up }.map(\.name))
+        for record in try tx.modemStatuses() where modems.contains(record.name) {
+            if let owner = record.node, up.contains(owner) { throw GatewayError.modemOfAnotherNode(modem: record.name, node: owner) }
         }
     }
 

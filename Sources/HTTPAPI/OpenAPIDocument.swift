@@ -522,7 +522,7 @@ enum OpenAPIDocument {
                   description: The confirmation code to read to the contact's operator.
             Modem:
               type: object
-              required: [name, state, connected, signalPercent, networkOperator, lastError, sentCount, receivedCount, updatedAt]
+              required: [name, state, connected, signalPercent, networkOperator, lastError, sentCount, receivedCount, updatedAt, node]
               properties:
                 name:
                   type: string
@@ -543,14 +543,45 @@ enum OpenAPIDocument {
                   type: integer
                 updatedAt:
                   type: string
+                node:
+                  type: [string, 'null']
+                  description: The node whose daemon drives the modem ([node] name).
+            Node:
+              type: object
+              required: [name, state, version, startedAt, heartbeatAt, healthSeconds, leaseSeconds, modems]
+              properties:
+                name:
+                  type: string
+                state:
+                  type: string
+                  enum: [up, down, stopped]
+                  description: down once its last heartbeat is older than its lease; the other nodes then send its claims and pinned contacts.
+                version:
+                  type: string
+                startedAt:
+                  type: string
+                heartbeatAt:
+                  type: string
+                healthSeconds:
+                  type: number
+                leaseSeconds:
+                  type: number
+                modems:
+                  type: array
+                  items:
+                    type: string
             Status:
               type: object
-              required: [modems, outbox, queue, contacts, version, uptimeSeconds]
+              required: [modems, nodes, outbox, queue, contacts, version, uptimeSeconds]
               properties:
                 modems:
                   type: array
                   items:
                     $ref: '#/components/schemas/Modem'
+                nodes:
+                  type: array
+                  items:
+                    $ref: '#/components/schemas/Node'
                 outbox:
                   type: object
                   additionalProperties:

@@ -144,6 +144,25 @@ struct ConsoleViewsTests {
         }
     }
 
+    @Test("The status page lists the nodes with their modems, and a node past its lease gets a problem banner")
+    func nodesOnTheStatusPage() throws {
+        try TestStore.withAccount { _, _, store in
+            let now = Date()
+            try store.write { tx in
+                try tx.startNode(GatewayNode(name: "north <1>", healthSeconds: 10), now: now - 100)
+                try tx.startNode(GatewayNode(name: "south", version: "9.9", healthSeconds: 10), now: now)
+                try tx.saveModemStatus(ModemStatusRecord(name: "m1", state: .ready, connected: true, node: "north <1>"))
+            }
+            let status = try GatewayStatus.read(from: store, now: now)
+            #expect(status.nodes.map(\.state) == [.down, .up] && status.nodes.map(\.modems) == [["m1"], []])
+            let page = StatusPage.render(status, viewer: Self.viewer, now: now, version: "test").markup
+            #expect(page.contains("<h2>Nodes</h2>") && page.contains("<td>north &lt;1&gt;</td><td>down</td>"))
+            #expect(page.contains("<td>south</td><td>up</td>") && page.contains("<td>9.9</td>"))
+            #expect(page.contains("<dt>Node</dt><dd>north &lt;1&gt;</dd>"))
+            #expect(StatusPage.banners(status).contains { $0.text.contains("Node north <1> is down") })
+        }
+    }
+
     @Test("The send counter's tables are GSM7's alphabet and extension table, and the protocol's limits")
     func counterTables() throws {
         let page = SendPage.render(contacts: [], viewer: Self.operatorViewer).markup

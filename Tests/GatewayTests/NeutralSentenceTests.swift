@@ -18,6 +18,7 @@ struct NeutralSentenceTests {
         StoreError.notFound(.message(id: 42)), StoreError.notFound(.otpEntry(named: "bank")),
         StoreError.notFound(.outboxEntry(id: 7)), StoreError.daemonRunning(pid: 1234), StoreError.daemonRunning(pid: 0),
         GatewayError.noModem, GatewayError.statusSocketPathTooLong("/run/x.sock"),
+        GatewayError.modemOfAnotherNode(modem: "m1", node: "alpha"),
         GSM7Error.unsupportedCharacters([.init(character: "☃", position: 6)]), GSM7Error.invalidSeptets(position: 3),
         CipherError.unsupportedText(.unsupportedCharacters([.init(character: "☃", position: 6)])),
         CipherError.conflictingHandshake, CipherError.notAuthentic, CipherError.beyondWindow(ahead: 900),

@@ -4,7 +4,7 @@ import TOMLKit
 
 extension GatewayConfiguration {
     /// Top-level keys the file may hold.
-    static let topLevelKeys: Set<String> = ["data_dir", "log_level", "intervals", "modem", "resync", "replies", "http", "webhook"]
+    static let topLevelKeys: Set<String> = ["data_dir", "log_level", "intervals", "modem", "resync", "replies", "http", "webhook", "node"]
     /// Keys of `[intervals]`.
     static let intervalKeys = [
         "poll_seconds", "health_seconds", "retry_base_seconds", "retry_max_seconds", "resync_retry_seconds",
@@ -58,7 +58,7 @@ extension GatewayConfiguration {
         for key in table.keys where !Self.topLevelKeys.contains(key) {
             throw ConfigurationError(
                 key: key,
-                "Unknown key \(key) in \(source); expected data_dir, log_level, [intervals], [resync], [replies], [http], [[modem]] or [[webhook]]."
+                "Unknown key \(key) in \(source); expected data_dir, log_level, [intervals], [node], [resync], [replies], [http], [[modem]] or [[webhook]]."
             )
         }
         let reader = TOMLReader(source: source)
@@ -83,6 +83,7 @@ extension GatewayConfiguration {
                 }
             }
         }
+        try node.read(table, source: source)
         try resync.read(table, source: source)
         try http.read(table, source: source)
         var modemTables: [TOMLTable] = []
@@ -116,6 +117,7 @@ extension GatewayConfiguration {
         if let value = environment[prefix + "LOG_LEVEL"] {
             logLevel = try Self.level(value, key: prefix + "LOG_LEVEL")
         }
+        try node.applyEnvironment(environment, prefix: prefix)
         try resync.applyEnvironment(environment, prefix: prefix)
         try http.applyEnvironment(environment, prefix: prefix)
         let intervalPrefix = prefix + "INTERVALS_"

@@ -20,6 +20,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var resync: ResyncSettings
     /// The `[[modem]]` tables, in file order.
     public var modems: [ModemSettings]
+    /// The `[node]` table: this daemon's name among the nodes sharing the store.
+    public var node = NodeSettings()
     /// The `[http]` table: the HTTP API's listener.
     public var http = HTTPSettings()
     /// The `[[webhook]]` tables, in file order: where events are delivered, signed.

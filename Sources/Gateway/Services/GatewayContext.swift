@@ -1,14 +1,17 @@
 import Foundation
 import Logging
 import Operations
+import Store
 
-/// What every service of one gateway shares: the store, the timing, the modems and the logger.
+/// What every service of one gateway shares: the store, the timing, the modems, the node and the logger.
 struct GatewayContext: Sendable {
     let store: StoreRunner
     let intervals: GatewayConfiguration.Intervals
     /// Who completes a peer's resync, and the budget of automatic replies.
     let resync: ResyncSettings
     let links: [ModemLink]
+    /// This daemon as a node of the store: its name, lease and heartbeat.
+    let presence: NodePresence
     /// Rung after anything in the daemon queued an outbox row.
     let outboxWake: OutboxWake
     /// Rung when the next due time of the clock-driven work may have changed (an SMS came or went).
@@ -21,14 +24,16 @@ struct GatewayContext: Sendable {
     static let failureThreshold = SyncPolicy.failureThreshold
 
     /// The context of one gateway; each link's outbox worker is woken by `outboxWake` from now on.
+    /// `node` names the daemon among the store's nodes (tests leave it out: a node named `local`).
     init(
         store: StoreRunner, intervals: GatewayConfiguration.Intervals, resync: ResyncSettings, links: [ModemLink],
-        outboxWake: OutboxWake = OutboxWake(), logger: Logger
+        outboxWake: OutboxWake = OutboxWake(), node: GatewayNode? = nil, logger: Logger
     ) {
         self.store = store
         self.intervals = intervals
         self.resync = resync
         self.links = links
+        self.presence = NodePresence(node ?? GatewayNode(name: "local", healthSeconds: intervals.healthSeconds))
         self.outboxWake = outboxWake
         self.logger = logger
         for link in links { outboxWake.register(link.outboxBell) }

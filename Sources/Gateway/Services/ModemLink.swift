@@ -32,6 +32,8 @@ final class ModemLink: Sendable {
     }
 
     let name: String
+    /// The node whose daemon drives the modem, as its status row says.
+    let node: String?
     let settings: ModemSettings
     let modem: any SMSModem
     private let state = Mutex(State())
@@ -43,8 +45,9 @@ final class ModemLink: Sendable {
     /// Wakes the supervisor while it serves: another service asked for recovery.
     let recoveryBell = WakeSignal()
 
-    init(settings: ModemSettings, modem: any SMSModem) {
+    init(settings: ModemSettings, modem: any SMSModem, node: String? = nil) {
         self.name = settings.name
+        self.node = node
         self.settings = settings
         self.modem = modem
     }
@@ -131,6 +134,7 @@ final class ModemLink: Sendable {
         let ready = s.phase == .ready
         return ModemStatusRecord(
             name: name, state: s.phase, connected: ready, signalPercent: ready ? s.signalPercent : nil,
-            networkOperator: ready ? s.networkOperator : nil, lastError: s.lastError, sentCount: s.sent, receivedCount: s.received)
+            networkOperator: ready ? s.networkOperator : nil, lastError: s.lastError, sentCount: s.sent, receivedCount: s.received,
+            node: node)
     }
 }

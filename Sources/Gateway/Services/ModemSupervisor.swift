@@ -64,6 +64,8 @@ public struct ModemSupervisor: Service {
         var step = ladder.start()
         while !Task.isCancelled {
             await report(step, of: ladder)
+            // Each step comes at least every health_seconds: the node's heartbeat rides on them.
+            await context.heartbeatIfDue()
             step = await perform(step.action, on: &ladder)
         }
         step = ladder.shutDown()
@@ -137,7 +139,10 @@ public struct ModemSupervisor: Service {
     private func idle() async {
         while !Task.isCancelled {
             await GatewayContext.pause(context.intervals.healthSeconds)
-            if !Task.isCancelled { await publish() }
+            if !Task.isCancelled {
+                await publish()
+                await context.heartbeatIfDue()
+            }
         }
     }
 

@@ -4,7 +4,7 @@ import Modem
 public import ServiceLifecycle
 import Store
 
-/// Sends the outbox: one worker per modem claims due rows (``StoreTransaction/claimNextOutbox(modem:othersReady:now:)``,
+/// Sends the outbox: one worker per modem claims due rows (``StoreTransaction/claimNextOutbox(modem:node:othersReady:now:)``,
 /// fair across contacts) while its modem is ready, so the queue is shared fairly and throughput
 /// grows with the number of modems. A contact pinned to a modem (`smsgw contact edit --modem`)
 /// is served by that modem while it is ready and by the others while it is not.
@@ -27,16 +27,20 @@ public struct OutboxSender: Service {
     static let modemTroubleDelay = 1.0
 
     public func run() async throws {
-        // Rows a killed process left submitting go back to the queue, same body.
-        let requeued = try await context.store.write { try $0.requeueInterruptedOutbox() }
+        // Rows this node left submitting when it was killed go back to the queue, same body;
+        // another node's claims are its own until its lease ends (see ``GatewayContext/heartbeat(now:)``).
+        let node = context.presence.node.name
+        let requeued = try await context.store.write { try $0.requeueInterruptedOutbox(node: node) }
         if requeued > 0 {
             context.logger.notice("Requeued SMS interrupted while submitting.", metadata: [GatewayLog.count: "\(requeued)"])
         }
-        let names = Set(context.links.map(\.name))
-        for contact in try await context.store.read({ try $0.contacts() }) {
+        // Another node's modems are known by their status rows.
+        let (contacts, recorded) = try await context.store.read { (try $0.contacts(), try $0.modemStatuses()) }
+        let names = Set(context.links.map(\.name) + recorded.map(\.name))
+        for contact in contacts {
             if let modem = contact.modem, !names.contains(modem) {
                 context.logger.warning(
-                    "A contact is pinned to a modem that is not configured; any modem sends to it.",
+                    "A contact is pinned to a modem that no node has; any modem sends to it.",
                     metadata: [GatewayLog.contact: "\(contact.name)", GatewayLog.modem: "\(modem)"])
             }
         }
@@ -62,9 +66,10 @@ public struct OutboxSender: Service {
             do {
                 let othersReady = Set(context.links.filter { $0 !== link && $0.isReady }.map(\.name))
                 let name = link.name
+                let node = context.presence.node
                 let claim = try await context.store.write { tx -> Claim in
-                    if let item = try tx.claimNextOutbox(modem: name, othersReady: othersReady) { return .item(item) }
-                    return .none(nextAttempt: try tx.nextOutboxAttempt(othersReady: othersReady))
+                    if let item = try tx.claimNextOutbox(modem: name, node: node, othersReady: othersReady) { return .item(item) }
+                    return .none(nextAttempt: try tx.nextOutboxAttempt(othersReady: othersReady, node: node.name))
                 }
                 guard case .item(let item) = claim else {
                     if case .none(let next) = claim { await link.outboxBell.wait(until: Self.deadline(next, fallback: fallback)) }
@@ -113,12 +118,13 @@ public struct OutboxSender: Service {
         let number = item.number.e164
         let body = item.body
         let name = link.name
+        let node = context.presence.node.name
         do {
             let reference = try await link.call { try await $0.send(text: body, to: number, statusReport: statusReport) }
             link.update { $0.sent += 1 }
             let record = link.record
             try await context.store.write { tx in
-                try tx.markOutboxSent(item.id, reference: reference, modem: name)
+                try tx.markOutboxSent(item.id, reference: reference, modem: name, node: node)
                 try tx.saveModemStatus(record)
             }
             logger.info("SMS sent.", metadata: [GatewayLog.reference: "\(reference)"])
@@ -147,10 +153,11 @@ public struct OutboxSender: Service {
             delay = context.intervals.retryDelay(afterAttempt: item.attempts)
         }
         let sentence = Self.sentence(for: error)
+        let node = context.presence.node.name
         do {
             try await context.store.write { tx in
                 try tx.markOutboxFailed(
-                    item.id, error: sentence, permanent: permanent, retryAt: Date().addingTimeInterval(delay))
+                    item.id, error: sentence, permanent: permanent, retryAt: Date().addingTimeInterval(delay), node: node)
             }
         } catch {
             logger.error("Could not record a failed SMS.", metadata: [GatewayLog.error: "\(error)"])

@@ -12,6 +12,8 @@ public enum GatewayError: CategorizedError, Sendable, Equatable {
     case statusSocketPathTooLong(String)
     /// The status socket could not be made.
     case statusSocket(path: String, SystemCallError)
+    /// A configured modem has the name of a modem another node that is up drives.
+    case modemOfAnotherNode(modem: String, node: String)
 
     public var category: ErrorCategory { .unavailable }
 
@@ -25,6 +27,8 @@ public enum GatewayError: CategorizedError, Sendable, Equatable {
             "The status socket path \(path) is too long for a Unix socket; use a shorter data directory."
         case .statusSocket(let path, let error):
             "Cannot make the status socket \(path) (\(error.call): \(error.reason)); check the data directory's owner and permissions."
+        case .modemOfAnotherNode(let modem, let node):
+            "The node \(node), which is up, drives a modem named \(modem) too; give each modem a name unique across the nodes."
         }
     }
 }

@@ -1,6 +1,8 @@
 /// Metadata keys of the gateway's log lines. Values never hold texts, keys, ciphertexts or PINs.
 public enum GatewayLog {
     public static let modem = "smsgw.modem"
+    /// A node of the store (another `smsgw serve` sharing it).
+    public static let node = "smsgw.node"
     public static let error = "smsgw.error"
     public static let contact = "smsgw.contact"
     /// A message's log id: what `smsgw send` printed, `smsgw log` and `status` show.

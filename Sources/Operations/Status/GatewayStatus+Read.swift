@@ -2,17 +2,18 @@ public import Foundation
 public import Store
 
 extension GatewayStatus {
-    /// Modems (as the daemon last recorded them), the queue and every contact's sync state, from
-    /// one read snapshot of the store.
+    /// Modems (as the daemons last recorded them), the nodes, the queue and every contact's sync
+    /// state, from one read snapshot of the store.
     ///
-    /// - Parameter now: The clock, for which failures are recent enough to list.
+    /// - Parameter now: The clock, for which failures are recent enough to list and which nodes are down.
     public static func read(from store: UnlockedStore, now: Date) throws -> GatewayStatus {
         try store.read { reader in
             let counts = try reader.outboxCounts()
             var outbox: [OutboxState: Int] = [:]
             for state in OutboxState.allCases { outbox[state] = counts[state] ?? 0 }
+            let modems = try reader.modemStatuses()
             return GatewayStatus(
-                modems: try reader.modemStatuses(), outbox: outbox,
+                modems: modems, nodes: try nodes(in: reader, modems: modems, now: now), outbox: outbox,
                 queue: try queueEntries(in: reader, now: now),
                 contacts: try reader.contacts().map { try ContactStatus.read($0, in: reader) })
         }

@@ -4,8 +4,12 @@ public import Store
 /// Everything `smsgw status` shows: modems, the queue, and each contact's sync state. Codable
 /// for `--json` (dates as the encoder's strategy writes them).
 public struct GatewayStatus: Sendable, Equatable, Codable {
-    /// Each modem as its supervisor last recorded it (empty when the daemon never ran).
+    /// Each modem as its supervisor last recorded it (empty when the daemon never ran); each
+    /// names the node that drives it.
     public var modems: [ModemStatusRecord]
+    /// Every node that ran on the store (several `smsgw serve` sharing it), by name: up, down
+    /// (no heartbeat within its lease) or stopped, with its modems and its last heartbeat.
+    public var nodes: [NodeStatus]
     /// How many outbox rows are in each state (`queued`, `submitting`, `sent`, `delivered`, `failed`); every state is present.
     /// In JSON an object keyed by the states' spellings.
     public var outbox: [OutboxState: Int]
@@ -19,10 +23,11 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
     public var daemon: DaemonState?
 
     public init(
-        modems: [ModemStatusRecord], outbox: [OutboxState: Int], queue: [OutboxEntry] = [], contacts: [ContactStatus],
-        daemon: DaemonState? = nil
+        modems: [ModemStatusRecord], nodes: [NodeStatus] = [], outbox: [OutboxState: Int], queue: [OutboxEntry] = [],
+        contacts: [ContactStatus], daemon: DaemonState? = nil
     ) {
         self.modems = modems
+        self.nodes = nodes
         self.outbox = outbox
         self.queue = queue
         self.contacts = contacts

@@ -267,6 +267,7 @@ enum StoreSchema {
         registerWebhooks(in: &migrator)
         registerVaultShareParts(in: &migrator)
         registerVersion7(in: &migrator)
+        registerNodes(in: &migrator)
 
         return migrator
     }
@@ -275,7 +276,7 @@ enum StoreSchema {
     static let tables = [
         "console_sessions", "audit_events", "operators", "vault_parts", "vault_events", "vault_history", "vault_items", "idempotency_keys",
         "api_tokens", "webhook_deliveries", "webhook_endpoints", "events", "pending_acks", "automatic_replies", "outbox", "contact_numbers",
-        "quarantine", "modem_status", "message_events", "messages",
+        "quarantine", "modem_status", "nodes", "message_events", "messages",
         "received_pdus", "partial_groups", "otp_entries", "contacts", "account",
     ]
 }

@@ -20,10 +20,12 @@ public struct ModemStatusRecord: Sendable, Hashable, Codable {
     public var receivedCount: Int
     /// When the supervisor wrote this record.
     public var updatedAt: Date
+    /// The node whose daemon drives the modem (nil when recorded before nodes were).
+    public var node: String?
 
     public init(
         name: String, state: ModemPhase, connected: Bool, signalPercent: Int? = nil, networkOperator: String? = nil,
-        lastError: String? = nil, sentCount: Int = 0, receivedCount: Int = 0, updatedAt: Date = Date()
+        lastError: String? = nil, sentCount: Int = 0, receivedCount: Int = 0, updatedAt: Date = Date(), node: String? = nil
     ) {
         self.name = name
         self.state = state
@@ -34,10 +36,11 @@ public struct ModemStatusRecord: Sendable, Hashable, Codable {
         self.sentCount = sentCount
         self.receivedCount = receivedCount
         self.updatedAt = updatedAt
+        self.node = node
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, state, connected, signalPercent, networkOperator, lastError, sentCount, receivedCount, updatedAt
+        case name, state, connected, signalPercent, networkOperator, lastError, sentCount, receivedCount, updatedAt, node
     }
 
     // Written by hand so that absent values are null, not missing, as in every other JSON object
@@ -53,6 +56,7 @@ public struct ModemStatusRecord: Sendable, Hashable, Codable {
         try container.encode(sentCount, forKey: .sentCount)
         try container.encode(receivedCount, forKey: .receivedCount)
         try container.encode(updatedAt, forKey: .updatedAt)
+        try container.encode(node, forKey: .node)
     }
 }
 
@@ -62,23 +66,26 @@ extension StoreTransaction {
         try db.execute(
             sql: """
                 INSERT INTO modem_status (name, state, connected, signal_percent, operator, last_error,
-                    sent_count, received_count, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    sent_count, received_count, updated_at, node)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (name) DO UPDATE SET state = excluded.state, connected = excluded.connected,
                     signal_percent = excluded.signal_percent, operator = excluded.operator,
                     last_error = excluded.last_error, sent_count = excluded.sent_count,
-                    received_count = excluded.received_count, updated_at = excluded.updated_at
+                    received_count = excluded.received_count, updated_at = excluded.updated_at, node = excluded.node
                 """,
             arguments: [
                 record.name, record.state.rawValue, record.connected, record.signalPercent, record.networkOperator,
                 record.lastError, record.sentCount, record.receivedCount, record.updatedAt.timeIntervalSince1970,
+                record.node,
             ]
         )
     }
 
-    /// Forgets every modem status (the daemon calls it at startup so removed modems disappear).
-    public func clearModemStatuses() throws {
-        try db.execute(sql: "DELETE FROM modem_status")
+    /// Forgets the modem statuses of `node` and those that name no node (the daemon calls it at
+    /// startup so its removed modems disappear); other nodes' modems stay. Nil forgets every one.
+    public func clearModemStatuses(node: String? = nil) throws {
+        guard let node else { return try db.execute(sql: "DELETE FROM modem_status") }
+        try db.execute(sql: "DELETE FROM modem_status WHERE node = ? OR node IS NULL", arguments: [node])
     }
 }
 
@@ -92,7 +99,7 @@ extension StoreReader {
                 name: row["name"], state: ModemPhase(rawValue: row["state"]) ?? .stopped, connected: row["connected"],
                 signalPercent: row["signal_percent"], networkOperator: row["operator"], lastError: row["last_error"],
                 sentCount: row["sent_count"], receivedCount: row["received_count"],
-                updatedAt: Date(timeIntervalSince1970: row["updated_at"])
+                updatedAt: Date(timeIntervalSince1970: row["updated_at"]), node: row["node"]
             )
         }
     }

@@ -53,6 +53,10 @@ public struct OutboxItem: Sendable, Hashable, Codable, Identifiable {
     public var resends = 0
     /// When the peer's gateway acknowledged it.
     public var acknowledgedAt: Date?
+    /// The node that claimed it last (nil when claimed by no node, or never).
+    public var node: String?
+    /// Until when that node's claim holds while it is submitting (its heartbeats renew it).
+    public var leaseUntil: Date?
 }
 
 /// What an outbox row carries.
@@ -98,6 +102,10 @@ extension OutboxItem {
         resends = row["resends"] ?? 0
         acknowledgedAt = date("acknowledged_at")
         if row.hasColumn("submitting_at") { submittingAt = date("submitting_at") }
+        if row.hasColumn("node") {
+            node = row["node"]
+            leaseUntil = date("lease_until")
+        }
     }
 }
 

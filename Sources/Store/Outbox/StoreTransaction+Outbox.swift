@@ -42,44 +42,12 @@ extension StoreTransaction {
             arguments: [messageID, current.id.storeString, number.e164, body, time, time, time, kind.rawValue])
     }
 
-    /// Claims the next due row for `modem`, fairly across contacts, and marks it submitting.
-    ///
-    /// Among contacts with a due row, the one served longest ago (or never) goes first, and
-    /// within a contact the oldest row; so one contact's burst, or a bad number waiting for
-    /// its retry time, never holds up the others.
-    ///
-    /// - Parameter othersReady: The other modems that are ready now: rows of contacts pinned to
-    ///   one of them are theirs. Rows of contacts pinned to `modem`, to no modem, or to a modem
-    ///   that is not ready (or not configured) may be claimed, which is the failover.
-    public func claimNextOutbox(modem: String, othersReady: Set<String> = [], now: Date = Date()) throws -> OutboxItem? {
-        let pins = Self.pinFilter(othersReady: othersReady)
-        let row = try db.row(
-            sql: """
-                SELECT o.id FROM outbox o
-                WHERE o.state = 'queued' AND o.next_attempt_at <= ?\(pins.sql)
-                ORDER BY (SELECT MAX(p.claim_sequence) FROM outbox p WHERE p.contact_id = o.contact_id) ASC,
-                    o.id ASC
-                LIMIT 1
-                """,
-            arguments: [now.timeIntervalSince1970] + pins.arguments
-        )
-        guard let row else { return nil }
-        let id: Int64 = row["id"]
-        let sequence = (try db.value(Int64.self, sql: "SELECT MAX(claim_sequence) FROM outbox") ?? 0) + 1
-        try db.execute(
-            sql: """
-                UPDATE outbox SET state = 'submitting', attempts = attempts + 1, modem = ?1, claim_sequence = ?2,
-                    updated_at = ?3, submitting_at = COALESCE(submitting_at, ?3)
-                WHERE id = ?4
-                """,
-            arguments: [modem, sequence, now.timeIntervalSince1970, id]
-        )
-        return try outboxItem(id: id)
-    }
-
     /// Records that the network accepted the SMS with `reference`.
-    public func markOutboxSent(_ id: Int64, reference: Int, modem: String, now: Date = Date()) throws {
-        let item = try transition(id, from: [.submitting], to: .sent)
+    ///
+    /// - Parameter node: The node that claimed the row, if it claimed it as one: refused when
+    ///   the row passed to another node since (this node's lease ended).
+    public func markOutboxSent(_ id: Int64, reference: Int, modem: String, node: String? = nil, now: Date = Date()) throws {
+        let item = try transition(id, from: [.submitting], to: .sent, node: node)
         try db.execute(
             sql: """
                 UPDATE outbox SET state = 'sent', message_reference = ?, modem = ?, sent_at = ?, updated_at = ?,
@@ -109,10 +77,11 @@ extension StoreTransaction {
     ///   - permanent: True for errors a retry cannot fix (for example an invalid number):
     ///     the row becomes failed. Otherwise it is queued again for `retryAt`.
     ///   - retryAt: When a temporary failure may be retried; defaults to `now`.
+    ///   - node: The node that claimed the row, as for ``markOutboxSent(_:reference:modem:node:now:)``.
     public func markOutboxFailed(
-        _ id: Int64, error: String, permanent: Bool, retryAt: Date? = nil, now: Date = Date()
+        _ id: Int64, error: String, permanent: Bool, retryAt: Date? = nil, node: String? = nil, now: Date = Date()
     ) throws {
-        let item = try transition(id, from: [.submitting, .sent], to: permanent ? .failed : .queued)
+        let item = try transition(id, from: [.submitting, .sent], to: permanent ? .failed : .queued, node: node)
         if permanent {
             try db.execute(
                 sql: "UPDATE outbox SET state = 'failed', last_error = ?, error_permanent = 1, updated_at = ? WHERE id = ?",
@@ -131,21 +100,11 @@ extension StoreTransaction {
         }
     }
 
-    /// Returns rows left in `submitting` (a process died mid-submission) to the queue.
-    ///
-    /// Resending the same stored ciphertext is safe: the peer drops a duplicate.
-    /// Call it once when the daemon starts, before any modem claims.
-    @discardableResult
-    public func requeueInterruptedOutbox(now: Date = Date()) throws -> Int {
-        try db.execute(
-            sql: "UPDATE outbox SET state = 'queued', next_attempt_at = ?, updated_at = ? WHERE state = 'submitting'",
-            arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970]
-        )
-        return db.changesCount
-    }
-
-    private func transition(_ id: Int64, from allowed: Set<OutboxState>, to target: OutboxState) throws -> OutboxItem {
+    private func transition(
+        _ id: Int64, from allowed: Set<OutboxState>, to target: OutboxState, node: String? = nil
+    ) throws -> OutboxItem {
         let item = try outboxItem(id: id)
+        try requireClaim(item, by: node)
         guard allowed.contains(item.state) else {
             throw StoreError.invalidState(
                 "Outbox entry \(id) is \(item.state.rawValue) and cannot become \(target.rawValue); check the queue before changing it."

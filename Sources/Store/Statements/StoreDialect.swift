@@ -34,6 +34,17 @@ enum StoreDialect: Sendable {
         }
     }
 
+    /// The clause that locks the rows a `SELECT` read and passes over rows another transaction
+    /// holds: nothing on SQLite, whose write transaction already serialises every claim;
+    /// `FOR UPDATE SKIP LOCKED` on PostgreSQL, so that nodes claiming outbox rows at once each
+    /// take a different row instead of waiting for one another.
+    var skippingLockedRows: String {
+        switch self {
+        case .sqlite: ""
+        case .postgresql: " FOR UPDATE SKIP LOCKED"
+        }
+    }
+
     /// PostgreSQL texts by their SQLite spelling. The statements are the store's own, so the
     /// cache holds at most one entry per statement in the code.
     private static let translated = Mutex<[String: String]>([:])

@@ -57,6 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
             defaultDataDirectory: global.dataDirectory)
         configuration.logLevel = global.verbose ? min(configuration.logLevel, .debug) : configuration.logLevel
         if sim { configuration = configuration.simulated(logLevel: global.verbose ? .debug : .info) }
+        configuration.node.version = SMSGW.configuration.version
         if check { return try runCheck(configuration) }
         if !sim && configuration.modems.isEmpty {
             let source =

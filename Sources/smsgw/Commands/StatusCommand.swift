@@ -8,7 +8,7 @@ import TerminalIO
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show the modems, the outbox queue and each contact's sync state.",
+        abstract: "Show the nodes, the modems, the outbox queue and each contact's sync state.",
         discussion: """
             While a daemon runs, everything comes from it over DATA_DIR/smsgw.serve.sock, without the \
             passphrase; otherwise the store is unlocked and modems are shown as the daemon last recorded \
@@ -37,7 +37,7 @@ struct StatusCommand: ParsableCommand {
         try GatewayStatus.current(in: options.dataDirectory, now: Date()) { try StoreAccess.unlock(options) }
     }
 
-    /// The plain report: the daemon, then one section each for modems, the outbox and contacts.
+    /// The plain report: the daemon, then one section each for nodes, modems, the outbox and contacts.
     static func render(_ status: GatewayStatus, now: Date) -> [String] {
         var lines: [String] = []
         if let daemon = status.daemon {
@@ -49,6 +49,14 @@ struct StatusCommand: ParsableCommand {
                     "Daemon: not running; modems are shown as it last recorded them. Start it with `systemctl start smsgw` or `smsgw serve`."
                 )
             }
+        }
+        if !status.nodes.isEmpty { lines.append("Nodes:") }
+        for node in status.nodes {
+            var facts = [node.state.rawValue, "heartbeat \(age(of: node.heartbeatAt, now: now))"]
+            if node.state == .down { facts.append("lease \(Int(node.leaseSeconds)) s ended: the other nodes send its claims") }
+            facts.append(node.modems.isEmpty ? "no modems" : "modems " + node.modems.joined(separator: ", "))
+            if !node.version.isEmpty { facts.append("version \(node.version)") }
+            lines.append("  \(node.name): " + facts.joined(separator: ", "))
         }
         lines.append("Modems:")
         if status.modems.isEmpty {

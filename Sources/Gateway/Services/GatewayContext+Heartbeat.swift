@@ -1,0 +1,63 @@
+import Foundation
+import Logging
+import Store
+
+extension GatewayContext {
+    /// Records this node's heartbeat if one is due (see ``NodePresence``): cheap when none is.
+    func heartbeatIfDue() async {
+        guard presence.takeBeat(at: .now) else { return }
+        await heartbeat(now: Date())
+    }
+
+    /// Records this node's heartbeat at `now`: renews the leases of its claims, queues again the
+    /// claims of nodes whose lease ended, and logs once each node that went down (its pinned
+    /// contacts are sent by the other nodes' modems) or came back (they return to its modems).
+    @discardableResult
+    func heartbeat(now: Date) async -> NodeHeartbeat? {
+        let node = presence.node
+        let beat: NodeHeartbeat
+        do {
+            beat = try await store.write { try $0.recordHeartbeat(node, now: now) }
+        } catch {
+            logger.warning("Could not record this node's heartbeat; retrying at the next.", metadata: [GatewayLog.error: "\(error)"])
+            return nil
+        }
+        let (gone, back) = presence.changes(in: beat.nodes, now: now)
+        for record in gone {
+            let metadata: Logger.Metadata = [GatewayLog.node: "\(record.name)"]
+            if record.liveness(at: now) == .stopped {
+                logger.notice("Node stopped; contacts pinned to its modems are sent by the other nodes' modems.", metadata: metadata)
+            } else {
+                logger.warning(
+                    "Node down (no heartbeat within its lease); contacts pinned to its modems are sent by the other nodes' modems.",
+                    metadata: metadata)
+            }
+        }
+        for record in back {
+            logger.notice("Node back; contacts pinned to its modems return to them.", metadata: [GatewayLog.node: "\(record.name)"])
+        }
+        if beat.requeued > 0 {
+            logger.notice(
+                "Requeued SMS whose node's lease ended; sending them with the same text.", metadata: [GatewayLog.count: "\(beat.requeued)"])
+        }
+        if beat.requeued > 0 || !gone.isEmpty || !back.isEmpty { outboxWake.wake() }
+        return beat
+    }
+
+    /// Records that this node started: a fresh heartbeat, no stop time.
+    func recordStart(now: Date) async throws {
+        let node = presence.node
+        try await store.write { try $0.startNode(node, now: now) }
+        _ = presence.takeBeat(at: .now)
+    }
+
+    /// Records that this node stopped cleanly; a failure is logged (the node then shows down once its lease ends).
+    func recordStop(now: Date) async {
+        let name = presence.node.name
+        do {
+            try await store.write { try $0.stopNode(named: name, now: now) }
+        } catch {
+            logger.warning("Could not record that this node stopped.", metadata: [GatewayLog.error: "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Store
+import Synchronization
+
+/// This daemon as one node among those sharing its store: when it last recorded its heartbeat,
+/// and how it last saw the other nodes (to log each failover once).
+///
+/// The heartbeat has no timer of its own: the modems' supervisors, which wake every
+/// `health_seconds` anyway, ask ``GatewayContext/heartbeatIfDue()`` on each step, and the first
+/// to ask once an interval has passed records it.
+final class NodePresence: Sendable {
+    /// The node: name, version, health interval and lease.
+    let node: GatewayNode
+    private let state = Mutex(State())
+
+    private struct State {
+        var lastBeat: ContinuousClock.Instant?
+        /// The other nodes as the last heartbeat saw them.
+        var seen: [String: NodeRecord.Liveness] = [:]
+    }
+
+    init(_ node: GatewayNode) {
+        self.node = node
+    }
+
+    /// Takes the heartbeat that is due at `instant`, if one is: true once per health interval
+    /// (a little early rather than late, so two supervisors' steps never skip an interval).
+    func takeBeat(at instant: ContinuousClock.Instant) -> Bool {
+        state.withLock { state in
+            let interval = Duration.milliseconds(Int64(node.healthSeconds * 900))
+            if let last = state.lastBeat, instant - last < interval { return false }
+            state.lastBeat = instant
+            return true
+        }
+    }
+
+    /// What changed for the other nodes since the last heartbeat: those that went down or
+    /// stopped (their pinned contacts fail over), and those back up (their contacts return).
+    func changes(in nodes: [NodeRecord], now: Date) -> (gone: [NodeRecord], back: [NodeRecord]) {
+        state.withLock { state in
+            var gone: [NodeRecord] = []
+            var back: [NodeRecord] = []
+            for record in nodes where record.name != node.name {
+                let liveness = record.liveness(at: now)
+                let before = state.seen.updateValue(liveness, forKey: record.name)
+                switch (before, liveness) {
+                case (.up, .down), (.up, .stopped), (nil, .down): gone.append(record)
+                case (.down, .up), (.stopped, .up): back.append(record)
+                default: break
+                }
+            }
+            return (gone, back)
+        }
+    }
+}
