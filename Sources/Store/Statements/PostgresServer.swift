@@ -29,6 +29,13 @@ final class PostgresServer: Sendable {
         self.logger = logger
     }
 
+    // postgres-nio traps when a connection goes unclosed: the close's callback holds it until
+    // the channel is closed.
+    deinit {
+        let connection = connection
+        if !connection.isClosed { connection.close().whenComplete { _ in withExtendedLifetime(connection) {} } }
+    }
+
     /// Connects to the server; the password comes from the caller, never from a file in the
     /// configuration.
     static func connect(_ configuration: PostgresConnection.Configuration, logger: Logger) throws -> PostgresServer {
@@ -76,7 +83,12 @@ final class PostgresServer: Sendable {
         try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
     }
 
-    private func transaction<T>(_ begin: String, _ body: (StoreDatabase) throws -> T) throws -> T {
+    /// Whether the connection is closed (the server went away or closed it): the pool drops it.
+    var isClosed: Bool { connection.isClosed }
+
+    /// Runs `body` in one transaction started by `begin` (a `BEGIN …` statement) and commits if
+    /// it returns; throwing rolls back and rethrows.
+    func transaction<T>(_ begin: String, _ body: (StoreDatabase) throws -> T) throws -> T {
         try turn.withLock { _ in
             let database = StoreDatabase(PostgresStatements(connection, logger: logger))
             try database.execute(sql: begin)
