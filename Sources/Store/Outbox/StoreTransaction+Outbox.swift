@@ -46,7 +46,8 @@ extension StoreTransaction {
     ///
     /// Among contacts with a due row, the one served longest ago (or never) goes first, and
     /// within a contact the oldest row; so one contact's burst, or a bad number waiting for
-    /// its retry time, never holds up the others.
+    /// its retry time, never holds up the others. (A contact never served has no sequence:
+    /// `NULLS FIRST` says so on both backends, whose defaults differ.)
     ///
     /// - Parameter othersReady: The other modems that are ready now: rows of contacts pinned to
     ///   one of them are theirs. Rows of contacts pinned to `modem`, to no modem, or to a modem
@@ -57,7 +58,7 @@ extension StoreTransaction {
             sql: """
                 SELECT o.id FROM outbox o
                 WHERE o.state = 'queued' AND o.next_attempt_at <= ?\(pins.sql)
-                ORDER BY (SELECT MAX(p.claim_sequence) FROM outbox p WHERE p.contact_id = o.contact_id) ASC,
+                ORDER BY (SELECT MAX(p.claim_sequence) FROM outbox p WHERE p.contact_id = o.contact_id) ASC NULLS FIRST,
                     o.id ASC
                 LIMIT 1
                 """,

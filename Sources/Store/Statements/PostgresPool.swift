@@ -13,10 +13,11 @@ import Synchronization
 /// nothing this pool does not already do. A connection the server closed is dropped when it
 /// comes back, and the next transaction connects afresh.
 ///
-/// A write transaction that fails as busy (a serialisation failure or a deadlock: another
-/// transaction wrote what this one read) runs again from the start, a bounded number of times:
-/// where SQLite's writer waits for the lock before it reads, PostgreSQL's finds out at the end.
-/// `body` must therefore do nothing outside the transaction that a second run would repeat.
+/// Write transactions wait for each other on one advisory lock, as SQLite's do on the database
+/// (up to the same busy timeout). One that still fails as busy (a serialisation failure or a
+/// deadlock with a writer that does not take the lock, or the lock's wait timing out) runs again
+/// from the start, a bounded number of times; `body` must therefore do nothing outside the
+/// transaction that a second run would repeat.
 final class PostgresPool: Sendable {
     /// How many connections one process keeps at most.
     static let defaultCapacity = 4
@@ -34,9 +35,16 @@ final class PostgresPool: Sendable {
         slots = DispatchSemaphore(value: capacity)
     }
 
-    /// Runs `body` in one serialisable write transaction, again while it fails as busy.
+    /// The advisory lock every write transaction of the store holds: one writer at a time per
+    /// database, as on SQLite (see ``PostgresServer/exclusiveWriteTransaction(lock:_:)``).
+    static let writeLock: Int64 = 0x736d_7367_7700_0002
+
+    /// Runs `body` in one serialisable write transaction under the store's write lock, again
+    /// while it fails as busy.
     func writeTransaction<T>(_ body: (StoreDatabase) throws -> T) throws -> T {
-        try retryingBusy { try withServer { server in try server.writeTransaction(body) } }
+        try retryingBusy {
+            try withServer { server in try server.exclusiveWriteTransaction(lock: Self.writeLock, body) }
+        }
     }
 
     /// Runs `body` on one consistent read-only snapshot.
