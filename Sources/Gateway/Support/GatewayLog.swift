@@ -1,6 +1,8 @@
 /// Metadata keys of the gateway's log lines. Values never hold texts, keys, ciphertexts or PINs.
 public enum GatewayLog {
     public static let modem = "smsgw.modem"
+    /// Where the store is: a SQLite file's path or a PostgreSQL URL (never a password).
+    public static let store = "smsgw.store"
     public static let error = "smsgw.error"
     public static let contact = "smsgw.contact"
     /// A message's log id: what `smsgw send` printed, `smsgw log` and `status` show.

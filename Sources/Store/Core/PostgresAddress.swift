@@ -4,7 +4,8 @@ public import Foundation
 /// or the environment, never from the configuration) and the TLS options.
 ///
 /// The URL is libpq's form without a password: `postgresql://USER@HOST:PORT/DATABASE`, or, on a
-/// unix socket, `postgresql://USER@/DATABASE?host=/run/postgresql` (the socket's directory).
+/// unix socket, `postgresql://USER@/DATABASE?host=/run/postgresql` (the socket's directory; a
+/// `port` parameter names the socket's port, 5432 without).
 public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
     /// Whether and how the connection is encrypted (libpq's `sslmode` of the same names).
     public enum TLS: String, Sendable, CaseIterable {
@@ -55,6 +56,7 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
                 "The store's url holds a password; remove it and give the password in password_file or the environment.")
         }
         let socket = components.queryItems?.first { $0.name == "host" }?.value
+        let port = components.port ?? components.queryItems?.first { $0.name == "port" }?.value.flatMap { Int($0) }
         let database = String(components.path.drop { $0 == "/" })
         guard let user = components.user, !user.isEmpty, !database.isEmpty, let host = socket ?? components.host,
             !host.isEmpty
@@ -63,7 +65,7 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
                 "The store's url must name a user, a host and a database: postgresql://USER@HOST:PORT/DATABASE.")
         }
         self.init(
-            host: host, port: components.port ?? 5432, user: user, database: database, password: password, tls: tls,
+            host: host, port: port ?? 5432, user: user, database: database, password: password, tls: tls,
             tlsCAFile: tlsCAFile)
     }
 
