@@ -95,6 +95,17 @@ public final class PostgresCluster: Sendable {
         ])
     }
 
+    /// Creates an empty database with a fresh random name and returns the name: one per test,
+    /// so tests never see each other's rows (`CREATE DATABASE` copies a template, a moment's work).
+    public func createDatabase() throws(PostgresUnavailable) -> String {
+        let name = "smsgw_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
+        try run([
+            binaries.appendingPathComponent("createdb").path, "--host=\(socketDirectory)", "--port=\(port)",
+            "--username=\(user)", name,
+        ])
+        return name
+    }
+
     /// Stops the server at once and removes its directory.
     public func stop() {
         try? run([binaries.appendingPathComponent("pg_ctl").path, "stop", "--pgdata=\(directory.path)/data", "--mode=immediate"])
@@ -106,7 +117,9 @@ public final class PostgresCluster: Sendable {
     /// start` leaves running would otherwise hold this process's descriptors (Foundation watches
     /// its children through one) and the wait would never end.
     private func run(_ arguments: [String]) throws(PostgresUnavailable) {
-        let outputPath = directory.appendingPathComponent("command.log").path
+        // One output file per command: tests run commands at the same time.
+        let outputPath = directory.appendingPathComponent("command-\(UUID().uuidString).log").path
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
         guard FileManager.default.createFile(atPath: outputPath, contents: nil, attributes: [.posixPermissions: 0o600]),
             let output = FileHandle(forWritingAtPath: outputPath)
         else { throw PostgresUnavailable("cannot write \(outputPath)") }

@@ -30,6 +30,11 @@ struct VaultCommandTests {
             #expect(environment.stdout == "me@example.org|s3cret-Passphrase!" && environment.status == 3)
             let leaked = try peer.run(["vault", "exec", "mail", "--", "sh", "-c", "printf '%s' \"${SMSGW_PASSPHRASE-unset}\""])
             #expect(leaked.stdout == "unset", "the account passphrase reached the command")
+            // The database password (a PostgreSQL store's) is no business of the command either.
+            let database = try peer.run(
+                ["vault", "exec", "mail", "--", "sh", "-c", "printf '%s' \"${SMSGW_STORE_PASSWORD-unset}\""],
+                environment: ["SMSGW_STORE_PASSWORD": "database-secret"])
+            #expect(database.stdout == "unset", "the database password reached the command")
             let stdin = try peer.run(["vault", "exec", "mail", "--stdin", "--", "cat"])
             #expect(stdin.stdout == "s3cret-Passphrase!\n" && stdin.status == 0)
 

@@ -11,8 +11,9 @@ import Testing
 extension GatewayIntegrationTests {
     @Suite("Two gateways exchanging over the simulator")
     struct ExchangeTests {
-        @Test func twentyMessagesEachWayDecryptAndAreDelivered() async throws {
-            let pair = try GatewayPair(test: "exchange")
+        @Test(arguments: StoreBackendKind.allCases)
+        func twentyMessagesEachWayDecryptAndAreDelivered(_ backend: StoreBackendKind) async throws {
+            let pair = try GatewayPair(test: "exchange", sideA: backend)
             defer { Task { await pair.stop() } }
             #expect(try await pair.waitUntilReady())
 
@@ -68,9 +69,10 @@ extension GatewayIntegrationTests {
             await pair.stop()
         }
 
-        @Test func lossDuplicationAndReorderingNeedNoManualAction() async throws {
+        @Test(arguments: StoreBackendKind.allCases)
+        func lossDuplicationAndReorderingNeedNoManualAction(_ backend: StoreBackendKind) async throws {
             let faults = FaultPlan(dropRate: 0.10, duplicateRate: 0.05, delay: 0...2)
-            let pair = try GatewayPair(test: "faults", faults: faults)
+            let pair = try GatewayPair(test: "faults", faults: faults, sideA: backend)
             defer { Task { await pair.stop() } }
             #expect(try await pair.waitUntilReady())
             for index in 0..<20 {

@@ -39,6 +39,8 @@ final class GatewayPair: @unchecked Sendable {
     let root: URL
     let a: Side
     let b: Side
+    /// Side a's store on PostgreSQL, kept as long as the pair (nil on SQLite).
+    let postgres: TestStoreLocation?
 
     static let numberA = "+15550001"
     static let numberB = "+15550002"
@@ -46,7 +48,7 @@ final class GatewayPair: @unchecked Sendable {
     init(
         test: String, seed: UInt64 = UInt64.random(in: 1...UInt64.max), faults: FaultPlan = .none,
         intervals: GatewayConfiguration.Intervals = GatewayPair.fastIntervals, callTimeout: Double = 10,
-        modemsPerSide: Int = 1, resync: ResyncSettings = ResyncSettings()
+        modemsPerSide: Int = 1, resync: ResyncSettings = ResyncSettings(), sideA backend: StoreBackendKind = .sqlite
     ) throws {
         self.seed = seed
         print("\(test): simulator seed \(seed)")
@@ -60,7 +62,17 @@ final class GatewayPair: @unchecked Sendable {
         let simsB = try numbersB.map { try network.addModem(number: $0) }
         try network.start()
 
-        let storeA = try TestStore.unlockedStore(in: root.appendingPathComponent("a"))
+        // Side a's store on `backend`: a PostgreSQL database (its data directory still holds its locks) or SQLite.
+        let postgres = backend == .postgresql ? try location(.postgresql) : nil
+        self.postgres = postgres
+        let directoryA = root.appendingPathComponent("a")
+        let storeA: UnlockedStore
+        if let address = postgres?.address {
+            storeA = try GatewayStore.open(postgres: address, directory: directoryA, logger: TestStore.logger)
+                .createAccount(username: "tester", passphrase: TestStore.passphrase, parameters: TestStore.parameters)
+        } else {
+            storeA = try TestStore.unlockedStore(in: directoryA)
+        }
         let storeB = try TestStore.unlockedStore(in: root.appendingPathComponent("b"))
         try Self.pair(storeA, named: "bob", numbers: numbersB, with: storeB, named: "alice", numbers: numbersA)
 

@@ -3,6 +3,7 @@ import Foundation
 import Operations
 import SMSCipher
 import Store
+import TestSupport
 import Testing
 
 /// End-to-end acknowledgements through the application layer (docs/PROTOCOL.md §9): batched after
@@ -12,8 +13,8 @@ struct AcknowledgementOperationsTests {
     let start = Date(timeIntervalSince1970: 1_900_000_000)
 
     /// Both sides with acknowledgements on, alice's long text queued and "sent" by a modem.
-    func sentLongText() throws -> (Couple, QueuedMessage, [OutboxItem]) {
-        let couple = try Couple()
+    func sentLongText(on backend: StoreBackendKind = .sqlite) throws -> (Couple, QueuedMessage, [OutboxItem]) {
+        let couple = try Couple(on: backend)
         _ = try Contacts.edit("bob", changes: .init(acknowledgements: true), store: couple.alice)
         _ = try Contacts.edit("alice", changes: .init(acknowledgements: true), store: couple.bob)
         var rng = SystemRandomNumberGenerator()
@@ -46,8 +47,9 @@ struct AcknowledgementOperationsTests {
         }
     }
 
-    @Test func oneAcknowledgementCoversWhatArrivedAndTheMessageIsAcknowledgedWhenAllIs() throws {
-        let (couple, queued, rows) = try sentLongText()
+    @Test(arguments: StoreBackendKind.allCases)
+    func oneAcknowledgementCoversWhatArrivedAndTheMessageIsAcknowledgedWhenAllIs(_ backend: StoreBackendKind) throws {
+        let (couple, queued, rows) = try sentLongText(on: backend)
         var rng = SystemRandomNumberGenerator()
         for row in [rows[0], rows[2]] {
             _ = try Messages.decrypt(row.body, from: "alice", store: couple.bob, now: start, using: &rng)
@@ -76,8 +78,9 @@ struct AcknowledgementOperationsTests {
             try couple.alice.write { tx in try Acknowledgements.sendDue(in: tx, now: start.addingTimeInterval(999), using: &rng) }.isEmpty)
     }
 
-    @Test func aCopyReceivedAgainIsAcknowledgedAgain() throws {
-        let (couple, _, rows) = try sentLongText()
+    @Test(arguments: StoreBackendKind.allCases)
+    func aCopyReceivedAgainIsAcknowledgedAgain(_ backend: StoreBackendKind) throws {
+        let (couple, _, rows) = try sentLongText(on: backend)
         var rng = SystemRandomNumberGenerator()
         _ = try Messages.decrypt(rows[0].body, from: "alice", store: couple.bob, now: start, using: &rng)
         #expect(try acknowledge(couple, at: start.addingTimeInterval(31)).count == 1)
@@ -94,8 +97,9 @@ struct AcknowledgementOperationsTests {
         #expect(!unknown)
     }
 
-    @Test func aPartNeverAcknowledgedIsGivenUpAfterFiveSends() throws {
-        let (couple, queued, rows) = try sentLongText()
+    @Test(arguments: StoreBackendKind.allCases)
+    func aPartNeverAcknowledgedIsGivenUpAfterFiveSends(_ backend: StoreBackendKind) throws {
+        let (couple, queued, rows) = try sentLongText(on: backend)
         var time = start
         for resend in 1..<Acknowledgements.maxSends {
             time = time.addingTimeInterval(Acknowledgements.defaultTimeout * Double(1 << (resend - 1)) + 1)
@@ -110,8 +114,9 @@ struct AcknowledgementOperationsTests {
         #expect(message.status == .failed && message.error?.contains("did not acknowledge this part after 5 sends") == true)
     }
 
-    @Test func acknowledgementsNeedAPeerOnVersionTwo() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func acknowledgementsNeedAPeerOnVersionTwo(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         _ = try Contacts.edit("bob", changes: .init(protocolVersion: 1), store: couple.alice)
         let error = #expect(throws: ContactError.self) {
             try Contacts.edit("bob", changes: .init(acknowledgements: true), store: couple.alice)

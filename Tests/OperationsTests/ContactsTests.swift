@@ -3,12 +3,14 @@ import Foundation
 import Operations
 import SMSCipher
 import Store
+import TestSupport
 import Testing
 
 /// Adding, pairing, re-pairing by hand, editing and removing contacts.
 struct ContactsTests {
-    @Test func pairingOnBothSidesGivesTheSameSafetyCodeAndASecondCodeIsAConflict() throws {
-        let couple = try Couple(paired: false)
+    @Test(arguments: StoreBackendKind.allCases)
+    func pairingOnBothSidesGivesTheSameSafetyCodeAndASecondCodeIsAConflict(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(paired: false, on: backend)
         var rng = SystemRandomNumberGenerator()
         let carol = try Contacts.add(name: "carol", store: couple.alice, using: &rng)
         #expect(carol.number == nil && carol.pairingCode.split(separator: "-").count == 5)
@@ -32,8 +34,9 @@ struct ContactsTests {
         }
     }
 
-    @Test func aManualRePairingKeepsTheSessionUntilTheNewCodesAreEntered() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func aManualRePairingKeepsTheSessionUntilTheNewCodesAreEntered(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         let late = try Messages.encrypt("sent before the re-pairing", for: "alice", store: couple.bob, now: Date(), using: &rng)
 
@@ -58,8 +61,9 @@ struct ContactsTests {
         #expect(message.text == "sent before the re-pairing")
     }
 
-    @Test func editChangesNumbersPinAndNameInOneTransaction() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func editChangesNumbersPinAndNameInOneTransaction(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         let numbers = try ["+447700900101", "+447700900102"].map { try PhoneNumber($0) }
         let edited = try Contacts.edit(
             "BOB", changes: Contacts.Changes(name: "base", numbers: numbers, modem: .some("north")), store: couple.alice)
@@ -79,8 +83,9 @@ struct ContactsTests {
         #expect(throws: StoreError.self) { try Contacts.contact(named: "base", store: couple.alice) }
     }
 
-    @Test func anUnreadableKeyStateSaysToUpgradeOrToPairAgainWithoutNamingACommand() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func anUnreadableKeyStateSaysToUpgradeOrToPairAgainWithoutNamingACommand(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         let a = couple.alice
         let stored = try #require(try a.read { try $0.session(for: $0.contact(named: "bob")) })
         var newer = stored

@@ -2,6 +2,7 @@ import Foundation
 import Operations
 import SMSCipher
 import Store
+import TestSupport
 import Testing
 
 /// The one "apply an opened message" of both receive paths, and where they differ on purpose.
@@ -27,9 +28,10 @@ struct IncomingMessageTests {
         return try couple.alice.read { try $0.outboxItem(id: started.outboxID) }.body
     }
 
-    @Test func aRequestWaitsForTheOperatorByHandAndUnderOperatorSettings() throws {
+    @Test(arguments: StoreBackendKind.allCases)
+    func aRequestWaitsForTheOperatorByHandAndUnderOperatorSettings(_ backend: StoreBackendKind) throws {
         for path in [ReceivePath.byHand, .gateway(ResyncSettings(accept: .operator))] {
-            let couple = try Couple()
+            let couple = try Couple(on: backend)
             let request = try deliver(try handshake(from: couple), to: couple, path: path)
             #expect(request.outcome == .requested && !request.completed && request.answer == .none)
             #expect(request.requestCode != nil)
@@ -41,8 +43,9 @@ struct IncomingMessageTests {
         }
     }
 
-    @Test func theDaemonAnswersARequestAtOnceOnlyWhenConfiguredToAndQueuesTheAnswer() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func theDaemonAnswersARequestAtOnceOnlyWhenConfiguredToAndQueuesTheAnswer(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         let auto = try deliver(try handshake(from: couple), to: couple, path: .gateway(ResyncSettings(accept: .auto)))
         #expect(auto.completed && auto.requestCode == nil)
         guard case .queued(let outboxID) = auto.answer else {
@@ -64,8 +67,9 @@ struct IncomingMessageTests {
         #expect(try [couple.alice, couple.bob].map { try Contacts.list(store: $0).first?.epoch } == [1, 1])
     }
 
-    @Test func aRepeatIsAnsweredByHandAlwaysButByTheDaemonOnlyWithinItsBudget() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func aRepeatIsAnsweredByHandAlwaysButByTheDaemonOnlyWithinItsBudget(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         let start = try handshake(from: couple)
         _ = try deliver(start, to: couple, path: .byHand)
         var rng = SystemRandomNumberGenerator()

@@ -3,6 +3,7 @@ import Foundation
 import Operations
 import SMSCipher
 import Store
+import TestSupport
 import Testing
 
 /// Long texts through the application layer (docs/PROTOCOL.md §8): one log row and one outbox
@@ -10,8 +11,9 @@ import Testing
 struct LongTextOperationsTests {
     let text = String(repeating: "The field team reached the ridge; ", count: 13)  // 442 septets: 4 parts
 
-    @Test func queueingALongTextSealsEveryPartInOneTransaction() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func queueingALongTextSealsEveryPartInOneTransaction(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         let plan = try Messages.plan(text)
         #expect(plan == TextPlan(septets: 442, messages: 4, remaining: 4 * 136 - 442))
@@ -27,8 +29,9 @@ struct LongTextOperationsTests {
     }
 
     /// The log row shows the least advanced part: sent only once every part was sent.
-    @Test func theMessageIsSentOnlyWhenEveryPartIsSent() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func theMessageIsSentOnlyWhenEveryPartIsSent(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         let queued = try Messages.queue(text, to: "bob", store: couple.alice, now: Date(), using: &rng)
         for reference in 0..<4 {
@@ -46,8 +49,9 @@ struct LongTextOperationsTests {
         #expect(try couple.alice.read { try $0.logEntry(id: queued.logID) }.status == .failed)
     }
 
-    @Test func partsDecryptedSeparatelyMakeTheTextOnceItIsWhole() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func partsDecryptedSeparatelyMakeTheTextOnceItIsWhole(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         let encrypted = try Messages.encrypt(text, for: "bob", store: couple.alice, now: Date(), using: &rng)
         #expect(encrypted.ciphertexts.count == 4)
@@ -68,8 +72,9 @@ struct LongTextOperationsTests {
         #expect(log.filter { $0.status == .decrypted }.map(\.text) == [text])
     }
 
-    @Test func anIncompleteTextIsShownWithGapsAfterTheTimeout() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func anIncompleteTextIsShownWithGapsAfterTheTimeout(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         let start = Date()
         let encrypted = try Messages.encrypt(text, for: "bob", store: couple.alice, now: start, using: &rng)
@@ -84,8 +89,9 @@ struct LongTextOperationsTests {
         #expect(part.text != nil && part.note.contains("late part"))
     }
 
-    @Test func aPeerOnVersionOneGetsNoPartsAndATypedMessageRaisesIt() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func aPeerOnVersionOneGetsNoPartsAndATypedMessageRaisesIt(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         try couple.alice.write { tx in try tx.setProtocolVersion(1, for: try tx.contact(named: "bob")) }
         let error = #expect(throws: MessageError.self) {

@@ -1,12 +1,14 @@
 import Foundation
 import Operations
 import Store
+import TestSupport
 import Testing
 
 /// The log: the newest messages, its change feed as an AsyncSequence, one message's history.
 struct MessageLogTests {
-    @Test func recentListsOldestFirstWithTheCursorOfTheSameSnapshot() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func recentListsOldestFirstWithTheCursorOfTheSameSnapshot(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         for text in ["one", "two", "three"] { try Messages.queue(text, to: "bob", store: couple.alice, now: Date(), using: &rng) }
         let listing = try MessageLog.recent(limit: 2, store: couple.alice)
@@ -17,8 +19,9 @@ struct MessageLogTests {
         #expect(line.contains("\"direction\":\"out\"") && line.contains("\"error\":null") && line.contains("\"status\":\"queued\""))
     }
 
-    @Test func theFeedEndsOnceCaughtUpUnlessFollowingAndThenYieldsLaterCommits() async throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func theFeedEndsOnceCaughtUpUnlessFollowingAndThenYieldsLaterCommits(_ backend: StoreBackendKind) async throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         let queued = try Messages.queue("watched", to: "bob", store: couple.alice, now: Date(), using: &rng)
         var caughtUp: [LogChange] = []
@@ -43,8 +46,9 @@ struct MessageLogTests {
         #expect(json.contains("\"seq\":\(seen[0].sequence)") && json.contains("\"status\":\"sent\""))
     }
 
-    @Test func aFollowingFeedStopsWhenItsTaskIsCancelled() async throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func aFollowingFeedStopsWhenItsTaskIsCancelled(_ backend: StoreBackendKind) async throws {
+        let couple = try Couple(on: backend)
         let store = couple.alice
         let follower = Task {
             for try await _ in try MessageLog.changes(after: 0, following: true, store: store) {}
@@ -53,8 +57,9 @@ struct MessageLogTests {
         await #expect(throws: CancellationError.self) { try await follower.value }
     }
 
-    @Test func oneMessageComesWithEveryStatusItTook() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func oneMessageComesWithEveryStatusItTook(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         let queued = try Messages.queue("tracked", to: "bob", store: couple.alice, now: Date(), using: &rng)
         try couple.alice.write { tx in try tx.setLogStatus(queued.logID, status: .sent) }

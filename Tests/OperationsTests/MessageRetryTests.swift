@@ -1,15 +1,16 @@
 import Foundation
 import Operations
 import Store
+import TestSupport
 import Testing
 
 /// Sending a failed message again (``Messages/retry(_:by:address:store:now:)``): the same
 /// ciphertexts queued again, never sealed again; the log row back to queued; audited.
 @Suite("Retrying a failed message")
 struct MessageRetryTests {
-    @Test("A failed part is queued again with its stored ciphertext and the log reads queued")
-    func retryRequeuesTheSameCiphertext() throws {
-        let couple = try Couple()
+    @Test("A failed part is queued again with its stored ciphertext and the log reads queued", arguments: StoreBackendKind.allCases)
+    func retryRequeuesTheSameCiphertext(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         let now = Date()
         let queued = try Messages.queue("A short text.", to: "bob", store: couple.alice, now: now, using: &rng)
@@ -31,9 +32,9 @@ struct MessageRetryTests {
         #expect(audit.first?.action == "retry" && audit.first?.target == "message \(queued.logID)" && audit.first?.actorName == "ops")
     }
 
-    @Test("A message with nothing failed, and an unknown message, are refused and change nothing")
-    func nothingToRetry() throws {
-        let couple = try Couple()
+    @Test("A message with nothing failed, and an unknown message, are refused and change nothing", arguments: StoreBackendKind.allCases)
+    func nothingToRetry(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         let queued = try Messages.queue("Still queued.", to: "bob", store: couple.alice, now: Date(), using: &rng)
         #expect(throws: MessageError.nothingToRetry(id: queued.logID)) {

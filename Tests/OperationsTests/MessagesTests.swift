@@ -3,12 +3,14 @@ import Foundation
 import Operations
 import SMSCipher
 import Store
+import TestSupport
 import Testing
 
 /// Sealing for copy and paste, queueing for the daemon, and opening by hand: one transaction each.
 struct MessagesTests {
-    @Test func encryptCommitsTheStateAndTheLogBeforeTheCiphertextLeaves() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func encryptCommitsTheStateAndTheLogBeforeTheCiphertextLeaves(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         let first = try Messages.encrypt("meet at the bridge", for: "BOB", store: couple.alice, now: Date(), using: &rng)
         let second = try Messages.encrypt("at noon", for: "bob", store: couple.alice, now: Date(), using: &rng)
@@ -23,8 +25,9 @@ struct MessagesTests {
         #expect(try textOf(Messages.decrypt(first.ciphertext, from: "alice", store: couple.bob, now: Date(), using: &rng))?.wasLate == true)
     }
 
-    @Test func anEmptyTextIsRefusedBeforeAnyKeyIsUsed() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func anEmptyTextIsRefusedBeforeAnyKeyIsUsed(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         for text in ["", "  \n\t"] {
             let error = #expect(throws: MessageError.self) {
@@ -37,8 +40,9 @@ struct MessagesTests {
         #expect(try couple.alice.read { try $0.log() }.isEmpty)
     }
 
-    @Test func queueCommitsStateLogAndOutboxTogetherAndAFailureChangesNothing() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func queueCommitsStateLogAndOutboxTogetherAndAFailureChangesNothing(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         let a = couple.alice
         let queued = try Messages.queue("Hello “Bob”", to: "BOB", transliterate: true, store: a, now: Date(), using: &rng)
@@ -63,8 +67,9 @@ struct MessagesTests {
         #expect(json == "{\"contact\":\"bob\",\"id\":\(queued.logID),\"parts\":1,\"position\":0}")
     }
 
-    @Test func aContactWithoutANumberIsUnavailableForATextAndAResyncAlike() throws {
-        let couple = try Couple(bobNumber: nil)
+    @Test(arguments: StoreBackendKind.allCases)
+    func aContactWithoutANumberIsUnavailableForATextAndAResyncAlike(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(bobNumber: nil, on: backend)
         var rng = SystemRandomNumberGenerator()
         let text = #expect(throws: ContactError.self) { try Messages.queue("x", to: "bob", store: couple.alice, now: Date(), using: &rng) }
         let resync = #expect(throws: ContactError.self) { try Resync.start(with: "bob", store: couple.alice, now: Date(), using: &rng) }
@@ -75,8 +80,9 @@ struct MessagesTests {
         #expect(try couple.alice.read { try $0.outboxItems() }.isEmpty)
     }
 
-    @Test func decryptingByHandChangesNothingWhenTheMessageDoesNotOpen() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func decryptingByHandChangesNothingWhenTheMessageDoesNotOpen(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         let sealed = try Messages.encrypt("meet at the bridge", for: "bob", store: couple.alice, now: Date(), using: &rng)
         var characters = Array(sealed.ciphertext)
@@ -99,8 +105,9 @@ struct MessagesTests {
         }
     }
 
-    @Test func aContactNotPairedYetIsAConflictThatSaysWhatToDo() throws {
-        let couple = try Couple(paired: false)
+    @Test(arguments: StoreBackendKind.allCases)
+    func aContactNotPairedYetIsAConflictThatSaysWhatToDo(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(paired: false, on: backend)
         var rng = SystemRandomNumberGenerator()
         let error = #expect(throws: ContactError.self) {
             try Messages.encrypt("hi", for: "bob", store: couple.alice, now: Date(), using: &rng)
@@ -118,8 +125,9 @@ struct MessagesTests {
 /// A typed message (docs/PROTOCOL.md §3.4) of a kind this version does not act on: applied like
 /// any message (its position is used), kept in the log with status `typed`, never shown as text.
 struct TypedMessageTests {
-    @Test func aTypedMessageIsKeptAndReportedNotShownAsText() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func aTypedMessageIsKeptAndReportedNotShownAsText(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         let payload = TypedPayload(kind: .init(rawValue: 100), body: [0, 1, 0x7F])
         let ciphertext = try couple.alice.write { tx in

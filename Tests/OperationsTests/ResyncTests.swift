@@ -3,12 +3,14 @@ import Foundation
 import Operations
 import SMSCipher
 import Store
+import TestSupport
 import Testing
 
 /// Starting, repeating, accepting and rejecting a resync, and its preconditions.
 struct ResyncTests {
-    @Test func startQueuesTheHandshakeAndARepeatSendsTheSameOne() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func startQueuesTheHandshakeAndARepeatSendsTheSameOne(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         let first = try Resync.start(with: "BOB", store: couple.alice, now: Date(), using: &rng)
         let again = try Resync.start(with: "bob", store: couple.alice, now: Date(), using: &rng)
@@ -23,8 +25,9 @@ struct ResyncTests {
         #expect(try OperationsJSON.string(first) == "{\"code\":\"\(first.code)\",\"contact\":\"bob\",\"id\":\(first.logID)}")
     }
 
-    @Test func aWaitingRequestMustBeDecidedFirstAndRejectKeepsTheKeys() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func aWaitingRequestMustBeDecidedFirstAndRejectKeepsTheKeys(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         let started = try Resync.start(with: "bob", store: couple.alice, now: Date(), using: &rng)
         let body = try couple.alice.read { try $0.outboxItem(id: started.outboxID) }.body
@@ -42,8 +45,9 @@ struct ResyncTests {
         #expect(try Contacts.contact(named: "alice", store: couple.bob).epoch == 0)
     }
 
-    @Test func acceptCompletesTheRequestAndReturnsTheAnswerForAContactWithoutANumber() throws {
-        let couple = try Couple(aliceNumber: nil)
+    @Test(arguments: StoreBackendKind.allCases)
+    func acceptCompletesTheRequestAndReturnsTheAnswerForAContactWithoutANumber(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(aliceNumber: nil, on: backend)
         var rng = SystemRandomNumberGenerator()
         let started = try Resync.start(with: "bob", store: couple.alice, now: Date(), using: &rng)
         let body = try couple.alice.read { try $0.outboxItem(id: started.outboxID) }.body

@@ -8,9 +8,9 @@ import Testing
 
 @Suite("Account, passphrase and lockout")
 struct AccountTests {
-    @Test("Create, then unlock with the right passphrase")
-    func createAndUnlock() throws {
-        let (directory, store, unlocked) = try TestStore.unlockedStore()
+    @Test("Create, then unlock with the right passphrase", arguments: StoreBackendKind.allCases)
+    func createAndUnlock(_ backend: StoreBackendKind) throws {
+        let (directory, store, unlocked) = try unlockedStore(on: backend)
         #expect(unlocked.username == "field-user")
         #expect(try store.accountExists)
         _ = try unlocked.addContact(name: "alice", number: nil, pairingCode: Data("code".utf8))
@@ -21,35 +21,35 @@ struct AccountTests {
         #expect(try again.contacts().map(\.name) == ["alice"])
     }
 
-    @Test("The Argon2 parameters and a 16-byte salt are stored beside the wrapped key")
-    func parametersStored() throws {
-        let (_, store, _) = try TestStore.unlockedStore()
+    @Test("The Argon2 parameters and a 16-byte salt are stored beside the wrapped key", arguments: StoreBackendKind.allCases)
+    func parametersStored(_ backend: StoreBackendKind) throws {
+        let (_, store, _) = try unlockedStore(on: backend)
         let record = try store.readTransaction { try AccountRecord.require($0) }
         #expect(record.parameters == .minimum)
         #expect(record.salt.count == 16)
         #expect(record.wrappedDataKey.count == 12 + 32 + 16)
     }
 
-    @Test("A second account in the same database is refused")
-    func secondAccountRefused() throws {
-        let (_, store, _) = try TestStore.unlockedStore()
+    @Test("A second account in the same database is refused", arguments: StoreBackendKind.allCases)
+    func secondAccountRefused(_ backend: StoreBackendKind) throws {
+        let (_, store, _) = try unlockedStore(on: backend)
         #expect(throws: StoreError.accountExists) {
             _ = try store.createAccount(username: "b", passphrase: TestStore.passphrase, parameters: TestStore.parameters)
         }
     }
 
-    @Test("Unlocking without an account says how to create one")
-    func unlockWithoutAccount() throws {
-        let directory = TemporaryDirectory()
+    @Test("Unlocking without an account says how to create one", arguments: StoreBackendKind.allCases)
+    func unlockWithoutAccount(_ backend: StoreBackendKind) throws {
+        let directory = try location(backend)
         let store = try directory.open()
         #expect(throws: StoreError.noAccount) { _ = try store.unlock(passphrase: TestStore.passphrase) }
         #expect(StoreError.noAccount.category == .notFound)
         #expect(StoreError.noAccount.description.contains("create one") && !StoreError.noAccount.description.contains("smsgw"))
     }
 
-    @Test("Parameters below the OWASP minimum, short passphrases and bad usernames are refused")
-    func invalidInputs() throws {
-        let directory = TemporaryDirectory()
+    @Test("Parameters below the OWASP minimum, short passphrases and bad usernames are refused", arguments: StoreBackendKind.allCases)
+    func invalidInputs(_ backend: StoreBackendKind) throws {
+        let directory = try location(backend)
         let store = try directory.open()
         let weak = [
             Argon2Parameters(memoryKiB: 19 * 1024 - 1, iterations: 2, parallelism: 1),
@@ -71,9 +71,9 @@ struct AccountTests {
         #expect(Argon2Parameters.default == Argon2Parameters(memoryKiB: 65536, iterations: 3, parallelism: 1))
     }
 
-    @Test("A wrong passphrase fails authentication and counts down")
-    func wrongPassphrase() throws {
-        let (_, store, _) = try TestStore.unlockedStore()
+    @Test("A wrong passphrase fails authentication and counts down", arguments: StoreBackendKind.allCases)
+    func wrongPassphrase(_ backend: StoreBackendKind) throws {
+        let (_, store, _) = try unlockedStore(on: backend)
         #expect(throws: StoreError.authenticationFailed(remainingAttempts: 2)) {
             _ = try store.unlock(passphrase: "not the passphrase")
         }
@@ -85,9 +85,10 @@ struct AccountTests {
         }
     }
 
-    @Test("Three failures lock the account, persisted across reopen, growing with each further failure")
-    func lockout() throws {
-        let (directory, store, _) = try TestStore.unlockedStore()
+    @Test(
+        "Three failures lock the account, persisted across reopen, growing with each further failure", arguments: StoreBackendKind.allCases)
+    func lockout(_ backend: StoreBackendKind) throws {
+        let (directory, store, _) = try unlockedStore(on: backend)
         let start = Date(timeIntervalSince1970: 1_900_000_000)
         let wrong = "definitely wrong"
 
@@ -143,9 +144,9 @@ struct AccountTests {
         #expect(error.category == .locked)
     }
 
-    @Test("Changing the passphrase keeps data readable and retires the old passphrase")
-    func changePassphrase() throws {
-        let (directory, _, unlocked) = try TestStore.unlockedStore()
+    @Test("Changing the passphrase keeps data readable and retires the old passphrase", arguments: StoreBackendKind.allCases)
+    func changePassphrase(_ backend: StoreBackendKind) throws {
+        let (directory, _, unlocked) = try unlockedStore(on: backend)
         let alice = try unlocked.addContact(name: "alice", number: nil, pairingCode: Data("code".utf8))
         try unlocked.write { try $0.setPaired(alice, session: Data("state-1".utf8)) }
         try unlocked.changePassphrase(to: "a new and longer passphrase")
@@ -159,9 +160,9 @@ struct AccountTests {
         #expect(session == Data("state-1".utf8))
     }
 
-    @Test("Changing the passphrase can raise the Argon2 parameters, read back on unlock")
-    func raiseParameters() throws {
-        let (directory, _, unlocked) = try TestStore.unlockedStore()
+    @Test("Changing the passphrase can raise the Argon2 parameters, read back on unlock", arguments: StoreBackendKind.allCases)
+    func raiseParameters(_ backend: StoreBackendKind) throws {
+        let (directory, _, unlocked) = try unlockedStore(on: backend)
         let stronger = Argon2Parameters(memoryKiB: 20 * 1024, iterations: 3, parallelism: 1)
         try unlocked.changePassphrase(to: TestStore.passphrase, parameters: stronger)
         let store = try directory.open()
@@ -169,9 +170,9 @@ struct AccountTests {
         _ = try store.unlock(passphrase: TestStore.passphrase)
     }
 
-    @Test("Renaming the account persists")
-    func rename() throws {
-        let (directory, _, unlocked) = try TestStore.unlockedStore()
+    @Test("Renaming the account persists", arguments: StoreBackendKind.allCases)
+    func rename(_ backend: StoreBackendKind) throws {
+        let (directory, _, unlocked) = try unlockedStore(on: backend)
         try unlocked.rename(to: "  base-operator ")
         #expect(unlocked.username == "base-operator")
         let again = try directory.open().unlock(passphrase: TestStore.passphrase)

@@ -7,9 +7,9 @@ import Testing
 
 @Suite("Two processes on one file")
 struct ConcurrencyTests {
-    @Test("Two stores on the same file, many threads each, never lose an increment")
-    func concurrentWritersSerialize() throws {
-        let directory = TemporaryDirectory()
+    @Test("Two stores on the same file, many threads each, never lose an increment", arguments: StoreBackendKind.allCases)
+    func concurrentWritersSerialize(_ backend: StoreBackendKind) throws {
+        let directory = try location(backend)
         let first = try directory.open()
         let a = try first.createAccount(username: "u", passphrase: TestStore.passphrase, parameters: TestStore.parameters)
         let alice = try a.addContact(name: "alice", number: nil, pairingCode: Data())
@@ -42,9 +42,9 @@ struct ConcurrencyTests {
         #expect(final == Data(String(threads * incrementsPerThread).utf8))
     }
 
-    @Test("A write waits for the other store's open transaction instead of failing")
-    func writerWaitsForOtherProcess() throws {
-        let directory = TemporaryDirectory()
+    @Test("A write waits for the other store's open transaction instead of failing", arguments: StoreBackendKind.allCases)
+    func writerWaitsForOtherProcess(_ backend: StoreBackendKind) throws {
+        let directory = try location(backend)
         let a = try directory.open().createAccount(username: "u", passphrase: TestStore.passphrase, parameters: .minimum)
         let b = try directory.open().unlock(passphrase: TestStore.passphrase)
         let started = DispatchSemaphore(value: 0)

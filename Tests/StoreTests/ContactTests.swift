@@ -45,9 +45,9 @@ struct ContactTests {
         }
     }
 
-    @Test("Add, look up without regard to case, list, rename, renumber, remove")
-    func crud() throws {
-        let (_, _, store) = try TestStore.unlockedStore()
+    @Test("Add, look up without regard to case, list, rename, renumber, remove", arguments: StoreBackendKind.allCases)
+    func crud(_ backend: StoreBackendKind) throws {
+        let (_, _, store) = try unlockedStore(on: backend)
         let alice = try store.addContact(name: "  Alice ", number: TestStore.number("+447700900001"), pairingCode: Data("pa".utf8))
         #expect(alice.name == "Alice")
         #expect(alice.pairingState == .pending)
@@ -70,9 +70,9 @@ struct ContactTests {
         #expect(try store.contacts().map(\.name) == ["bob"])
     }
 
-    @Test("Duplicate names (any case) and numbers are refused; bad names too")
-    func duplicatesAndBadNames() throws {
-        let (_, _, store) = try TestStore.unlockedStore()
+    @Test("Duplicate names (any case) and numbers are refused; bad names too", arguments: StoreBackendKind.allCases)
+    func duplicatesAndBadNames(_ backend: StoreBackendKind) throws {
+        let (_, _, store) = try unlockedStore(on: backend)
         _ = try store.addContact(name: "Alice", number: TestStore.number("+447700900001"), pairingCode: Data())
         #expect(throws: StoreError.self) { _ = try store.addContact(name: "alice", number: nil, pairingCode: Data()) }
         #expect {
@@ -90,9 +90,9 @@ struct ContactTests {
         #expect(StoreError.notFound(.contact(named: "x")).category == .notFound)
     }
 
-    @Test("Pairing stores the session, drops the code; counters and times update")
-    func pairingAndCounters() throws {
-        let (_, _, store) = try TestStore.unlockedStore()
+    @Test("Pairing stores the session, drops the code; counters and times update", arguments: StoreBackendKind.allCases)
+    func pairingAndCounters(_ backend: StoreBackendKind) throws {
+        let (_, _, store) = try unlockedStore(on: backend)
         let alice = try store.addContact(name: "alice", number: nil, pairingCode: Data("my-code".utf8))
         #expect(try store.read { try $0.pairingCode(for: alice) } == Data("my-code".utf8))
         #expect(try store.read { try $0.session(for: alice) } == nil)
@@ -121,10 +121,10 @@ struct ContactTests {
         #expect(try store.read { try $0.session(for: alice) } == nil)
     }
 
-    @Test("An error thrown inside write rolls back every change and comes back unchanged")
-    func rollback() throws {
+    @Test("An error thrown inside write rolls back every change and comes back unchanged", arguments: StoreBackendKind.allCases)
+    func rollback(_ backend: StoreBackendKind) throws {
         struct Abort: Error, Equatable {}
-        let (_, _, store) = try TestStore.unlockedStore()
+        let (_, _, store) = try unlockedStore(on: backend)
         let alice = try store.addContact(name: "alice", number: nil, pairingCode: Data())
         #expect(throws: Abort()) {
             try store.write { tx in
@@ -137,9 +137,9 @@ struct ContactTests {
         #expect(try store.contacts().count == 1)
     }
 
-    @Test("Removing a contact deletes its messages and outbox rows")
-    func removeCascades() throws {
-        let (_, _, store) = try TestStore.unlockedStore()
+    @Test("Removing a contact deletes its messages and outbox rows", arguments: StoreBackendKind.allCases)
+    func removeCascades(_ backend: StoreBackendKind) throws {
+        let (_, _, store) = try unlockedStore(on: backend)
         let alice = try store.addContact(name: "alice", number: TestStore.number("+447700900001"), pairingCode: Data())
         try store.write { tx in
             let id = try tx.appendLog(NewLogEntry(direction: .outgoing, contact: alice, status: .queued, text: "hi"))

@@ -42,9 +42,9 @@ struct EncryptionAtRestTests {
         #expect(directory.rawFiles().count >= 1)
     }
 
-    @Test("The data key never appears in a description, a mirror or an error")
-    func keyNotInDescriptions() throws {
-        let (_, _, unlocked) = try TestStore.unlockedStore()
+    @Test("The data key never appears in a description, a mirror or an error", arguments: StoreBackendKind.allCases)
+    func keyNotInDescriptions(_ backend: StoreBackendKind) throws {
+        let (_, _, unlocked) = try unlockedStore(on: backend)
         let keyBytes = unlocked.dataKey.key.withUnsafeBytes { Array($0) }
         let hex = keyBytes.map { String(format: "%02x", $0) }.joined()
         let base64 = Data(keyBytes).base64EncodedString()

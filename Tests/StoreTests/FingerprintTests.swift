@@ -34,10 +34,10 @@ struct FingerprintTests {
         #expect(directory.filesContaining(Data("5f70bf18a086".utf8)).isEmpty)
     }
 
-    @Test("The key is the account's own: another account stores another value for the same SMS")
-    func keyedPerAccount() throws {
-        let (_, _, one) = try TestStore.unlockedStore()
-        let (_, _, two) = try TestStore.unlockedStore()
+    @Test("The key is the account's own: another account stores another value for the same SMS", arguments: StoreBackendKind.allCases)
+    func keyedPerAccount(_ backend: StoreBackendKind) throws {
+        let (_, _, one) = try unlockedStore(on: backend)
+        let (_, _, two) = try unlockedStore(on: backend)
         #expect(one.dataKey.fingerprint(Self.raw) != two.dataKey.fingerprint(Self.raw))
         #expect(one.dataKey.fingerprint(Self.raw) == one.dataKey.fingerprint(Self.raw))
     }

@@ -22,9 +22,9 @@ struct GatewayStoreTests {
         #expect(try store.accountExists == false)
     }
 
-    @Test("Reopening applies nothing twice and keeps data")
-    func reopen() throws {
-        let directory = TemporaryDirectory()
+    @Test("Reopening applies nothing twice and keeps data", arguments: StoreBackendKind.allCases)
+    func reopen(_ backend: StoreBackendKind) throws {
+        let directory = try location(backend)
         do {
             let store = try directory.open()
             _ = try store.createAccount(username: "a", passphrase: TestStore.passphrase, parameters: TestStore.parameters)

@@ -9,8 +9,10 @@ import Testing
 struct KeyRotationTests {
     /// A store with a paired contact, a pending one, a logged text, an OTP entry, a fingerprint
     /// and, if asked, two-factor login on.
-    func populated(twoFactor: Bool = true) throws -> (TemporaryDirectory, GatewayStore, UnlockedStore) {
-        let (directory, store, unlocked) = try TestStore.unlockedStore()
+    func populated(twoFactor: Bool = true, on backend: StoreBackendKind = .sqlite) throws -> (
+        TestStoreLocation, GatewayStore, UnlockedStore
+    ) {
+        let (directory, store, unlocked) = try unlockedStore(on: backend)
         let carol = try unlocked.addContact(name: "carol", number: TestStore.number("+15550100123"), pairingCode: Data("carol-code".utf8))
         _ = try unlocked.addContact(name: "dave", number: nil, pairingCode: Data("dave-code".utf8))
         try unlocked.write { tx in
@@ -28,7 +30,8 @@ struct KeyRotationTests {
     }
 
     /// A byte copy of the database files (after folding the -wal in): an old backup.
-    func backup(_ directory: TemporaryDirectory, _ store: GatewayStore) throws -> TemporaryDirectory {
+    func backup(_ location: TestStoreLocation, _ store: GatewayStore) throws -> TemporaryDirectory {
+        let directory = location.directory
         _ = try store.truncateWriteAheadLog()
         let copy = TemporaryDirectory()
         try FileManager.default.createDirectory(at: copy.url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -68,9 +71,9 @@ struct KeyRotationTests {
         #expect(throws: StoreError.self) { _ = try grafted.otpEntry(named: "bank") }
     }
 
-    @Test("After rotation every secret reads back under the new key, two-factor login included")
-    func everythingReadsBack() throws {
-        let (directory, _, unlocked) = try populated()
+    @Test("After rotation every secret reads back under the new key, two-factor login included", arguments: StoreBackendKind.allCases)
+    func everythingReadsBack(_ backend: StoreBackendKind) throws {
+        let (directory, _, unlocked) = try populated(on: backend)
         let before = unlocked.dataKey.key.withUnsafeBytes { Data($0) }
         try unlocked.changePassphrase(to: "a brand new passphrase", rotatingDataKey: true)
         #expect(unlocked.dataKey.key.withUnsafeBytes { Data($0) } != before)
@@ -98,9 +101,9 @@ struct KeyRotationTests {
         #expect(try store.readTransaction { try AccountRecord.require($0) }.keyGeneration == 2)
     }
 
-    @Test("A process that unlocked before the rotation cannot write under the retired key")
-    func staleProcessRefused() throws {
-        let (directory, _, unlocked) = try populated()
+    @Test("A process that unlocked before the rotation cannot write under the retired key", arguments: StoreBackendKind.allCases)
+    func staleProcessRefused(_ backend: StoreBackendKind) throws {
+        let (directory, _, unlocked) = try populated(on: backend)
         let other = try directory.open().unlock(passphrase: TestStore.passphrase, secondFactor: FakeSecondFactor.check("111111"))
         try unlocked.changePassphrase(to: TestStore.passphrase, rotatingDataKey: true)
         #expect(throws: StoreError.dataKeyReplaced) {
@@ -111,10 +114,10 @@ struct KeyRotationTests {
         #expect(throws: StoreError.dataKeyReplaced) { _ = try other.log() }
     }
 
-    @Test("Rotation is refused while a daemon holds the data directory")
-    func refusedWhileDaemonRuns() throws {
-        let (directory, _, unlocked) = try populated()
-        let lock = try #require(try DaemonLock.acquire(directory: directory.url))
+    @Test("Rotation is refused while a daemon holds the data directory", arguments: StoreBackendKind.allCases)
+    func refusedWhileDaemonRuns(_ backend: StoreBackendKind) throws {
+        let (location, _, unlocked) = try populated(on: backend)
+        let lock = try #require(try DaemonLock.acquire(directory: location.directory.url))
         defer { lock.release() }
         #expect {
             try unlocked.changePassphrase(to: TestStore.passphrase, rotatingDataKey: true)

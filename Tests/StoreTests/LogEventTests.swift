@@ -7,9 +7,11 @@ import Testing
 
 @Suite("The log's change feed (message_events) and contact names without unlocking")
 struct LogEventTests {
-    @Test("Logging a message and each later change of its status are events, in order, whoever writes them")
-    func eventsFollowEveryWriter() throws {
-        let (_, _, store) = try TestStore.unlockedStore()
+    @Test(
+        "Logging a message and each later change of its status are events, in order, whoever writes them",
+        arguments: StoreBackendKind.allCases)
+    func eventsFollowEveryWriter(_ backend: StoreBackendKind) throws {
+        let (_, _, store) = try unlockedStore(on: backend)
         let bob = try store.addContact(name: "bob", number: TestStore.number("+447700900010"), pairingCode: Data())
         #expect(try store.read { try $0.latestLogSequence() } == 0)
         let (messageID, outboxID) = try store.write { tx in
@@ -43,9 +45,9 @@ struct LogEventTests {
         #expect(try store.read { try $0.logEvents(after: events[3].sequence) }.isEmpty)
     }
 
-    @Test("Removing a contact removes its events; sequence numbers are never reused")
-    func deletionAndReuse() throws {
-        let (_, _, store) = try TestStore.unlockedStore()
+    @Test("Removing a contact removes its events; sequence numbers are never reused", arguments: StoreBackendKind.allCases)
+    func deletionAndReuse(_ backend: StoreBackendKind) throws {
+        let (_, _, store) = try unlockedStore(on: backend)
         let bob = try store.addContact(name: "bob", number: TestStore.number("+447700900010"), pairingCode: Data())
         try store.write { _ = try $0.appendLog(NewLogEntry(direction: .incoming, contact: bob, status: .decrypted, text: "a")) }
         let before = try store.read { try $0.latestLogSequence() }

@@ -12,9 +12,9 @@ struct OutboxTests {
         }
     }
 
-    @Test("The log returns the newest entries oldest first, filters by contact, follows by id")
-    func log() throws {
-        let (_, _, store) = try TestStore.unlockedStore()
+    @Test("The log returns the newest entries oldest first, filters by contact, follows by id", arguments: StoreBackendKind.allCases)
+    func log(_ backend: StoreBackendKind) throws {
+        let (_, _, store) = try unlockedStore(on: backend)
         let (alice, bob) = try {
             let c = try contacts(store, ["alice", "bob"])
             return (c[0], c[1])
@@ -48,9 +48,11 @@ struct OutboxTests {
         #expect(entry.error == "MAC check failed" && entry.time == base)
     }
 
-    @Test("Outbox rows go queued → submitting → sent → delivered, the log follows, bad moves are refused")
-    func stateTransitions() throws {
-        let (_, _, store) = try TestStore.unlockedStore()
+    @Test(
+        "Outbox rows go queued → submitting → sent → delivered, the log follows, bad moves are refused",
+        arguments: StoreBackendKind.allCases)
+    func stateTransitions(_ backend: StoreBackendKind) throws {
+        let (_, _, store) = try unlockedStore(on: backend)
         let alice = try contacts(store, ["alice"])[0]
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let (messageID, outboxID) = try store.write { tx in
@@ -79,9 +81,11 @@ struct OutboxTests {
         }
     }
 
-    @Test("Temporary failures retry after their time; permanent ones fail for good; interrupted rows requeue")
-    func failures() throws {
-        let (_, _, store) = try TestStore.unlockedStore()
+    @Test(
+        "Temporary failures retry after their time; permanent ones fail for good; interrupted rows requeue",
+        arguments: StoreBackendKind.allCases)
+    func failures(_ backend: StoreBackendKind) throws {
+        let (_, _, store) = try unlockedStore(on: backend)
         let alice = try contacts(store, ["alice"])[0]
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let (messageID, id) = try store.write { tx in
@@ -108,9 +112,9 @@ struct OutboxTests {
         #expect(try store.read { try $0.outboxCounts() } == [.failed: 1])
     }
 
-    @Test("Claims alternate fairly across contacts, and one contact's retry wait blocks nobody")
-    func fairness() throws {
-        let (_, _, store) = try TestStore.unlockedStore()
+    @Test("Claims alternate fairly across contacts, and one contact's retry wait blocks nobody", arguments: StoreBackendKind.allCases)
+    func fairness(_ backend: StoreBackendKind) throws {
+        let (_, _, store) = try unlockedStore(on: backend)
         let people = try contacts(store, ["alice", "bob", "carol"])
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         try store.write { tx in
@@ -139,16 +143,16 @@ struct OutboxTests {
         #expect(try store.write { try $0.claimNextOutbox(modem: "m", now: now + 3600) }?.body == "bad")
     }
 
-    @Test("A contact without a number cannot be queued to")
-    func noNumber() throws {
-        let (_, _, store) = try TestStore.unlockedStore()
+    @Test("A contact without a number cannot be queued to", arguments: StoreBackendKind.allCases)
+    func noNumber(_ backend: StoreBackendKind) throws {
+        let (_, _, store) = try unlockedStore(on: backend)
         let peer = try store.addContact(name: "peer", number: nil, pairingCode: Data())
         #expect(throws: StoreError.self) { try store.write { try $0.enqueueOutbox("C", to: peer) } }
     }
 
-    @Test("A PDU fingerprint is recorded once: the same SMS read twice is processed once")
-    func fingerprints() throws {
-        let (_, _, store) = try TestStore.unlockedStore()
+    @Test("A PDU fingerprint is recorded once: the same SMS read twice is processed once", arguments: StoreBackendKind.allCases)
+    func fingerprints(_ backend: StoreBackendKind) throws {
+        let (_, _, store) = try unlockedStore(on: backend)
         let old = Date(timeIntervalSince1970: 1_700_000_000)
         #expect(try store.write { try $0.recordReceivedFingerprint("sha256:abc", at: old) } == true)
         #expect(try store.write { try $0.recordReceivedFingerprint("sha256:abc") } == false)
@@ -167,9 +171,9 @@ struct OutboxTests {
         #expect(try store.write { try $0.recordReceivedFingerprint("sha256:abc") } == true)
     }
 
-    @Test("OTP entries: add, list, get, update, remove; names unique without regard to case")
-    func otpEntries() throws {
-        let (_, _, store) = try TestStore.unlockedStore()
+    @Test("OTP entries: add, list, get, update, remove; names unique without regard to case", arguments: StoreBackendKind.allCases)
+    func otpEntries(_ backend: StoreBackendKind) throws {
+        let (_, _, store) = try unlockedStore(on: backend)
         let bank = try store.addOTPEntry(name: "Bank", secret: Data("s1".utf8))
         #expect(bank.state == nil && !bank.description.contains("s1"))
         try store.addOTPEntry(name: "mail", secret: Data("s2".utf8), state: Data("step=1".utf8))

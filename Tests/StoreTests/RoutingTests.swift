@@ -8,9 +8,11 @@ import Testing
 struct RoutingTests {
     private let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    @Test("Every number of a contact finds it, each number belongs to one contact, and clearing drops them all")
-    func severalNumbers() throws {
-        let (_, _, store) = try TestStore.unlockedStore()
+    @Test(
+        "Every number of a contact finds it, each number belongs to one contact, and clearing drops them all",
+        arguments: StoreBackendKind.allCases)
+    func severalNumbers(_ backend: StoreBackendKind) throws {
+        let (_, _, store) = try unlockedStore(on: backend)
         let numbers = try ["+447700900101", "+447700900102", "+447700900103"].map(TestStore.number)
         _ = try store.addContact(name: "base", number: nil, pairingCode: Data())
         let base = try store.write { try $0.setNumbers(numbers, forContactNamed: "base") }
@@ -47,9 +49,9 @@ struct RoutingTests {
         #expect(try store.read { try $0.contactNumberCount() } == 0)
     }
 
-    @Test("SMS to a contact with several numbers go to each number in turn")
-    func numbersInTurn() throws {
-        let (_, _, store) = try TestStore.unlockedStore()
+    @Test("SMS to a contact with several numbers go to each number in turn", arguments: StoreBackendKind.allCases)
+    func numbersInTurn(_ backend: StoreBackendKind) throws {
+        let (_, _, store) = try unlockedStore(on: backend)
         let numbers = try ["+447700900201", "+447700900202", "+447700900203"].map(TestStore.number)
         _ = try store.addContact(name: "peer", number: nil, pairingCode: Data())
         let peer = try store.write { try $0.setNumbers(numbers, forContactNamed: "peer") }
@@ -68,9 +70,10 @@ struct RoutingTests {
             try store.read { try $0.outboxItems(in: []) }.filter { $0.contactID == single.id }.allSatisfy { $0.number == single.number })
     }
 
-    @Test("A pinned contact's rows go to its modem while it is ready and to any modem while it is not")
-    func pinnedModemWithFailover() throws {
-        let (_, _, store) = try TestStore.unlockedStore()
+    @Test(
+        "A pinned contact's rows go to its modem while it is ready and to any modem while it is not", arguments: StoreBackendKind.allCases)
+    func pinnedModemWithFailover(_ backend: StoreBackendKind) throws {
+        let (_, _, store) = try unlockedStore(on: backend)
         let pinned = try store.addContact(name: "pinned", number: TestStore.number("+447700900301"), pairingCode: Data())
         let free = try store.addContact(name: "free", number: TestStore.number("+447700900302"), pairingCode: Data())
         #expect(try store.write { try $0.setModem("north", forContactNamed: "pinned") }.modem == "north")

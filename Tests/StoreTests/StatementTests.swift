@@ -35,9 +35,10 @@ struct StatementTests {
         try store.read { reader in try KindSamples.check(reader.db, table: "kinds", ids: ids) }
     }
 
-    @Test("The changes count is the last statement's, and a conflict that does nothing changes nothing")
-    func changesCount() throws {
-        let (_, _, store) = try TestStore.unlockedStore()
+    @Test(
+        "The changes count is the last statement's, and a conflict that does nothing changes nothing", arguments: StoreBackendKind.allCases)
+    func changesCount(_ backend: StoreBackendKind) throws {
+        let (_, _, store) = try unlockedStore(on: backend)
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         #expect(try store.write { try $0.recordReceivedFingerprint("sha256:00", at: now) })
         #expect(try !store.write { try $0.recordReceivedFingerprint("sha256:00", at: now) })

@@ -9,15 +9,15 @@ import Testing
 @Suite("Two-factor login bound into the key wrapping")
 struct TwoFactorLoginTests {
     /// A store with two-factor login on, and its directory.
-    func enrolled() throws -> (TemporaryDirectory, GatewayStore) {
-        let (directory, store, unlocked) = try TestStore.unlockedStore()
+    func enrolled(on backend: StoreBackendKind = .sqlite) throws -> (TestStoreLocation, GatewayStore) {
+        let (directory, store, unlocked) = try unlockedStore(on: backend)
         try unlocked.enableTwoFactor(FakeSecondFactor.enrolment)
         return (directory, store)
     }
 
-    @Test("The setting is readable before unlocking, and every unlock needs a right, fresh code")
-    func codeRequired() throws {
-        let (_, store) = try enrolled()
+    @Test("The setting is readable before unlocking, and every unlock needs a right, fresh code", arguments: StoreBackendKind.allCases)
+    func codeRequired(_ backend: StoreBackendKind) throws {
+        let (_, store) = try enrolled(on: backend)
         #expect(try store.twoFactorEnabled)
         #expect(throws: StoreError.secondFactorFailed(.missing, remainingAttempts: 2)) {
             _ = try store.unlock(passphrase: TestStore.passphrase)
@@ -43,9 +43,9 @@ struct TwoFactorLoginTests {
         #expect(StoreError.secondFactorFailed(.wrong, remainingAttempts: 2).category == .authentication)
     }
 
-    @Test("A wrong passphrase is reported as such and the code is never compared")
-    func wrongPassphraseFirst() throws {
-        let (_, store) = try enrolled()
+    @Test("A wrong passphrase is reported as such and the code is never compared", arguments: StoreBackendKind.allCases)
+    func wrongPassphraseFirst(_ backend: StoreBackendKind) throws {
+        let (_, store) = try enrolled(on: backend)
         let calls = FakeSecondFactor.Counter()
         #expect(throws: StoreError.authenticationFailed(remainingAttempts: 2)) {
             _ = try store.unlock(passphrase: "not the passphrase", secondFactor: FakeSecondFactor.check("111111", calls: calls))
@@ -53,9 +53,9 @@ struct TwoFactorLoginTests {
         #expect(calls.value == 0)
     }
 
-    @Test("Wrong codes count toward the lockout like wrong passphrases")
-    func codesLockTheAccount() throws {
-        let (_, store) = try enrolled()
+    @Test("Wrong codes count toward the lockout like wrong passphrases", arguments: StoreBackendKind.allCases)
+    func codesLockTheAccount(_ backend: StoreBackendKind) throws {
+        let (_, store) = try enrolled(on: backend)
         let start = Date(timeIntervalSince1970: 1_900_000_000)
         _ = try? store.unlock(passphrase: TestStore.passphrase, now: start, secondFactor: FakeSecondFactor.check("0"))
         _ = try? store.unlock(passphrase: "not the passphrase", now: start + 1)
@@ -120,9 +120,9 @@ struct TwoFactorLoginTests {
         #expect(try store.pool.read { db in try Data.fetchOne(db, sql: "SELECT two_factor_secret FROM account") } != secret)
     }
 
-    @Test("No spelling of the reserved login name reaches, creates or lists an OTP entry")
-    func reservedNameSpellings() throws {
-        let (_, _, unlocked) = try TestStore.unlockedStore()
+    @Test("No spelling of the reserved login name reaches, creates or lists an OTP entry", arguments: StoreBackendKind.allCases)
+    func reservedNameSpellings(_ backend: StoreBackendKind) throws {
+        let (_, _, unlocked) = try unlockedStore(on: backend)
         for name in ["smsgw-login", "SMSGW-Login", "  smsgw-login\t", "ｓｍｓｇｗ-ｌｏｇｉｎ", "ＳＭＳＧＷ－ＬＯＧＩＮ"] {
             #expect(OTPEntry.isReservedName(name), "\(name)")
             #expect(throws: StoreError.self) { try unlocked.addOTPEntry(name: name, secret: Data("s".utf8)) }

@@ -4,7 +4,9 @@ import TOMLKit
 
 extension GatewayConfiguration {
     /// Top-level keys the file may hold.
-    static let topLevelKeys: Set<String> = ["data_dir", "log_level", "intervals", "modem", "resync", "replies", "http", "webhook", "node"]
+    static let topLevelKeys: Set<String> = [
+        "data_dir", "log_level", "intervals", "modem", "resync", "replies", "http", "webhook", "store", "node",
+    ]
     /// Keys of `[intervals]`.
     static let intervalKeys = [
         "poll_seconds", "health_seconds", "retry_base_seconds", "retry_max_seconds", "resync_retry_seconds",
@@ -58,7 +60,7 @@ extension GatewayConfiguration {
         for key in table.keys where !Self.topLevelKeys.contains(key) {
             throw ConfigurationError(
                 key: key,
-                "Unknown key \(key) in \(source); expected data_dir, log_level, [intervals], [node], [resync], [replies], [http], [[modem]] or [[webhook]]."
+                "Unknown key \(key) in \(source); expected data_dir, log_level, [intervals], [node], [resync], [replies], [http], [store], [[modem]] or [[webhook]]."
             )
         }
         let reader = TOMLReader(source: source)
@@ -86,6 +88,7 @@ extension GatewayConfiguration {
         try node.read(table, source: source)
         try resync.read(table, source: source)
         try http.read(table, source: source)
+        try store.read(table, source: source)
         var modemTables: [TOMLTable] = []
         if let value = table["modem"] {
             guard let array = value.array else {
@@ -120,6 +123,7 @@ extension GatewayConfiguration {
         try node.applyEnvironment(environment, prefix: prefix)
         try resync.applyEnvironment(environment, prefix: prefix)
         try http.applyEnvironment(environment, prefix: prefix)
+        try store.applyEnvironment(environment, prefix: prefix)
         let intervalPrefix = prefix + "INTERVALS_"
         for (name, value) in environment where name.hasPrefix(intervalPrefix) {
             let key = String(name.dropFirst(intervalPrefix.count)).lowercased()
@@ -207,6 +211,7 @@ extension GatewayConfiguration {
     /// Checks relations between keys: unique modem names, retry_max ≥ retry_base.
     public func validate() throws(ConfigurationError) {
         try http.validate()
+        try store.validate()
         if intervals.retryMaxSeconds < intervals.retryBaseSeconds {
             throw ConfigurationError(
                 key: "intervals.retry_max_seconds",

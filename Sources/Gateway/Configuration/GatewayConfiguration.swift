@@ -26,6 +26,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var http = HTTPSettings()
     /// The `[[webhook]]` tables, in file order: where events are delivered, signed.
     public var webhooks: [WebhookEndpoint] = []
+    /// The `[store]` table: SQLite in the data directory, or a PostgreSQL database.
+    public var store = StoreSettings()
 
     /// Timing of polls, health checks and retries, in seconds.
     public struct Intervals: Sendable, Equatable {

@@ -1,11 +1,13 @@
 import Foundation
 import Glibc
+import Logging
 import Store
 import SystemCalls
 
 extension Preflight {
-    /// The data directory, the running daemon, the account and the passphrase.
-    static func store(_ directory: URL, unlock: () throws -> String) -> [PreflightFinding] {
+    /// The data directory, the running daemon, the store's backend (with a PostgreSQL server's
+    /// durability verdict), the account and the passphrase.
+    static func store(_ directory: URL, settings: StoreSettings, unlock: () throws -> String) -> [PreflightFinding] {
         guard let info = try? FileSystem.status(of: directory.path) else {
             return [PreflightFinding("data directory", "\(directory.path) does not exist", .problem(.notFound), remedy: .createAccount)]
         }
@@ -25,8 +27,18 @@ extension Preflight {
         } else {
             findings.append(PreflightFinding("daemon", "not running"))
         }
+        if settings.backend == .postgresql {
+            let finding = postgres(directory, settings: settings)
+            findings.append(finding)
+            guard !finding.isProblem else { return findings }
+        } else if FileManager.default.fileExists(atPath: directory.appendingPathComponent(GatewayStore.databaseFileName).path) {
+            findings.append(PreflightFinding("store", "sqlite, \(directory.appendingPathComponent(GatewayStore.databaseFileName).path)"))
+        }
         // Opening would create an empty database; a check changes nothing.
-        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(GatewayStore.databaseFileName).path) else {
+        guard
+            settings.backend == .postgresql
+                || FileManager.default.fileExists(atPath: directory.appendingPathComponent(GatewayStore.databaseFileName).path)
+        else {
             findings.append(
                 PreflightFinding("account", "no database in \(directory.path) yet", .problem(.notFound), remedy: .createAccount))
             return findings
@@ -37,5 +49,23 @@ extension Preflight {
             findings.append(PreflightFinding("account and passphrase", "", .failed(error)))
         }
         return findings
+    }
+
+    /// The PostgreSQL store: reachable, migrated, and durable enough (``ServerDurability``).
+    private static func postgres(_ directory: URL, settings: StoreSettings) -> PreflightFinding {
+        do {
+            let store = try settings.open(
+                dataDirectory: directory, logger: Logger(label: "smsgw.preflight") { _ in SwiftLogNoOpLogHandler() })
+            defer { try? store.close() }
+            let verdict = try store.serverDurability()?.verdict(allowAsynchronousReplicas: settings.allowAsynchronousReplicas)
+            let detail = "postgresql, \(store.location)"
+            switch verdict {
+            case .refused(let sentence): return PreflightFinding("store", "\(detail): \(sentence)", .problem(.configuration))
+            case .warning(let sentence): return PreflightFinding("store", "\(detail); durability warning: \(sentence)")
+            case .durable, nil: return PreflightFinding("store", "\(detail); durable (synchronous_commit and standbys checked)")
+            }
+        } catch {
+            return PreflightFinding("store", "", .failed(error))
+        }
     }
 }

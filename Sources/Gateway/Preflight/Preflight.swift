@@ -21,7 +21,7 @@ public enum Preflight {
         let summary = "\(source): log_level \(configuration.logLevel), data_dir \(configuration.dataDirectory.path)"
         var findings = [PreflightFinding("configuration", summary)]
         findings += simulated ? [PreflightFinding("modems", "the built-in simulator (--sim); no device to check")] : modems(configuration)
-        findings += store(configuration.dataDirectory, unlock: unlock)
+        findings += store(configuration.dataDirectory, settings: configuration.store, unlock: unlock)
         return findings
     }
 

@@ -3,6 +3,8 @@ public enum GatewayLog {
     public static let modem = "smsgw.modem"
     /// A node of the store (another `smsgw serve` sharing it).
     public static let node = "smsgw.node"
+    /// Where the store is: a SQLite file's path or a PostgreSQL URL (never a password).
+    public static let store = "smsgw.store"
     public static let error = "smsgw.error"
     public static let contact = "smsgw.contact"
     /// A message's log id: what `smsgw send` printed, `smsgw log` and `status` show.

@@ -1,6 +1,6 @@
 public import Foundation
 public import Logging
-import Store
+public import Store
 
 /// What ``DatabaseBackup/write(dataDirectory:to:logger:)`` copied.
 public struct BackupOutcome: Sendable, Hashable {
@@ -26,7 +26,14 @@ public enum DatabaseBackup {
         guard FileManager.default.fileExists(atPath: database.path) else {
             throw MaintenanceError.noDatabase(path: database.path)
         }
-        let store = try GatewayStore.open(directory: dataDirectory, logger: logger)
+        return try write(try GatewayStore.open(directory: dataDirectory, logger: logger), to: destination)
+    }
+
+    /// Copies an open store to `destination` as ``write(dataDirectory:to:logger:)`` does.
+    ///
+    /// - Throws: the store's ``StoreError/invalidState(_:)`` on PostgreSQL, whose backups are
+    ///   the server's (`pg_dump`); otherwise as ``write(dataDirectory:to:logger:)``.
+    public static func write(_ store: GatewayStore, to destination: URL) throws -> BackupOutcome {
         try store.backup(to: destination)
         return BackupOutcome(source: store.databaseURL, destination: destination)
     }

@@ -70,26 +70,27 @@ struct SealedColumn: Sendable {
     private static let batchSize = 500
 
     /// Opens each row's blob with `old` and stores it sealed with `new`.
+    ///
+    /// Batches follow the row's unique name (a UUID), a key both backends have; SQLite's `rowid`
+    /// is SQLite's own.
     func reseal(_ db: StoreDatabase, from old: DataKey, to new: DataKey) throws {
-        var after: Int64 = 0
+        var after = ""
         while true {
             let rows = try db.rows(
                 sql: """
-                    SELECT rowid AS position, \(rowName) AS name, \(column) AS sealed FROM \(table)
-                    WHERE rowid > ? AND \(column) IS NOT NULL ORDER BY rowid LIMIT ?
+                    SELECT \(rowName) AS name, \(column) AS sealed FROM \(table)
+                    WHERE \(rowName) > ? AND \(column) IS NOT NULL ORDER BY \(rowName) LIMIT ?
                     """,
                 arguments: [after, Self.batchSize]
             )
             for row in rows {
-                let context = context(try UUID.fromStore(row["name"]))
+                let name: String = row["name"]
+                let context = context(try UUID.fromStore(name))
                 let resealed = try new.seal(try old.open(row["sealed"], for: context), for: context)
-                let position: Int64 = row["position"]
-                try db.execute(
-                    sql: "UPDATE \(table) SET \(column) = ? WHERE rowid = ?", arguments: [resealed, position]
-                )
+                try db.execute(sql: "UPDATE \(table) SET \(column) = ? WHERE \(rowName) = ?", arguments: [resealed, name])
             }
             guard let last = rows.last else { return }
-            after = last["position"]
+            after = last["name"]
         }
     }
 }

@@ -22,7 +22,13 @@ extension GatewayStore {
     ///
     /// - Throws: ``StoreError/alreadyExists(_:)`` when `destination` exists;
     ///   ``StoreError/configuration(_:)`` when it cannot be created; ``StoreError/database(_:busy:)``.
+    /// On PostgreSQL it refuses (``StoreError/invalidState(_:)``): the server's backups are its own.
     public func backup(to destination: URL) throws {
+        guard case .sqlite(let pool) = backend else {
+            throw StoreError.invalidState(
+                "The store runs on PostgreSQL, which this backup cannot copy; back up the database with the server's tools (pg_dump or base backups)."
+            )
+        }
         let path = destination.path
         if (try? FileSystem.status(of: path, followingLinks: false)) != nil {
             throw StoreError.alreadyExists(

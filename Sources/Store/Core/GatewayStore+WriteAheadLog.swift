@@ -16,7 +16,10 @@ extension GatewayStore {
     /// repeat until `budget` runs out.
     ///
     /// - Returns: true once the `-wal` is empty, false when readers kept it busy throughout.
+    /// On PostgreSQL there is no `-wal` of the store's: true at once (the server's WAL and its
+    /// dead row versions are the server's to recycle; docs/OPERATIONS.md).
     func truncateWriteAheadLog(within budget: TimeInterval = checkpointBudget) throws -> Bool {
+        guard case .sqlite(let pool) = backend else { return true }
         let deadline = Date() + budget
         let normal = Int(Self.busyTimeout * 1000)
         let short = Int(Self.checkpointBusyTimeout * 1000)
@@ -40,11 +43,17 @@ extension GatewayStore {
     /// One truncating checkpoint that does not wait: true when the `-wal` is now empty, false
     /// when another process's readers kept it (or the checkpoint failed).
     func truncateWriteAheadLogOnce() -> Bool {
-        (try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate).walFrameCount == 0 }) ?? false
+        guard case .sqlite(let pool) = backend else { return true }
+        return (try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate).walFrameCount == 0 }) ?? false
     }
 
-    /// Moves everything from the `-wal` file into the database file and closes the connections.
+    /// Moves everything from the `-wal` file into the database file and closes the connections
+    /// (on PostgreSQL, closes the idle connections).
     func closeDatabase() throws {
+        guard case .sqlite(let pool) = backend else {
+            if case .postgresql(let pool, _) = backend { pool.close() }
+            return
+        }
         try StoreError.wrapping {
             _ = try pool.writeWithoutTransaction { db in
                 try db.checkpoint(.truncate)

@@ -2,10 +2,13 @@ public import Foundation
 import GRDB
 public import Logging
 
-/// One gateway's SQLite database: opened once per process, shared by the CLI and the daemon.
+/// One gateway's database: opened once per process, shared by the CLI and the daemon.
 ///
-/// Opening creates the data directory (0700) and the database (0600, WAL, foreign keys,
-/// `secure_delete`), then runs the migrations. Everything secret needs an ``UnlockedStore``,
+/// A SQLite file in the data directory by default; opening creates the data directory (0700)
+/// and the database (0600, WAL, foreign keys, `secure_delete`), then runs the migrations. Or a
+/// PostgreSQL database (``open(postgres:directory:logger:)``), the same tables and the same
+/// encrypted columns; the data directory then holds only the node's locks and status socket
+/// (``StoreBackend`` says what else differs). Everything secret needs an ``UnlockedStore``,
 /// obtained with ``createAccount(username:passphrase:parameters:)`` or ``unlock(passphrase:now:)``.
 public final class GatewayStore: Sendable {
     /// The file name of the database inside the data directory.
@@ -19,14 +22,14 @@ public final class GatewayStore: Sendable {
     /// The database file: `directory/smsgw.sqlite`.
     public let databaseURL: URL
 
-    let pool: DatabasePool
+    let backend: StoreBackend
     let logger: Logger
     let lockoutPolicy: LockoutPolicy
 
-    private init(directory: URL, databaseURL: URL, pool: DatabasePool, logger: Logger, lockoutPolicy: LockoutPolicy) {
+    private init(directory: URL, databaseURL: URL, backend: StoreBackend, logger: Logger, lockoutPolicy: LockoutPolicy) {
         self.directory = directory
         self.databaseURL = databaseURL
-        self.pool = pool
+        self.backend = backend
         self.logger = logger
         self.lockoutPolicy = lockoutPolicy
     }
@@ -77,8 +80,51 @@ public final class GatewayStore: Sendable {
         try FilePermissions.restrictDatabaseFiles(path)
         logger.debug("Opened the gateway database.", metadata: [StoreLog.path: "\(path)"])
         return GatewayStore(
-            directory: directory, databaseURL: databaseURL, pool: pool, logger: logger, lockoutPolicy: lockoutPolicy
-        )
+            directory: directory, databaseURL: databaseURL, backend: .sqlite(pool), logger: logger,
+            lockoutPolicy: lockoutPolicy)
+    }
+
+    /// Opens the gateway database on a PostgreSQL server and migrates it.
+    ///
+    /// - Parameters:
+    ///   - address: The server, the database and the credentials.
+    ///   - directory: The node's data directory (0700, created when missing): its daemon lock,
+    ///     unlock lock and status socket; the database is not in it.
+    ///   - logger: Receives open and migration events; never key material or the password.
+    /// - Throws: ``StoreError/configuration(_:)`` when the directory cannot be used, the
+    ///   database was migrated by a newer smsgw, or TLS cannot be set up;
+    ///   ``StoreError/database(_:busy:)`` when the server cannot be reached or refuses.
+    public static func open(postgres address: PostgresAddress, directory: URL, logger: Logger) throws -> GatewayStore {
+        try open(postgres: address, directory: directory, logger: logger, lockoutPolicy: .standard)
+    }
+
+    static func open(
+        postgres address: PostgresAddress, directory: URL, logger: Logger, lockoutPolicy: LockoutPolicy
+    ) throws -> GatewayStore {
+        let directory = directory.standardizedFileURL
+        try FilePermissions.prepareDirectory(directory, logger: logger)
+        let pool = PostgresPool(try address.connectionConfiguration(), logger: logger)
+        try PostgresSchema.migrate(pool, logger: logger)
+        logger.debug("Opened the gateway database.", metadata: [StoreLog.backend: "postgresql", StoreLog.path: "\(address)"])
+        return GatewayStore(
+            directory: directory, databaseURL: directory.appendingPathComponent(databaseFileName, isDirectory: false),
+            backend: .postgresql(pool, address), logger: logger, lockoutPolicy: lockoutPolicy)
+    }
+
+    /// The backend's name, `sqlite` or `postgresql`, as `[store] backend` spells it.
+    public var backendName: String {
+        switch backend {
+        case .sqlite: "sqlite"
+        case .postgresql: "postgresql"
+        }
+    }
+
+    /// Where the database is, without any password: the SQLite file's path or the server's URL.
+    public var location: String {
+        switch backend {
+        case .sqlite: databaseURL.path
+        case .postgresql(_, let address): address.description
+        }
     }
 
     /// Applies pending migrations; a second process racing on a brand-new file retries once.
@@ -104,14 +150,19 @@ public final class GatewayStore: Sendable {
 
     /// The identifiers of the migrations applied to this database, in order.
     public func appliedMigrations() throws -> [String] {
-        try StoreError.wrapping { try pool.read { try StoreSchema.migrator.appliedMigrations($0) } }
+        switch backend {
+        case .sqlite(let pool):
+            try StoreError.wrapping { try pool.read { try StoreSchema.migrator.appliedMigrations($0) } }
+        case .postgresql(let pool, _):
+            try pool.readTransaction(PostgresSchema.appliedMigrations)
+        }
     }
 
     /// Whether an account has been created in this database.
     public var accountExists: Bool {
         get throws {
             try StoreError.wrapping {
-                try pool.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM account)") ?? false }
+                try readTransaction { db in try db.value(Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM account)") ?? false }
             }
         }
     }

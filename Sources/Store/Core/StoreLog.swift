@@ -4,6 +4,10 @@ enum StoreLog {
     static let path = "smsgw.store.path"
     static let mode = "smsgw.store.mode"
     static let migration = "smsgw.store.migration"
+    /// The database server's sentence for a transaction it refused (never a statement or value).
+    static let reason = "smsgw.store.reason"
+    /// Which backend the store runs on: sqlite or postgresql.
+    static let backend = "smsgw.store.backend"
     /// How many messages a prune deleted.
     static let pruned = "smsgw.store.pruned"
     static let contact = "smsgw.contact"

@@ -46,7 +46,7 @@ extension StoreReader {
         try db.value(
             Double.self,
             sql: """
-                SELECT MIN(sent_at + ? * (1 << resends)) FROM outbox
+                SELECT MIN(sent_at + ? * (CAST(1 AS BIGINT) << CAST(resends AS INTEGER))) FROM outbox
                 WHERE awaits_ack = 1 AND acknowledged_at IS NULL AND state IN ('sent', 'delivered')
                 """,
             arguments: [timeout]
@@ -61,13 +61,14 @@ extension StoreReader {
     }
 
     /// Rows sent (or delivered) that wait for an acknowledgement whose time to be sent again has
-    /// come: `timeout · 2^resends` after they were last sent.
+    /// come: `timeout · 2^resends` after they were last sent. (The casts give PostgreSQL its
+    /// `BIGINT << INTEGER`; SQLite's integers are all one kind.)
     public func outboxAwaitingAcknowledgement(dueBy now: Date, timeout: TimeInterval) throws -> [OutboxItem] {
         try db.rows(
             sql: """
                 SELECT * FROM outbox
                 WHERE awaits_ack = 1 AND acknowledged_at IS NULL AND state IN ('sent', 'delivered')
-                    AND sent_at + ? * (1 << resends) <= ?
+                    AND sent_at + ? * (CAST(1 AS BIGINT) << CAST(resends AS INTEGER)) <= ?
                 ORDER BY id
                 """,
             arguments: [timeout, now.timeIntervalSince1970]

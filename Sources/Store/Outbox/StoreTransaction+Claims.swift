@@ -5,7 +5,8 @@ extension StoreTransaction {
     ///
     /// Among contacts with a due row, the one served longest ago (or never) goes first, and
     /// within a contact the oldest row; so one contact's burst, or a bad number waiting for
-    /// its retry time, never holds up the others. On PostgreSQL the row is read
+    /// its retry time, never holds up the others. (A contact never served has no sequence:
+    /// `NULLS FIRST` says so on both backends, whose defaults differ.) On PostgreSQL the row is read
     /// `FOR UPDATE SKIP LOCKED`, so nodes claiming at once take different rows.
     ///
     /// - Parameters:
@@ -24,7 +25,7 @@ extension StoreTransaction {
             sql: """
                 SELECT o.id FROM outbox o
                 WHERE o.state = 'queued' AND o.next_attempt_at <= ?\(pins.sql)
-                ORDER BY (SELECT MAX(p.claim_sequence) FROM outbox p WHERE p.contact_id = o.contact_id) ASC,
+                ORDER BY (SELECT MAX(p.claim_sequence) FROM outbox p WHERE p.contact_id = o.contact_id) ASC NULLS FIRST,
                     o.id ASC
                 LIMIT 1\(db.dialect.skippingLockedRows)
                 """,

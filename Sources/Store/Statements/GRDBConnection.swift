@@ -71,24 +71,3 @@ final class GRDBConnection: StoreConnection {
 // A connection is GRDB's `Database`, which must stay on its dispatch queue.
 @available(*, unavailable)
 extension GRDBConnection: Sendable {}
-
-extension GatewayStore {
-    /// Runs `body` in one IMMEDIATE write transaction and commits if it returns; throwing rolls
-    /// back and rethrows. A second process's write waits (up to the busy timeout) until this
-    /// one commits.
-    func writeTransaction<T>(_ body: (StoreDatabase) throws -> T) throws -> T {
-        try pool.writeWithoutTransaction { db in
-            var result: T?
-            try db.inTransaction(.immediate) {
-                result = try body(StoreDatabase(GRDBConnection(db)))
-                return .commit
-            }
-            return result!
-        }
-    }
-
-    /// Runs `body` on a consistent read-only snapshot of the database.
-    func readTransaction<T>(_ body: (StoreDatabase) throws -> T) throws -> T {
-        try pool.read { db in try body(StoreDatabase(GRDBConnection(db))) }
-    }
-}

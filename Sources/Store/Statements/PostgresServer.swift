@@ -12,9 +12,11 @@ import Synchronization
 /// ratchet state, then save the next; read the largest claim sequence, then add one).
 /// Serialisable isolation keeps that promise for every one of them without a lock in each; a
 /// transaction that would break it fails with a serialisation error, reported as busy
-/// (``StoreError/database(_:busy:)``), as SQLite's busy timeout is. Explicit row locks
-/// (``StoreDialect/lockingRows``, and `SKIP LOCKED` claims) come with several nodes, to keep
-/// such failures rare where nodes meet. Reads are `REPEATABLE READ READ ONLY`: one snapshot,
+/// (``StoreError/database(_:busy:)``), as SQLite's busy timeout is. The store's own writes also
+/// take one lock before they begin (``exclusiveWriteTransaction(lock:_:)``, from
+/// ``PostgresPool``), so they wait for each other as on SQLite instead of failing and running
+/// again; explicit row locks (``StoreDialect/lockingRows``, and `SKIP LOCKED` claims) are what
+/// several nodes will need to write in parallel. Reads are `REPEATABLE READ READ ONLY`: one snapshot,
 /// like a SQLite read transaction.
 ///
 /// Statements wait for their answers off the event loop (see ``PostgresStatements``); one
@@ -29,6 +31,13 @@ final class PostgresServer: Sendable {
         self.logger = logger
     }
 
+    // postgres-nio traps when a connection goes unclosed: the close's callback holds it until
+    // the channel is closed.
+    deinit {
+        let connection = connection
+        if !connection.isClosed { connection.close().whenComplete { _ in withExtendedLifetime(connection) {} } }
+    }
+
     /// Connects to the server; the password comes from the caller, never from a file in the
     /// configuration.
     static func connect(_ configuration: PostgresConnection.Configuration, logger: Logger) throws -> PostgresServer {
@@ -36,7 +45,12 @@ final class PostgresServer: Sendable {
         let connection = try wrapping {
             try PostgresConnection.connect(on: eventLoop, configuration: configuration, id: 1, logger: logger).wait()
         }
-        return PostgresServer(connection: connection, logger: logger)
+        let server = PostgresServer(connection: connection, logger: logger)
+        // A wait for a lock ends as SQLite's busy timeout does: busy, after the same time.
+        try server.transaction("BEGIN") { db in
+            try db.execute(sql: "SET lock_timeout = \(Int(GatewayStore.busyTimeout * 1000))")
+        }
+        return server
     }
 
     /// Connects on the server's unix socket in `socketDirectory` (`.s.PGSQL.<port>`).
@@ -66,7 +80,7 @@ final class PostgresServer: Sendable {
     }
 
     /// Runs `body` in one serialisable transaction and commits if it returns; throwing rolls
-    /// back and rethrows.
+    /// back and rethrows. ``PostgresStatementTests`` use it to meet a serialisation failure.
     func writeTransaction<T>(_ body: (StoreDatabase) throws -> T) throws -> T {
         try transaction("BEGIN ISOLATION LEVEL SERIALIZABLE", body)
     }
@@ -76,20 +90,49 @@ final class PostgresServer: Sendable {
         try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
     }
 
-    private func transaction<T>(_ begin: String, _ body: (StoreDatabase) throws -> T) throws -> T {
+    /// Whether the connection is closed (the server went away or closed it): the pool drops it.
+    var isClosed: Bool { connection.isClosed }
+
+    /// ``writeTransaction(_:)`` holding the advisory lock `lock` from before it begins until
+    /// after it ends: every transaction that takes the same lock on the same database waits for
+    /// this one, as SQLite's IMMEDIATE transactions wait for each other, and its snapshot is
+    /// taken only once the lock is held (a lock taken inside a serialisable transaction would
+    /// come after its snapshot). The lock is the session's: a connection that dies releases it.
+    func exclusiveWriteTransaction<T>(lock: Int64, _ body: (StoreDatabase) throws -> T) throws -> T {
         try turn.withLock { _ in
             let database = StoreDatabase(PostgresStatements(connection, logger: logger))
-            try database.execute(sql: begin)
-            let result: T
-            do {
-                result = try body(database)
-            } catch {
-                try? database.execute(sql: "ROLLBACK")
-                throw error
+            try database.execute(sql: "SELECT pg_advisory_lock(?)", arguments: [lock])
+            defer {
+                do {
+                    try database.execute(sql: "SELECT pg_advisory_unlock(?)", arguments: [lock])
+                } catch {
+                    // A lock left held would stop every other writer: drop the connection.
+                    connection.close().whenComplete { _ in }
+                }
             }
-            try database.execute(sql: "COMMIT")
-            return result
+            return try run("BEGIN ISOLATION LEVEL SERIALIZABLE", database, body)
         }
+    }
+
+    /// Runs `body` in one transaction started by `begin` (a `BEGIN …` statement) and commits if
+    /// it returns; throwing rolls back and rethrows.
+    func transaction<T>(_ begin: String, _ body: (StoreDatabase) throws -> T) throws -> T {
+        try turn.withLock { _ in
+            try run(begin, StoreDatabase(PostgresStatements(connection, logger: logger)), body)
+        }
+    }
+
+    private func run<T>(_ begin: String, _ database: StoreDatabase, _ body: (StoreDatabase) throws -> T) throws -> T {
+        try database.execute(sql: begin)
+        let result: T
+        do {
+            result = try body(database)
+        } catch {
+            try? database.execute(sql: "ROLLBACK")
+            throw error
+        }
+        try database.execute(sql: "COMMIT")
+        return result
     }
 
     /// Runs `body`, turning the server's errors into ``StoreError/database(_:busy:)``: the

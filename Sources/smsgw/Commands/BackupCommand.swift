@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Gateway
 import Operations
 import TerminalIO
 
@@ -21,8 +22,12 @@ struct BackupCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        let backup = try DatabaseBackup.write(
-            dataDirectory: global.dataDirectory, to: URL(fileURLWithPath: file), logger: global.makeLogger())
+        let destination = URL(fileURLWithPath: file)
+        let backup =
+            try StoreSettings.load(configurationFile: ConfigurationOption.environmentFile).backend == .sqlite
+            ? try DatabaseBackup.write(dataDirectory: global.dataDirectory, to: destination, logger: global.makeLogger())
+            // Refused with the server's tools named: a PostgreSQL store is backed up by the server.
+            : try DatabaseBackup.write(try StoreAccess.open(global), to: destination)
         Output.line("Backed up \(backup.source.path) to \(backup.destination.path).")
     }
 }

@@ -10,7 +10,7 @@ extension ServeCommand {
         options.dataDir = configuration.dataDirectory.path
         let source = configFile.configurationFile?.path ?? "no file (defaults and SMSGW_* variables)"
         let findings = Preflight.findings(configuration, source: source, simulated: sim) {
-            let store = try StoreAccess.unlock(options)
+            let store = try StoreAccess.unlock(options, settings: configuration.store)
             defer { try? store.close() }
             return store.username
         }

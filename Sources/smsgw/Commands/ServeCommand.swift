@@ -69,14 +69,16 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var options = global
         options.dataDir = configuration.dataDirectory.path
-        let lock = try Self.lockDataDirectory(options)
+        let lock = try Self.lockDataDirectory(options, settings: configuration.store)
         defer { lock.release() }
         DaemonProcess.keepFreedMemoryReturnable()
-        let store = try StoreAccess.unlock(options)
+        let store = try StoreAccess.unlock(options, settings: configuration.store)
         PassphraseSource.account.removeFromEnvironment()
 
         var logger = Logger(label: "smsgw", factory: StandardErrorLogHandler.standardError(label:))
         logger.logLevel = configuration.logLevel
+        // A PostgreSQL server whose commits may vanish would let a pad be used twice.
+        try configuration.store.checkDurability(of: store.gateway, logger: logger)
         let statusSocket = StatusSocket.path(in: options.dataDirectory)
         let run: () async throws -> Void
         let http = configuration.http
@@ -131,10 +133,10 @@ struct ServeCommand: AsyncParsableCommand {
     /// if needed; a second daemon on the same store is refused before it unlocks anything.
     ///
     /// - Throws: ``CLIError`` 75 naming the running daemon's PID.
-    static func lockDataDirectory(_ options: GlobalOptions) throws -> DaemonLock {
+    static func lockDataDirectory(_ options: GlobalOptions, settings: StoreSettings) throws -> DaemonLock {
         let directory = options.dataDirectory
         if !FileManager.default.fileExists(atPath: directory.path) {
-            _ = try StoreAccess.open(options)  // creates it 0700, with the checks every command makes
+            _ = try StoreAccess.open(options, settings: settings)  // creates it 0700, with the checks every command makes
         }
         if let lock = try DaemonLock.acquire(directory: directory) { return lock }
         let pid = DaemonLock.probe(directory: directory).flatMap { $0 > 0 ? "PID \($0)" : nil } ?? "its PID is not known yet"

@@ -12,9 +12,12 @@ struct ConfigurationOption: ParsableArguments {
     /// The gateway configuration file: the option, then SMSGW_CONFIG; nil when neither is set.
     var configurationFile: URL? {
         if let config, !config.isEmpty { return URL(fileURLWithPath: config) }
-        if let value = ProcessInfo.processInfo.environment["SMSGW_CONFIG"], !value.isEmpty {
-            return URL(fileURLWithPath: value)
-        }
-        return nil
+        return Self.environmentFile
+    }
+
+    /// SMSGW_CONFIG's file, or nil: where the other commands find the `[store]` table.
+    static var environmentFile: URL? {
+        guard let value = ProcessInfo.processInfo.environment["SMSGW_CONFIG"], !value.isEmpty else { return nil }
+        return URL(fileURLWithPath: value)
     }
 }

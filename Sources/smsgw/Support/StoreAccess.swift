@@ -1,4 +1,5 @@
 import Foundation
+import Gateway
 import Logging
 import Operations
 import Store
@@ -6,9 +7,12 @@ import TerminalIO
 
 /// Opening the gateway database and unlocking its account, shared by every command.
 enum StoreAccess {
-    /// Opens the database in the data directory (creating it if needed).
-    static func open(_ options: GlobalOptions) throws -> GatewayStore {
-        try GatewayStore.open(directory: options.dataDirectory, logger: options.makeLogger())
+    /// Opens the configured store (creating it if needed): `settings`, or for a command other
+    /// than `serve` the `[store]` table of `SMSGW_CONFIG`'s file and the `SMSGW_STORE_*`
+    /// variables; SQLite in the data directory when neither says otherwise.
+    static func open(_ options: GlobalOptions, settings: StoreSettings? = nil) throws -> GatewayStore {
+        let settings = try settings ?? StoreSettings.load(configurationFile: ConfigurationOption.environmentFile)
+        return try settings.open(dataDirectory: options.dataDirectory, logger: options.makeLogger())
     }
 
     /// Opens the database and unlocks the account (``Login``) with the passphrase from
@@ -17,8 +21,8 @@ enum StoreAccess {
     ///
     /// - Throws: ``AccountError`` 66 when no account exists yet; ``StoreError`` or ``CLIError``
     ///   77 for a wrong passphrase, a missing, wrong or replayed code, or a locked account.
-    static func unlock(_ options: GlobalOptions) throws -> UnlockedStore {
-        let login = try Login.begin(try open(options), now: Date())
+    static func unlock(_ options: GlobalOptions, settings: StoreSettings? = nil) throws -> UnlockedStore {
+        let login = try Login.begin(try open(options, settings: settings), now: Date())
         let passphrase = try PassphraseSource.account.readWithOrigin(prompt: "Passphrase for smsgw: ")
         let code = login.requiresCode ? try LoginCode.read() : nil
         do {

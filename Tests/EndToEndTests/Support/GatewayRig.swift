@@ -22,8 +22,9 @@ final class GatewayRig {
     private var starts = 0
 
     /// Starts the network, creates and pairs alice (+15550001) and bob (+15550002), and with
-    /// `withCarol` carol (+15550003, paired with bob), and writes their configs.
-    init(root: URL, withCarol: Bool = false) async throws {
+    /// `withCarol` carol (+15550003, paired with bob), and writes their configs. Alice's store is
+    /// where `aliceStore` (`SMSGW_STORE_*` variables) says, SQLite in her data directory by default.
+    init(root: URL, withCarol: Bool = false, aliceStore: [String: String] = [:]) async throws {
         self.root = root
         simDirectory = root.appendingPathComponent("sim")
         simulator = try SMSGWBinary.makeProcess(
@@ -34,7 +35,7 @@ final class GatewayRig {
         let socket = simDirectory.appendingPathComponent("control.sock").path
         try await Self.wait("the simulator's control socket", timeout: 20) { FileManager.default.fileExists(atPath: socket) }
 
-        alice = try Peer.create("alice", in: root)
+        alice = try Peer.create("alice", in: root, storeEnvironment: aliceStore)
         bob = try Peer.create("bob", in: root)
         let aliceCode = try Self.pairingCode(alice.expect(["contact", "add", "bob", "--number", Self.numbers[1], "--json"]))
         let bobCode = try Self.pairingCode(bob.expect(["contact", "add", "alice", "--number", Self.numbers[0], "--json"]))

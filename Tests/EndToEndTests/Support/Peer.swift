@@ -7,16 +7,19 @@ struct Peer: Sendable {
 
     let name: String
     let dataDir: URL
+    /// `SMSGW_STORE_*` variables for a peer whose store is not SQLite in its data directory.
+    var storeEnvironment: [String: String] = [:]
 
     /// The passphrase and data directory; the HTTP API on any free loopback port, so daemons
     /// of tests that run at once never compete for the default 8640.
     var environment: [String: String] {
         ["SMSGW_PASSPHRASE": Self.passphrase, "SMSGW_DATA_DIR": dataDir.path, "SMSGW_HTTP_LISTEN": "127.0.0.1:0"]
+            .merging(storeEnvironment) { $1 }
     }
 
     /// A new temporary data directory, account created at the minimum Argon2 cost.
-    static func create(_ name: String, in root: URL) throws -> Peer {
-        let peer = Peer(name: name, dataDir: root.appendingPathComponent(name))
+    static func create(_ name: String, in root: URL, storeEnvironment: [String: String] = [:]) throws -> Peer {
+        let peer = Peer(name: name, dataDir: root.appendingPathComponent(name), storeEnvironment: storeEnvironment)
         try peer.expect(["init", "--username", name, "--kdf-memory", "19", "--kdf-iterations", "2"])
         return peer
     }

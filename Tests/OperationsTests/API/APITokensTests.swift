@@ -2,12 +2,14 @@ import Failures
 import Foundation
 import Operations
 import Store
+import TestSupport
 import Testing
 
 /// API tokens: random, stored as a hash only, scoped, expiring, revocable; failures throttled per address.
 struct APITokensTests {
-    @Test func aTokenIsRandomIsStoredOnlyAsAHashAndAuthenticatesWithItsScopes() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func aTokenIsRandomIsStoredOnlyAsAHashAndAuthenticatesWithItsScopes(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         let now = Date()
         let created = try APITokens.create(name: "dispatch", scopes: [.send], lifetime: nil, store: couple.alice, now: now, using: &rng)
@@ -38,8 +40,9 @@ struct APITokensTests {
             "\(audit)")
     }
 
-    @Test func anExpiredTokenIsRefusedAndAdminCoversEveryScope() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func anExpiredTokenIsRefusedAndAdminCoversEveryScope(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         let now = Date()
         let created = try APITokens.create(

@@ -4,12 +4,14 @@ import Foundation
 import Operations
 import Store
 import Synchronization
+import TestSupport
 import Testing
 
 /// Idempotent sends: a key queues one message, replays return it, another body is a conflict.
 struct SubmitTests {
-    @Test func aKeyQueuesOnceAndAnotherBodyWithItIsAConflict() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func aKeyQueuesOnceAndAnotherBodyWithItIsAConflict(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         let first = try Messages.submit(
             "hello", to: "bob", idempotencyKey: "k1", queueLimit: nil, store: couple.alice, now: Date(), using: &rng)
@@ -29,8 +31,9 @@ struct SubmitTests {
         #expect(json.contains("\"state\":\"queued\"") && json.contains("\"createdAt\"") && json.contains("\"history\""))
     }
 
-    @Test func theDetailGivesWhenEachStateWasFirstEnteredSubmittingIncluded() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func theDetailGivesWhenEachStateWasFirstEnteredSubmittingIncluded(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         let queued = try Messages.submit(
             "hello", to: "bob", idempotencyKey: nil, queueLimit: nil, store: couple.alice, now: Date(), using: &rng)
@@ -53,8 +56,9 @@ struct SubmitTests {
         #expect(detail.stateTimes["sent"] ?? nil != nil && detail.stateTimes["delivered"] ?? nil == nil && detail.attempts == 2)
     }
 
-    @Test func twentyConcurrentSubmissionsWithOneKeyQueueOneMessage() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func twentyConcurrentSubmissionsWithOneKeyQueueOneMessage(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         let store = couple.alice
         let ids = Mutex<[Int64]>([])
         DispatchQueue.concurrentPerform(iterations: 20) { _ in
@@ -70,8 +74,9 @@ struct SubmitTests {
         #expect(try store.read { try $0.outboxItems() }.count == 1)
     }
 
-    @Test func theQueueLimitRefusesWithBusy() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func theQueueLimitRefusesWithBusy(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         _ = try Messages.submit("one", to: "bob", idempotencyKey: nil, queueLimit: 1, store: couple.alice, now: Date(), using: &rng)
         let error = #expect(throws: SubmissionError.queueFull(limit: 1)) {
@@ -80,9 +85,10 @@ struct SubmitTests {
         #expect(error?.category == .busy)
     }
 
-    @Test("Sends submitted together share a commit but fail one by one; the peer opens each queued one")
-    func aBatchFailsPerSend() throws {
-        let couple = try Couple()
+    @Test(
+        "Sends submitted together share a commit but fail one by one; the peer opens each queued one", arguments: StoreBackendKind.allCases)
+    func aBatchFailsPerSend(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         let requests: [Messages.SubmissionRequest] = [
             .init(text: "first", contact: "bob", idempotencyKey: "a"),

@@ -1,6 +1,7 @@
 import Foundation
 import Operations
 import Store
+import TestSupport
 import Testing
 
 /// The event journal: each event written in the transaction of its cause, without any text.
@@ -9,8 +10,9 @@ struct EventJournalTests {
         try store.read { try $0.events(after: 0).map(JournalEvent.init) }
     }
 
-    @Test func aDecryptedMessageIsJournalledWithoutItsTextAndTheTextIsReadOnlyOnRequest() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func aDecryptedMessageIsJournalledWithoutItsTextAndTheTextIsReadOnlyOnRequest(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         let sealed = try Messages.encrypt("meet at noon", for: "bob", store: couple.alice, now: Date(), using: &rng)
         #expect(try events(couple.alice).isEmpty, "encrypting for copy and paste is no event")
@@ -27,8 +29,9 @@ struct EventJournalTests {
         #expect(try OperationsJSON.string(withText).contains("\"type\":\"message.received\""))
     }
 
-    @Test func anEventCommitsWithItsCauseAndRollsBackWithIt() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func anEventCommitsWithItsCauseAndRollsBackWithIt(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         let contact = try couple.bob.read { try $0.contact(named: "alice") }
         struct Abort: Error {}
         #expect(throws: Abort.self) {
@@ -44,8 +47,9 @@ struct EventJournalTests {
         #expect(try events(couple.bob).map(\.type) == ["message.received"])
     }
 
-    @Test func removingAContactOrPruningItsMessagesDeletesTheirEventsWithTheNameAndNumber() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func removingAContactOrPruningItsMessagesDeletesTheirEventsWithTheNameAndNumber(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         let contact = try couple.bob.read { try $0.contact(named: "alice") }
         try couple.bob.write { tx in
             try tx.saveModemStatus(ModemStatusRecord(name: "m1", state: .ready, connected: true))
@@ -61,8 +65,9 @@ struct EventJournalTests {
         #expect(try events(couple.bob).map(\.type) == ["modem.up"])
     }
 
-    @Test func pruningDeletesOldEventsAndFinishedDeliveriesButKeepsWhatAWebhookStillNeeds() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func pruningDeletesOldEventsAndFinishedDeliveriesButKeepsWhatAWebhookStillNeeds(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         let old = Date(timeIntervalSinceNow: -7200)
         let url = "http://127.0.0.1:9/hook"
         let pending = try couple.bob.write { tx -> WebhookDeliveryRecord in
@@ -91,8 +96,9 @@ struct EventJournalTests {
         #expect(try events(couple.bob).isEmpty)
     }
 
-    @Test func anOutgoingMessageIsJournalledWhenSentDeliveredOrFailedButNotWhenQueued() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func anOutgoingMessageIsJournalledWhenSentDeliveredOrFailedButNotWhenQueued(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()
         let first = try Messages.queue("one", to: "bob", store: couple.alice, now: Date(), using: &rng)
         let second = try Messages.queue("two", to: "bob", store: couple.alice, now: Date(), using: &rng)
@@ -109,8 +115,9 @@ struct EventJournalTests {
         #expect(journal.map(\.id) == journal.map(\.id).sorted() && Set(journal.map(\.id)).count == 3)
     }
 
-    @Test func aModemIsJournalledUpWhenItBecomesReadyAndDownWhenItStopsBeing() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func aModemIsJournalledUpWhenItBecomesReadyAndDownWhenItStopsBeing(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         for state in [ModemPhase.connecting, .ready, .ready, .recovering, .connecting, .ready, .stopped] {
             try couple.alice.write { tx in try tx.saveModemStatus(ModemStatusRecord(name: "m1", state: state, connected: state == .ready)) }
         }
@@ -119,8 +126,9 @@ struct EventJournalTests {
         #expect(journal[1].data["modem"]?["state"] == .string("recovering") && journal[1].data["modem"]?["name"] == .string("m1"))
     }
 
-    @Test func aContactIsJournalledOutOfSyncOncePerRunOfFailuresAndResyncedWhenNewKeysAreInForce() throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func aContactIsJournalledOutOfSyncOncePerRunOfFailuresAndResyncedWhenNewKeysAreInForce(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
         let contact = try couple.bob.read { try $0.contact(named: "alice") }
         try couple.bob.write { tx in
             for failures in 1...5 { try EventJournal.noteVerificationFailure(of: contact, failures: failures, in: tx, now: Date()) }
@@ -132,8 +140,9 @@ struct EventJournalTests {
         #expect(!(try OperationsJSON.string(journal[1])).contains("Resync completed"))
     }
 
-    @Test func theFeedFollowsNewEventsOfTheAskedTypesInOrder() async throws {
-        let couple = try Couple()
+    @Test(arguments: StoreBackendKind.allCases)
+    func theFeedFollowsNewEventsOfTheAskedTypesInOrder(_ backend: StoreBackendKind) async throws {
+        let couple = try Couple(on: backend)
         let store = couple.alice
         var rng = SystemRandomNumberGenerator()
         let queued = try Messages.queue("watched", to: "bob", store: store, now: Date(), using: &rng)

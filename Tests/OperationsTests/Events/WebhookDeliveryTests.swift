@@ -1,6 +1,7 @@
 import Foundation
 import Operations
 import Store
+import TestSupport
 import Testing
 
 /// The delivery rules: which event an endpoint gets next, and what each answer does.

@@ -6,18 +6,26 @@ import TestSupport
 
 /// Two people, each with their own store, who know each other as contacts.
 struct Couple {
-    let aliceDirectory = TemporaryDirectory()
-    let bobDirectory = TemporaryDirectory()
+    let aliceLocation: TestStoreLocation
+    let bobLocation: TestStoreLocation
+    var aliceDirectory: TemporaryDirectory { aliceLocation.directory }
+    var bobDirectory: TemporaryDirectory { bobLocation.directory }
     /// Alice's store, where the contact is "bob".
     let alice: UnlockedStore
     /// Bob's store, where the contact is "alice".
     let bob: UnlockedStore
 
     /// Both stores with each other as contacts, paired as `contact add` and `contact pair` do
-    /// on both sides; numbers only where given (nil: a copy-and-paste peer).
-    init(aliceNumber: String? = "+15550001", bobNumber: String? = "+15550002", paired: Bool = true) throws {
-        alice = try aliceDirectory.unlockedStore()
-        bob = try bobDirectory.unlockedStore()
+    /// on both sides; numbers only where given (nil: a copy-and-paste peer); each store on
+    /// `backend` (on PostgreSQL, a database each).
+    init(
+        aliceNumber: String? = "+15550001", bobNumber: String? = "+15550002", paired: Bool = true,
+        on backend: StoreBackendKind = .sqlite
+    ) throws {
+        aliceLocation = try location(backend)
+        bobLocation = try location(backend)
+        alice = try aliceLocation.unlockedStore().1
+        bob = try bobLocation.unlockedStore().1
         var rng = SystemRandomNumberGenerator()
         let bobOnAlice = try Contacts.add(
             name: "bob", numbers: try bobNumber.map { [try PhoneNumber($0)] } ?? [], store: alice, using: &rng)

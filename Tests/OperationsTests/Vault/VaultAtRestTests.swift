@@ -60,9 +60,11 @@ struct VaultAtRestTests {
         }
     }
 
-    @Test("A data key rotation re-encrypts items, earlier passwords and events, and all of them read back")
-    func survivesKeyRotation() throws {
-        try TestStore.withAccount { directory, _, unlocked in
+    @Test(
+        "A data key rotation re-encrypts items, earlier passwords and events, and all of them read back",
+        arguments: StoreBackendKind.allCases)
+    func survivesKeyRotation(_ backend: StoreBackendKind) throws {
+        try TestStore.withAccount(on: backend) { directory, _, unlocked in
             try Vault.add(VaultDraft(title: "site", username: "me", password: "before-rotation-1"), to: unlocked, now: Self.now)
             try Vault.edit(titled: "site", VaultChanges(password: "before-rotation-2"), in: unlocked, now: Self.now)
             try unlocked.changePassphrase(to: TestStore.passphrase, rotatingDataKey: true)

@@ -10,9 +10,9 @@ struct VaultAuditTests {
     static let now = Date(timeIntervalSince1970: 1_900_000_000)
     static let day = 86_400.0
 
-    @Test("Reused, weak, old and exposed items are reported with their reasons; a good item is not")
-    func findings() throws {
-        try TestStore.withAccount { _, _, store in
+    @Test("Reused, weak, old and exposed items are reported with their reasons; a good item is not", arguments: StoreBackendKind.allCases)
+    func findings(_ backend: StoreBackendKind) throws {
+        try TestStore.withAccount(on: backend) { _, _, store in
             let strong = "Vq7#mZ2!rT9@kL4$"
             try Vault.add(VaultDraft(title: "a", password: strong), to: store, now: Self.now)
             try Vault.add(VaultDraft(title: "b", password: strong), to: store, now: Self.now)

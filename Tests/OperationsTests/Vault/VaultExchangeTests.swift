@@ -25,9 +25,11 @@ struct VaultExchangeTests {
         "Žluťoučký kůň 🐎": [nil, nil, "Ünïcödé\nnotes, \"quoted\"", "pässwörd-ü-🔑", "totp"],
     ]
 
-    @Test("A Bitwarden export imports its logins, skips the rest with reasons, and a second import adds nothing")
-    func bitwardenImport() throws {
-        try TestStore.withAccount { _, _, store in
+    @Test(
+        "A Bitwarden export imports its logins, skips the rest with reasons, and a second import adds nothing",
+        arguments: StoreBackendKind.allCases)
+    func bitwardenImport(_ backend: StoreBackendKind) throws {
+        try TestStore.withAccount(on: backend) { _, _, store in
             let data = Data(VaultExchangeFixtures.bitwarden.utf8)
             let first = try Vault.importItems(data, format: .bitwardenJSON, into: store, now: Self.now)
             #expect(first.imported == 2)
@@ -46,9 +48,11 @@ struct VaultExchangeTests {
         }
     }
 
-    @Test("A KeePassXC CSV imports with its quoting, line breaks and Unicode; the recycle bin is skipped")
-    func keepassxcImport() throws {
-        try TestStore.withAccount { _, _, store in
+    @Test(
+        "A KeePassXC CSV imports with its quoting, line breaks and Unicode; the recycle bin is skipped",
+        arguments: StoreBackendKind.allCases)
+    func keepassxcImport(_ backend: StoreBackendKind) throws {
+        try TestStore.withAccount(on: backend) { _, _, store in
             let result = try Vault.importItems(
                 Data(VaultExchangeFixtures.keepassxc.utf8), format: .keepassxcCSV, into: store, now: Self.now)
             #expect(result.imported == 2)
@@ -77,9 +81,11 @@ struct VaultExchangeTests {
         }
     }
 
-    @Test("The Bitwarden export has Bitwarden's shape: unencrypted, logins of type 1, history newest first")
-    func bitwardenShape() throws {
-        try TestStore.withAccount { _, _, store in
+    @Test(
+        "The Bitwarden export has Bitwarden's shape: unencrypted, logins of type 1, history newest first",
+        arguments: StoreBackendKind.allCases)
+    func bitwardenShape(_ backend: StoreBackendKind) throws {
+        try TestStore.withAccount(on: backend) { _, _, store in
             try Vault.importItems(Data(VaultExchangeFixtures.bitwarden.utf8), format: .bitwardenJSON, into: store, now: Self.now)
             let data = try Vault.export(format: .bitwardenJSON, from: store, now: Self.now)
             let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
@@ -106,9 +112,9 @@ struct VaultExchangeTests {
         }
     }
 
-    @Test("Files of the wrong kind are refused as a whole")
-    func wrongFiles() throws {
-        try TestStore.withAccount { _, _, store in
+    @Test("Files of the wrong kind are refused as a whole", arguments: StoreBackendKind.allCases)
+    func wrongFiles(_ backend: StoreBackendKind) throws {
+        try TestStore.withAccount(on: backend) { _, _, store in
             for (text, format) in [
                 ("not json", VaultFormat.bitwardenJSON), (#"{"encrypted": true, "items": []}"#, .bitwardenJSON),
                 ("a,b\n1,2\n", .keepassxcCSV), ("\"Title\",\"Password\"\n\"open", .keepassxcCSV),

@@ -15,9 +15,9 @@ struct VaultTests {
         VaultDraft(title: title, username: username, password: password)
     }
 
-    @Test("Items are added, listed by title, shown masked unless revealed, edited and removed")
-    func lifecycle() throws {
-        try TestStore.withAccount { directory, _, store in
+    @Test("Items are added, listed by title, shown masked unless revealed, edited and removed", arguments: StoreBackendKind.allCases)
+    func lifecycle(_ backend: StoreBackendKind) throws {
+        try TestStore.withAccount(on: backend) { directory, _, store in
             try Vault.add(Self.draft("Mail", "first-Passw0rd", username: "me@example.org"), to: store, now: Self.now)
             try Vault.add(
                 VaultDraft(title: "bank", url: "https://bank.example", password: "x", generatedBits: 80), to: store, now: Self.now)
@@ -39,9 +39,9 @@ struct VaultTests {
         }
     }
 
-    @Test("Titles are unique under the store's name normalisation (case, width, spaces, NFC)")
-    func titlesUnique() throws {
-        try TestStore.withAccount { _, _, store in
+    @Test("Titles are unique under the store's name normalisation (case, width, spaces, NFC)", arguments: StoreBackendKind.allCases)
+    func titlesUnique(_ backend: StoreBackendKind) throws {
+        try TestStore.withAccount(on: backend) { _, _, store in
             try Vault.add(Self.draft("Café Mail", "pw-1"), to: store, now: Self.now)
             for spelling in ["café mail", "  CAFÉ MAIL ", "Cafe\u{301} Mail", "Ｃａｆé Ｍａｉｌ"] {
                 #expect(throws: VaultError.self) { try Vault.add(Self.draft(spelling, "pw-2"), to: store, now: Self.now) }
@@ -56,9 +56,11 @@ struct VaultTests {
         }
     }
 
-    @Test("Fields are validated: empty or control-character passwords, long fields, HOTP URIs are refused")
-    func fieldsValidated() throws {
-        try TestStore.withAccount { _, _, store in
+    @Test(
+        "Fields are validated: empty or control-character passwords, long fields, HOTP URIs are refused",
+        arguments: StoreBackendKind.allCases)
+    func fieldsValidated(_ backend: StoreBackendKind) throws {
+        try TestStore.withAccount(on: backend) { _, _, store in
             for draft in [
                 Self.draft("a", ""), Self.draft("b", "two\nlines"), Self.draft("", "pw"),
                 VaultDraft(title: "c", username: String(repeating: "u", count: 257), password: "pw"),
@@ -72,9 +74,9 @@ struct VaultTests {
         }
     }
 
-    @Test("A new password keeps the old one in the history, bounded to the newest ten")
-    func historyBounded() throws {
-        try TestStore.withAccount { _, _, store in
+    @Test("A new password keeps the old one in the history, bounded to the newest ten", arguments: StoreBackendKind.allCases)
+    func historyBounded(_ backend: StoreBackendKind) throws {
+        try TestStore.withAccount(on: backend) { _, _, store in
             try Vault.add(Self.draft("site", "password-0"), to: store, now: Self.now)
             for index in 1...12 {
                 try Vault.edit(titled: "site", VaultChanges(password: "password-\(index)"), in: store, now: Self.now + Double(index))
@@ -91,9 +93,11 @@ struct VaultTests {
         }
     }
 
-    @Test("A typed password is checked against every other item and their histories; a generated one is not")
-    func reuseFlagged() throws {
-        try TestStore.withAccount { _, _, store in
+    @Test(
+        "A typed password is checked against every other item and their histories; a generated one is not",
+        arguments: StoreBackendKind.allCases)
+    func reuseFlagged(_ backend: StoreBackendKind) throws {
+        try TestStore.withAccount(on: backend) { _, _, store in
             try Vault.add(Self.draft("one", "shared-secret-1"), to: store, now: Self.now)
             try Vault.add(Self.draft("two", "old-secret"), to: store, now: Self.now)
             try Vault.edit(titled: "two", VaultChanges(password: "new-secret"), in: store, now: Self.now)
@@ -108,9 +112,9 @@ struct VaultTests {
         }
     }
 
-    @Test("Every change and use is logged, encrypted, and filtered by title")
-    func eventsLogged() throws {
-        try TestStore.withAccount { _, _, store in
+    @Test("Every change and use is logged, encrypted, and filtered by title", arguments: StoreBackendKind.allCases)
+    func eventsLogged(_ backend: StoreBackendKind) throws {
+        try TestStore.withAccount(on: backend) { _, _, store in
             try Vault.add(Self.draft("mail", "pw-1"), to: store, now: Self.now)
             try Vault.add(Self.draft("bank", "pw-2"), to: store, now: Self.now)
             _ = try Vault.item(titled: "mail", reveal: true, in: store, now: Self.now + 1)
@@ -127,9 +131,9 @@ struct VaultTests {
         }
     }
 
-    @Test("The TOTP code of an item is RFC 6238's; an item without a URI says so")
-    func totpCode() throws {
-        try TestStore.withAccount { _, _, store in
+    @Test("The TOTP code of an item is RFC 6238's; an item without a URI says so", arguments: StoreBackendKind.allCases)
+    func totpCode(_ backend: StoreBackendKind) throws {
+        try TestStore.withAccount(on: backend) { _, _, store in
             let uri = "otpauth://totp/Example:me?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&digits=8"
             try Vault.add(VaultDraft(title: "site", password: "pw", totp: uri), to: store, now: Self.now)
             let code = try Vault.code(titled: "site", in: store, now: Date(timeIntervalSince1970: 59))

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import TestSupport
 
 @testable import Store
@@ -24,5 +25,13 @@ extension TemporaryDirectory {
     /// The files (by path) whose bytes contain `needle`.
     func filesContaining(_ needle: Data) -> [String] {
         rawFiles().filter { $0.value.range(of: needle) != nil }.map(\.key).sorted()
+    }
+}
+
+extension GatewayStore {
+    /// The SQLite store's GRDB pool, for tests that read the file's own tables and pragmas.
+    var pool: DatabasePool {
+        guard case .sqlite(let pool) = backend else { preconditionFailure("The store runs on PostgreSQL, not SQLite.") }
+        return pool
     }
 }

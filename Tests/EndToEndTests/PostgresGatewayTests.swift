@@ -1,0 +1,44 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A gateway whose store is a PostgreSQL database, set up as an operator would (`smsgw init`,
+/// `[store]` from the environment, the password in a 0600 file), exchanging SMS with a gateway
+/// on SQLite over the simulated network.
+@Suite("A gateway on PostgreSQL", .serialized)
+struct PostgresGatewayTests {
+    @Test("init, serve --check and serve on PostgreSQL; texts go both ways with a gateway on SQLite")
+    func exchangeAcrossBackends() async throws {
+        let cluster = try requirePostgres()
+        try await withTemporaryDirectory { root in
+            let database = try cluster.freshLoopbackAddress()
+            let passwordFile = root.appendingPathComponent("database-password")
+            #expect(
+                FileManager.default.createFile(
+                    atPath: passwordFile.path, contents: Data((cluster.password + "\n").utf8), attributes: [.posixPermissions: 0o600]))
+            let store = [
+                "SMSGW_STORE_BACKEND": "postgresql",
+                "SMSGW_STORE_URL": "postgresql://\(database.user)@127.0.0.1:\(database.port)/\(database.database)",
+                "SMSGW_STORE_TLS": "disable", "SMSGW_STORE_PASSWORD_FILE": passwordFile.path,
+            ]
+            let rig = try await GatewayRig(root: root, aliceStore: store)
+
+            let check = try rig.alice.run(["serve", "--check", "--config", rig.configuration(of: rig.alice).path])
+            #expect(check.stdout.contains("ok      store: postgresql, postgresql://smsgw@127.0.0.1:\(database.port)/"), "\(check.stdout)")
+            #expect(check.stdout.contains("; durable"), "\(check.stdout)")
+            #expect(!check.stdout.contains(cluster.password) && !check.stderr.contains(cluster.password))
+
+            try await rig.startBoth()
+            try await rig.exchange("across backends")
+            try await rig.stopBoth()
+            // Alice's data directory holds her node's locks, never a database.
+            let files = try FileManager.default.contentsOfDirectory(atPath: rig.alice.dataDir.path)
+            #expect(!files.contains { $0.hasPrefix("smsgw.sqlite") }, "\(files)")
+            #expect(try rig.log(rig.alice).contains { $0.status == "decrypted" && $0.text == "across backends, to alice" })
+            // The server's tools back a PostgreSQL store up; `smsgw backup` says so and writes nothing.
+            let backup = try rig.alice.run(["backup", root.appendingPathComponent("copy.sqlite").path])
+            #expect(backup.status != 0 && backup.stderr.contains("pg_dump"), "\(backup.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("copy.sqlite").path))
+        }
+    }
+}
