@@ -57,7 +57,7 @@ final class GRDBConnection: StoreConnection {
     /// Whether the text holds `SELECT *`, searched in its bytes: Foundation's `contains` on a
     /// `String` cost a send more than the statement it guarded.
     static func selectsEveryColumn(_ sql: String) -> Bool {
-        let pattern = Array("SELECT *".utf8)
+        let pattern = selectAll
         var matched = 0
         for byte in sql.utf8 {
             matched = byte == pattern[matched] ? matched + 1 : (byte == pattern[0] ? 1 : 0)
@@ -65,6 +65,8 @@ final class GRDBConnection: StoreConnection {
         }
         return false
     }
+
+    private static let selectAll = Array("SELECT *".utf8)
 
     /// GRDB's arguments, built through its initializer for optional values: the one for
     /// non-optional values maps with a key path, which is looked up at run time on every call.
