@@ -45,6 +45,16 @@ struct ContactTests {
         }
     }
 
+    @Test(
+        "A stored number reads as the parse gives it: taken as it is in E.164 form, parsed otherwise",
+        arguments: ["+15550100", "+861234567890123", "+4930123456", "15550100", "+0441234567", "+1234567", "+1555 0100", "+1555-0100x"]
+    )
+    func storedNumbers(stored: String) {
+        let parsed = try? PhoneNumber(stored)
+        let read = try? PhoneNumber(storedE164: stored)
+        #expect(read == parsed)
+    }
+
     @Test("Add, look up without regard to case, list, rename, renumber, remove", arguments: StoreBackendKind.allCases)
     func crud(_ backend: StoreBackendKind) throws {
         let (_, _, store) = try unlockedStore(on: backend)

@@ -34,7 +34,7 @@ struct GatewayStoreTests {
         #expect(try again.appliedMigrations() == StoreSchema.migrator.migrations)
     }
 
-    @Test("WAL, foreign keys, secure_delete and the busy timeout are on for every connection")
+    @Test("WAL, foreign keys, secure_delete, journals in memory and the busy timeout are on for every connection")
     func pragmas() throws {
         let directory = TemporaryDirectory()
         let store = try directory.open()
@@ -43,14 +43,18 @@ struct GatewayStoreTests {
                 try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "",
                 try String.fetchOne(db, sql: "PRAGMA foreign_keys") ?? "",
                 try String.fetchOne(db, sql: "PRAGMA secure_delete") ?? "",
+                try String.fetchOne(db, sql: "PRAGMA temp_store") ?? "",
             ]
         }
-        #expect(pragmas == ["wal", "1", "1"])
+        #expect(pragmas == ["wal", "1", "1", "2"])
         // Readers keep GRDB's own WAL busy timeout; the writer, which waits for other processes, has ours.
         let writer = try store.pool.writeWithoutTransaction { db in
-            [try Int.fetchOne(db, sql: "PRAGMA secure_delete"), try Int.fetchOne(db, sql: "PRAGMA busy_timeout")]
+            [
+                try Int.fetchOne(db, sql: "PRAGMA secure_delete"), try Int.fetchOne(db, sql: "PRAGMA temp_store"),
+                try Int.fetchOne(db, sql: "PRAGMA busy_timeout"),
+            ]
         }
-        #expect(writer == [1, 15_000])
+        #expect(writer == [1, 2, 15_000])
     }
 
     @Test("The directory is 0700 and the database, -wal and -shm are 0600")

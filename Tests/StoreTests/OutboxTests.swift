@@ -48,6 +48,21 @@ struct OutboxTests {
         #expect(entry.error == "MAC check failed" && entry.time == base)
     }
 
+    @Test("Each logged message gets a random version-4 identifier of its own, which its text is sealed under")
+    func logIdentifiers() throws {
+        let (_, _, store) = try TestStore.unlockedStore()
+        let alice = try contacts(store, ["alice"])[0]
+        let ids = try store.write { tx in
+            try (0..<200).map { _ in
+                try tx.appendLog(NewLogEntry(direction: .outgoing, contact: alice, status: .queued, text: "hi"))
+            }
+        }
+        let uuids = try store.gateway.pool.read { db in try String.fetchAll(db, sql: "SELECT uuid FROM messages") }
+        #expect(Set(uuids).count == 200 && uuids.allSatisfy { UUID(uuidString: $0)?.storeString == $0 })
+        #expect(uuids.allSatisfy { Array($0)[14] == "4" && "89ab".contains(Array($0)[19]) })
+        #expect(try store.read { try $0.logEntry(id: ids[199]) }.text == "hi")
+    }
+
     @Test(
         "Outbox rows go queued → submitting → sent → delivered, the log follows, bad moves are refused",
         arguments: StoreBackendKind.allCases)

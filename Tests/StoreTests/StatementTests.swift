@@ -45,6 +45,27 @@ struct StatementTests {
         #expect(try store.write { tx in try tx.pruneReceivedFingerprints(olderThan: now + 1) } == 1)
     }
 
+    @Test(
+        "A statement that selects every column is told apart by its bytes, and only that one is prepared afresh",
+        arguments: [
+            ("SELECT * FROM outbox WHERE id = ?", true), ("WITH x AS (SELECT * FROM t) SELECT a FROM x", true),
+            ("SSELECT * FROM t", true), ("SELECT COUNT(*) FROM t", false), ("SELECT a, b FROM t", false),
+            ("SELECT  * FROM t", false), ("", false),
+        ])
+    func selectsEveryColumn(sql: String, every: Bool) {
+        #expect(GRDBConnection.selectsEveryColumn(sql) == every)
+    }
+
+    @Test("The outbox statements that name their columns name every column an outbox row is read from")
+    func outboxColumns() throws {
+        let (_, _, store) = try TestStore.unlockedStore()
+        let table = try store.read { reader in
+            try reader.db.rows(sql: "SELECT name FROM pragma_table_info('outbox')").map { row -> String in row[0] }
+        }
+        let named = OutboxItem.columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        #expect(Set(named) == Set(table).subtracting(["claim_sequence"]) && named.count == Set(named).count)
+    }
+
     @Test("A column another process's migration added is read by a connection that prepared the table's statement before")
     func columnsAfterMigration() throws {
         let (_, _, store) = try TestStore.unlockedStore()

@@ -71,7 +71,7 @@ public enum APITokens {
     public static func authenticate(_ presented: String, store: UnlockedStore, now: Date) throws -> APIToken {
         let presentedHash = hash(presented)
         var match: APITokenRecord?
-        for record in try store.read({ try $0.apiTokens() }) where constantTimeEqual(record.hash, presentedHash) {
+        for record in try store.currentAPITokens() where constantTimeEqual(record.hash, presentedHash) {
             match = record
         }
         guard let match else { throw APITokenError.invalid }

@@ -70,6 +70,20 @@ public struct MessageDetail: Sendable, Equatable, Encodable {
     }
 }
 
+extension MessageDetail {
+    /// The message just queued in the caller's transaction, as ``read(id:in:)`` would return it:
+    /// built from the log entry and the SMS just written, so only its status history (numbered
+    /// by the store) is read. Its SMS have no attempts, error or claim yet.
+    static func queued(_ queued: QueuedMessage, logged: NewLogEntry, in reader: StoreReader) throws -> MessageDetail {
+        let history = try reader.stateChanges(ofMessage: queued.logID)
+        let entry = LogEntry(
+            written: logged, id: queued.logID, contactName: queued.contact, sequence: history.last?.sequence ?? 0)
+        return MessageDetail(
+            history: MessageHistory(message: LoggedMessage(entry), history: history), parts: queued.parts, attempts: 0,
+            lastError: nil, submittingAt: nil)
+    }
+}
+
 /// A page of the message log (``MessageLog/page(_:store:)``): its messages, oldest first, and the
 /// cursor of the next page.
 ///

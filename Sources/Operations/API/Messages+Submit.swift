@@ -95,10 +95,10 @@ extension Messages {
         if let queueLimit, (try tx.outboxCounts()[.queued] ?? 0) >= queueLimit {
             throw SubmissionError.queueFull(limit: queueLimit)
         }
-        let queued = try queue(checked.prepared, checked.split, to: checked.request.contact, in: tx, now: now, using: &rng)
+        let (queued, logged) = try queue(checked.prepared, checked.split, to: checked.request.contact, in: tx, now: now, using: &rng)
         if let key {
             try tx.saveIdempotencyKey(key, requestHash: checked.requestHash, messageID: queued.logID, at: now)
         }
-        return Submission(message: try MessageDetail.read(id: queued.logID, in: tx), replayed: false)
+        return Submission(message: try MessageDetail.queued(queued, logged: logged, in: tx), replayed: false)
     }
 }

@@ -67,15 +67,16 @@ public enum Messages {
     ) throws -> QueuedMessage {
         let prepared = try PreparedText(text, transliterate: transliterate)
         let split = try prepared.split(maxParts: maxParts)
-        return try store.write { tx in try queue(prepared, split, to: contactName, in: tx, now: now, using: &rng) }
+        return try store.write { tx in try queue(prepared, split, to: contactName, in: tx, now: now, using: &rng).queued }
     }
 
     /// The queueing step of ``queue(_:to:transliterate:maxParts:store:now:using:)`` in the caller's
-    /// transaction (the HTTP API adds its idempotency key to the same one).
+    /// transaction (the HTTP API adds its idempotency key to the same one), with the log entry it
+    /// wrote (the API answers from it rather than reading the message back).
     static func queue(
         _ prepared: PreparedText, _ split: LongText, to contactName: String, in tx: StoreTransaction, now: Date,
         using rng: inout some RandomNumberGenerator
-    ) throws -> QueuedMessage {
+    ) throws -> (queued: QueuedMessage, logged: NewLogEntry) {
         let contact = try tx.contact(named: contactName).requiringNumber(for: .message)
         let sealed = try seal(prepared, split, for: contact, logged: .queued, in: tx, now: now, using: &rng)
         // Parts are sent again until acknowledged when the contact has acknowledgements on (§9.2).
@@ -86,9 +87,10 @@ public enum Messages {
                 ofOutbox: id, epoch: message.session.epoch, position: message.position, awaitsAcknowledgement: awaits)
             return id
         }
-        return QueuedMessage(
+        let queued = QueuedMessage(
             logID: sealed.logID, outboxID: outboxIDs[0], position: sealed.messages[0].position,
             replacements: prepared.replacements, contact: contact.name, parts: outboxIDs.count)
+        return (queued, sealed.logged)
     }
 
     /// Seals every message of the split with the contact's session, at consecutive positions,
@@ -97,7 +99,7 @@ public enum Messages {
     private static func seal(
         _ prepared: PreparedText, _ split: LongText, for contact: Contact, logged status: MessageStatus,
         in tx: StoreTransaction, now: Date, using rng: inout some RandomNumberGenerator
-    ) throws -> (messages: [Sealed], logID: Int64) {
+    ) throws -> (messages: [Sealed], logID: Int64, logged: NewLogEntry) {
         if split.messageCount > 1, contact.protocolVersion < 2 {
             throw MessageError.peerReadsOneMessage(contact: contact.name, septets: split.septetCount)
         }
@@ -109,11 +111,10 @@ public enum Messages {
             messages.append(sealed)
         }
         try tx.saveSession(session, for: contact)
-        let logID = try tx.appendLog(
-            NewLogEntry(
-                time: now, direction: .outgoing, contact: contact, status: status, text: prepared.text,
-                ciphertext: messages.map(\.ciphertext).joined(separator: "\n")))
-        return (messages, logID)
+        let logged = NewLogEntry(
+            time: now, direction: .outgoing, contact: contact, status: status, text: prepared.text,
+            ciphertext: messages.map(\.ciphertext).joined(separator: "\n"))
+        return (messages, try tx.appendLog(logged), logged)
     }
 
     /// Opens a ciphertext a person pasted (copy and paste): verifies it, then commits the new

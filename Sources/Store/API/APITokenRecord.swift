@@ -34,8 +34,13 @@ public struct APITokenRecord: Sendable, Equatable {
 extension StoreReader {
     /// Every API token, by name.
     public func apiTokens() throws -> [APITokenRecord] {
-        try db.rows(sql: "SELECT * FROM api_tokens ORDER BY name").map(APITokenRecord.init(row:))
+        try db.rows(sql: Self.everyToken).map(APITokenRecord.init(row:))
     }
+
+    /// The columns named, so that the statement stays prepared (see ``GRDBConnection``).
+    private static let everyToken = """
+        SELECT name, token_hash, scopes, created_at, expires_at, last_used_at FROM api_tokens ORDER BY name
+        """
 }
 
 extension StoreTransaction {

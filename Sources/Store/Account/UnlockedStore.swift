@@ -15,9 +15,12 @@ public final class UnlockedStore: Sendable, CustomStringConvertible, CustomRefle
     /// The keys in memory; replaced when this process changes the passphrase or rotates the key.
     let keys: Mutex<AccountKeys>
     let currentUsername: Mutex<String>
+    /// The API tokens as last read, for the daemon's check of each request.
+    let apiTokenCache: APITokenCache
 
     init(gateway: GatewayStore, accountID: UUID, username: String, keys: AccountKeys) {
         self.gateway = gateway
+        self.apiTokenCache = APITokenCache(path: gateway.databaseURL.path)
         self.accountID = accountID
         self.keys = Mutex(keys)
         self.currentUsername = Mutex(username)

@@ -55,6 +55,16 @@ public struct PhoneNumber: Sendable, Hashable, Codable, CustomStringConvertible,
 
     /// Reads a number already stored in E.164 form.
     init(storedE164 value: String) throws(StoreError) {
+        // Already normalised, as every stored number is: taken as it is, without the parse
+        // (Foundation's trimming and a character set), which each outbox and contact row paid.
+        let bytes = value.utf8
+        if (9...16).contains(bytes.count), bytes.first == UInt8(ascii: "+"),
+            bytes.dropFirst().first != UInt8(ascii: "0"),
+            bytes.dropFirst().allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        {
+            e164 = value
+            return
+        }
         do {
             self = try PhoneNumber(value)
         } catch {

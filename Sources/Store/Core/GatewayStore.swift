@@ -61,6 +61,9 @@ public final class GatewayStore: Sendable {
         configuration.prepareDatabase { db in
             // Deleted rows (keys, texts) are overwritten with zeros, not left in free pages.
             try db.execute(sql: "PRAGMA secure_delete = ON")
+            // Statement and savepoint journals stay in memory: with a temporary file, every
+            // transaction of several sends (a savepoint each) opened one and wrote pages to it.
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
 
         let pool: DatabasePool = try FilePermissions.withPrivateUmask {

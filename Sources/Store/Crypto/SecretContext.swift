@@ -100,6 +100,18 @@ extension UUID {
     /// The lowercase form stored in the database and used in associated data.
     var storeString: String { uuidString.lowercased() }
 
+    /// A random (version 4) identifier from the system's generator (`getrandom`): Foundation's
+    /// `UUID()` opens and reads `/dev/urandom` for each one on Linux, a file opened per message.
+    static func random() -> UUID {
+        var generator = SystemRandomNumberGenerator()
+        var words = (generator.next() as UInt64, generator.next() as UInt64)
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeBytes(of: &words) { random in withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: random) } }
+        uuid.6 = uuid.6 & 0x0F | 0x40  // version 4
+        uuid.8 = uuid.8 & 0x3F | 0x80  // the RFC 4122 variant
+        return UUID(uuid: uuid)
+    }
+
     /// Parses the stored form, throwing ``StoreError/corrupted(_:)`` on anything else.
     static func fromStore(_ string: String) throws(StoreError) -> UUID {
         guard let uuid = UUID(uuidString: string) else {

@@ -136,6 +136,23 @@ extension LogEntry {
 
     static let selection = "SELECT \(columns) FROM messages m LEFT JOIN contacts c ON c.id = m.contact_id"
 
+    /// The entry ``StoreTransaction/appendLog(_:)`` wrote as `id`, as a read in the same
+    /// transaction would return it, without the read: the time as stored (seconds since 1970),
+    /// the text in the clear. Only for an entry without a received fingerprint (the store keeps
+    /// that in a keyed form only a read gives), that is an outgoing one.
+    ///
+    /// - Parameters:
+    ///   - contactName: The contact's name as stored now (nil without a contact).
+    ///   - sequence: The change feed's number of its status (its ``MessageStateChange``'s).
+    public init(written entry: NewLogEntry, id: Int64, contactName: String?, sequence: Int64) {
+        precondition(entry.fingerprint == nil, "A received entry's fingerprint is stored keyed; read the entry back.")
+        self.init(
+            id: id, time: Date(timeIntervalSince1970: entry.time.timeIntervalSince1970), direction: entry.direction,
+            contactID: entry.contactID, contactName: entry.contactID == nil ? nil : contactName,
+            remoteNumber: entry.remoteNumber, status: entry.status, text: entry.text, ciphertext: entry.ciphertext,
+            error: entry.error, fingerprint: nil, sequence: sequence)
+    }
+
     init(row: StoreRow, dataKey: DataKey) throws {
         let uuid = try UUID.fromStore(row["uuid"])
         let sealed: Data? = row["text"]

@@ -36,8 +36,10 @@ extension StoreReader {
 
     /// The outbox rows that carry the message with this id (one per SMS), oldest first.
     public func outboxItems(ofMessage id: Int64) throws -> [OutboxItem] {
-        try db.rows(sql: "SELECT * FROM outbox WHERE message_id = ? ORDER BY id", arguments: [id]).map(OutboxItem.init(row:))
+        try db.rows(sql: Self.outboxOfMessage, arguments: [id]).map(OutboxItem.init(row:))
     }
+
+    private static let outboxOfMessage = "SELECT \(OutboxItem.columns) FROM outbox WHERE message_id = ? ORDER BY id"
 
     /// How many messages are logged in each direction and status.
     public func messageCounts() throws -> [(direction: MessageDirection, status: MessageStatus, count: Int)] {

@@ -44,7 +44,7 @@ extension StoreTransaction {
     /// Adds a message to the log, its text encrypted, and returns its id.
     @discardableResult
     public func appendLog(_ entry: NewLogEntry) throws -> Int64 {
-        let uuid = UUID()
+        let uuid = UUID.random()
         let sealed = try entry.text.map { text throws(StoreError) in try dataKey.seal(text, for: .messageText(uuid)) }
         return try db.insert(
             sql: """

@@ -70,6 +70,14 @@ public enum OutboxKind: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 extension OutboxItem {
+    /// The columns ``init(row:)`` reads, for the statements that name them instead of `SELECT *`
+    /// (a named selection stays prepared; see ``GRDBConnection``).
+    static let columns = """
+        id, message_id, contact_id, phone_number, body, state, attempts, last_error, error_permanent, \
+        next_attempt_at, modem, message_reference, created_at, updated_at, sent_at, delivered_at, kind, epoch, \
+        position, awaits_ack, resends, acknowledged_at, submitting_at
+        """
+
     init(row: StoreRow) throws {
         guard let state = OutboxState(rawValue: row["state"]) else {
             throw StoreError.corrupted("An outbox row has an unknown state; restore the database from a backup.")

@@ -16,7 +16,7 @@ struct StoreArguments: ExpressibleByArrayLiteral, Sendable {
     }
 
     init(_ elements: some Sequence<some StoreValueConvertible>) {
-        values = elements.map(\.storeValue)
+        values = elements.map { element in element.storeValue }
     }
 
     /// Appends `other`'s values after these.

@@ -31,6 +31,20 @@ struct SubmitTests {
         #expect(json.contains("\"state\":\"queued\"") && json.contains("\"createdAt\"") && json.contains("\"history\""))
     }
 
+    @Test("A new send is answered from what it wrote: the very message a read gives, a long text's parts too")
+    func aNewSendsAnswerIsTheMessageAsRead() throws {
+        let couple = try Couple()
+        var rng = SystemRandomNumberGenerator()
+        let long = String(repeating: "a text that needs several messages, ", count: 10)
+        for (text, parts) in [("hello", 1), (long, 3)] {
+            let sent = try Messages.submit(
+                text, to: "BOB", idempotencyKey: nil, queueLimit: nil, store: couple.alice, now: Date(), using: &rng)
+            let read = try MessageDetail.read(id: sent.id, store: couple.alice)
+            #expect(sent.message == read && read.parts == parts)
+            #expect(try OperationsJSON.string(sent.message) == OperationsJSON.string(read))
+        }
+    }
+
     @Test(arguments: StoreBackendKind.allCases)
     func theDetailGivesWhenEachStateWasFirstEnteredSubmittingIncluded(_ backend: StoreBackendKind) throws {
         let couple = try Couple(on: backend)
