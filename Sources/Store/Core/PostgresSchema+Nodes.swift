@@ -20,6 +20,6 @@ extension PostgresSchema {
                 "ALTER TABLE outbox ADD COLUMN lease_until DOUBLE PRECISION",
                 "CREATE INDEX outbox_claims ON outbox(state, node)",
                 "ALTER TABLE modem_status ADD COLUMN node TEXT",
-            ]),
+            ])
     ]
 }

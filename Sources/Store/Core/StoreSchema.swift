@@ -268,6 +268,7 @@ enum StoreSchema {
         registerVaultShareParts(in: &migrator)
         registerVersion7(in: &migrator)
         registerNodes(in: &migrator)
+        registerVersion8(in: &migrator)
 
         return migrator
     }
