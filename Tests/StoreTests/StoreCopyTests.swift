@@ -36,9 +36,17 @@ struct StoreCopyTests {
         let filled = tables.filter { table in (try? Self.rows(of: table, in: store).isEmpty) == false }
         #expect(filled == tables, "tables without a sample row: \(Set(tables).subtracting(filled).sorted())")
 
+        // SQLite's implicit rowid, PostgreSQL's column of that name: the vault's order survives.
+        for table in ["vault_items", "vault_history", "vault_parts"] {
+            let order = "SELECT rowid FROM \(table) ORDER BY id"
+            let ids = try store.readTransaction { db in try db.values(Int64.self, sql: order) }
+            #expect(try server.readTransaction { db in try db.values(Int64.self, sql: order) } == ids, "\(table)")
+            #expect(try returned.readTransaction { db in try db.values(Int64.self, sql: order) } == ids, "\(table)")
+        }
+
         for copy in [server, returned] {
             let opened = try copy.unlock(passphrase: TestStore.passphrase)
-            #expect(try opened.checkDecryption() == DecryptionCheck(ratchetStates: 1, logTexts: 3, vaultItems: 1))
+            #expect(try opened.checkDecryption() == DecryptionCheck(ratchetStates: 1, logTexts: 3, vaultItems: 2))
             #expect(try opened.log().map(\.text) == unlocked.log().map(\.text))
             #expect(try opened.read { try $0.session(for: try $0.contact(named: "carol")) } == Data("ratchet".utf8))
             #expect(try opened.otpEntry(named: "bank").secret == Data("otp-secret".utf8))
@@ -51,20 +59,23 @@ struct StoreCopyTests {
         withExtendedLifetime((original, middle, back)) {}
     }
 
-    @Test("A copy stopped after some batches resumes where it stopped, without a row twice", arguments: [1, 3])
-    func resumed(after batches: Int) throws {
+    @Test(
+        "A copy stopped after some batches resumes where it stopped, without a row twice, in either direction",
+        arguments: [(StoreBackendKind.sqlite, 1), (.sqlite, 3), (.postgresql, 2), (.postgresql, 30)])
+    func resumed(from source: StoreBackendKind, after batches: Int) throws {
         _ = try requirePostgres()
-        let (original, store, unlocked) = try unlockedStore(on: .sqlite)
+        let (original, store, unlocked) = try unlockedStore(on: source)
         try Self.fill(unlocked)
-        let target = try location(.postgresql)
-        let server = try target.open()
+        let target = try location(source == .sqlite ? .postgresql : .sqlite)
+        let copy = try target.open()
         var seen = 0
         #expect(throws: Interrupted.self) {
-            _ = try store.copy(to: server, batchSize: 1) { _ in
+            _ = try store.copy(to: copy, batchSize: 1) { _ in
                 seen += 1
                 if seen == batches { throw Interrupted() }
             }
         }
+        #expect(try copy.readTransaction(StoreCopier.hasProgressTable))
         // Opened again as a rerun would: the progress table is still there and says where.
         let reopened = try target.open()
         let copied = try store.copy(to: reopened, batchSize: 1)
@@ -73,6 +84,13 @@ struct StoreCopyTests {
             #expect(try Self.rows(of: table, in: reopened) == Self.rows(of: table, in: store), "\(table)")
         }
         #expect(try reopened.readTransaction(StoreCopier.hasProgressTable) == false)
+        // The triggers are back: a new message writes its events as before the copy.
+        let opened = try reopened.unlock(passphrase: TestStore.passphrase)
+        let events = try reopened.readTransaction { db in try StoreCopier.count("events", db) }
+        _ = try opened.write { tx in
+            try tx.appendLog(NewLogEntry(direction: .incoming, contact: nil, remoteNumber: "+1555", status: .decrypted, text: "new"))
+        }
+        #expect(try reopened.readTransaction { db in try StoreCopier.count("events", db) } > events)
         withExtendedLifetime((original, target)) {}
     }
 
@@ -107,10 +125,12 @@ struct StoreCopyTests {
             try tx.enqueueOutbox("CIPHERTEXT", to: carol, messageID: last)
             try tx.saveIdempotencyKey("key-1", requestHash: Data([1, 2]), messageID: last, at: Date())
             try tx.addOTPEntry(name: "bank", secret: Data("otp-secret".utf8))
+            _ = try tx.insertVaultItem(Data("first item".utf8))
             let item = try tx.insertVaultItem(Data("item".utf8))
             try tx.appendVaultHistory(of: item, body: Data("old".utf8), keeping: 5)
             _ = try tx.appendVaultEvent(Data("event".utf8))
             _ = try tx.insertVaultPart(Data("part".utf8))
+            _ = try tx.insertVaultPart(Data("second part".utf8))
             _ = try tx.addOperator(name: "ops", role: .admin, password: Data("verifier".utf8))
             try tx.addAPIToken(APITokenRecord(name: "ci", hash: Data([9, 9]), scopes: "send", createdAt: Date()))
             let event = try tx.appendEvent(type: "test.event", time: Date(), contact: carol, payload: "{}")
