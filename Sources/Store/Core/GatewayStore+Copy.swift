@@ -49,18 +49,18 @@ extension GatewayStore {
         let begun = try StoreError.wrapping { try target.writeTransaction { db in try StoreCopier.begin(plan, db) } }
         for table in plan.tables {
             let total = try StoreError.wrapping { try readTransaction { db in try StoreCopier.count(table.name, db) } }
-            var copied = begun[table.name] ?? 0
-            while copied < total {
+            var position = begun[table.name] ?? StoreCopier.Position()
+            while position.copied < total {
                 let rows = try StoreError.wrapping {
-                    try readTransaction { db in try StoreCopier.rows(of: table, after: copied, limit: batchSize, db) }
+                    try readTransaction { db in try StoreCopier.rows(of: table, after: position, limit: batchSize, db) }
                 }
                 guard !rows.isEmpty else { break }
-                let next = copied + rows.count
+                let next = table.position(after: rows, from: position)
                 try StoreError.wrapping {
                     try target.writeTransaction { db in try StoreCopier.insert(rows, into: table, reaching: next, db) }
                 }
-                copied = next
-                try progress(StoreCopyProgress(table: table.name, copied: copied, total: total))
+                position = next
+                try progress(StoreCopyProgress(table: table.name, copied: position.copied, total: total))
             }
         }
         try StoreError.wrapping { try target.writeTransaction { db in try StoreCopier.finish(plan, db) } }

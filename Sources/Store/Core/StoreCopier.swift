@@ -12,6 +12,9 @@ enum StoreCopier {
         /// The source's order for its rows (its primary key, or every column without one), the
         /// same on every run so that a resumed copy continues after the rows already copied.
         let order: [String]
+        /// The position in `columns` of a one-column primary key: batches then start after the
+        /// last key copied (an index seek) instead of skipping the rows copied so far.
+        let keyIndex: Int?
 
         /// - Throws: ``StoreError/configuration(_:)`` when a column other than `rowid` is on
         ///   one side only.
@@ -26,7 +29,26 @@ enum StoreCopier {
             self.name = name
             self.columns = columns
             self.order = key.isEmpty ? columns : key
+            self.keyIndex = key.count == 1 ? columns.firstIndex(of: key[0]) : nil
         }
+
+        /// Where the copy stands once `rows`, read at `position`, are copied.
+        func position(after rows: [StoreRow], from position: Position) -> Position {
+            let last = keyIndex.flatMap { index in rows.last?.values[index] }
+            let key: StoreValue? =
+                switch last {
+                case .integer, .text: last
+                default: nil
+                }
+            return Position(copied: position.copied + rows.count, lastKey: key)
+        }
+    }
+
+    /// How far a table's copy has got: the rows copied and, for a one-column integer or text
+    /// key, the last key copied.
+    struct Position: Sendable {
+        var copied = 0
+        var lastKey: StoreValue?
     }
 
     /// The tables of one copy, parents first.
@@ -53,11 +75,16 @@ enum StoreCopier {
     /// per table. Starting records every table at 0 and suspends the target's triggers.
     ///
     /// - Throws: ``StoreError/alreadyExists(_:)`` when the target holds rows and no copy was begun.
-    static func begin(_ plan: Plan, _ db: StoreDatabase) throws -> [String: Int] {
+    static func begin(_ plan: Plan, _ db: StoreDatabase) throws -> [String: Position] {
         let progress = StoreCatalog.quoted(StoreCatalog.progressTable)
         if try hasProgressTable(db) {
-            let rows = try db.rows(sql: "SELECT item, copied FROM \(progress)")
-            return Dictionary(rows.map { row in (row["item"] as String, row["copied"] as Int) }) { first, _ in first }
+            let rows = try db.rows(sql: "SELECT item, copied, last_integer, last_text FROM \(progress)")
+            return Dictionary(
+                rows.map { row in
+                    let key = (row["last_integer"] as Int64?).map(StoreValue.integer) ?? (row["last_text"] as String?).map(StoreValue.text)
+                    return (row["item"] as String, Position(copied: row["copied"], lastKey: key))
+                }
+            ) { first, _ in first }
         }
         for table in plan.tables {
             let rows = try count(table.name, db)
@@ -68,7 +95,10 @@ enum StoreCopier {
             }
         }
         try db.execute(
-            sql: "CREATE TABLE \(progress) (item TEXT PRIMARY KEY NOT NULL, copied BIGINT NOT NULL, definition TEXT)")
+            sql: """
+                CREATE TABLE \(progress) (
+                    item TEXT PRIMARY KEY NOT NULL, copied BIGINT NOT NULL, last_integer BIGINT, last_text TEXT, definition TEXT)
+                """)
         for table in plan.tables {
             try db.execute(sql: "INSERT INTO \(progress) (item, copied) VALUES (?, 0)", arguments: [table.name])
         }
@@ -90,17 +120,21 @@ enum StoreCopier {
         return [:]
     }
 
-    /// The rows of `table` after the first `offset`, in the copy's order.
-    static func rows(of table: Table, after offset: Int, limit: Int, _ db: StoreDatabase) throws -> [StoreRow] {
+    /// The next rows of `table` after `position`, in the copy's order.
+    static func rows(of table: Table, after position: Position, limit: Int, _ db: StoreDatabase) throws -> [StoreRow] {
         let columns = table.columns.map(StoreCatalog.quoted).joined(separator: ", ")
         let order = table.order.map(StoreCatalog.quoted).joined(separator: ", ")
-        return try db.rows(
-            sql: "SELECT \(columns) FROM \(StoreCatalog.quoted(table.name)) ORDER BY \(order) LIMIT ? OFFSET ?",
-            arguments: [limit, offset])
+        let select = "SELECT \(columns) FROM \(StoreCatalog.quoted(table.name))"
+        if let lastKey = position.lastKey, position.copied > 0 {
+            return try db.rows(
+                sql: "\(select) WHERE \(order) > ? ORDER BY \(order) LIMIT ?",
+                arguments: StoreArguments(values: [lastKey, .integer(Int64(limit))]))
+        }
+        return try db.rows(sql: "\(select) ORDER BY \(order) LIMIT ? OFFSET ?", arguments: [limit, position.copied])
     }
 
-    /// Inserts `rows` into `table` and records `reached` rows copied, in one transaction.
-    static func insert(_ rows: [StoreRow], into table: Table, reaching reached: Int, _ db: StoreDatabase) throws {
+    /// Inserts `rows` into `table` and records the position `reached`, in one transaction.
+    static func insert(_ rows: [StoreRow], into table: Table, reaching reached: Position, _ db: StoreDatabase) throws {
         let columns = table.columns.map(StoreCatalog.quoted).joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
         let sql = "INSERT INTO \(StoreCatalog.quoted(table.name)) (\(columns)) VALUES (\(placeholders))"
@@ -108,8 +142,13 @@ enum StoreCopier {
             try db.execute(sql: sql, arguments: StoreArguments(values: row.values))
         }
         try db.execute(
-            sql: "UPDATE \(StoreCatalog.quoted(StoreCatalog.progressTable)) SET copied = ? WHERE item = ?",
-            arguments: [reached, table.name])
+            sql: """
+                UPDATE \(StoreCatalog.quoted(StoreCatalog.progressTable)) SET copied = ?, last_integer = ?, last_text = ?
+                WHERE item = ?
+                """,
+            arguments: StoreArguments(values: [
+                .integer(Int64(reached.copied)), integer(reached.lastKey), text(reached.lastKey), .text(table.name),
+            ]))
     }
 
     /// Ends a copy: the triggers back, the identity sequences past the copied ids, the
@@ -135,6 +174,16 @@ enum StoreCopier {
             }
         }
         try db.execute(sql: "DROP TABLE \(progress)")
+    }
+
+    private static func integer(_ value: StoreValue?) -> StoreValue {
+        if case .integer = value { return value ?? .null }
+        return .null
+    }
+
+    private static func text(_ value: StoreValue?) -> StoreValue {
+        if case .text = value { return value ?? .null }
+        return .null
     }
 
     /// The rows `table` holds.
