@@ -6,13 +6,21 @@ public enum MaintenanceError: Error, Sendable, Hashable {
     case noDatabase(path: String)
     /// A negative age was given for pruning.
     case negativeAge(days: Int)
+    /// A daemon holds the data directory's lock, so its store may change under a copy.
+    case daemonRunning(directory: String, pid: Int32)
+    /// The source and the target of a copy are the same database.
+    case sameStore(location: String)
+    /// A copied table holds a different number of rows than its source.
+    case countsDiffer(tables: [String])
 }
 
 extension MaintenanceError: CategorizedError {
     public var category: ErrorCategory {
         switch self {
         case .noDatabase: .notFound
-        case .negativeAge: .invalidInput
+        case .negativeAge, .sameStore: .invalidInput
+        case .daemonRunning: .busy
+        case .countsDiffer: .corrupted
         }
     }
 
@@ -20,6 +28,11 @@ extension MaintenanceError: CategorizedError {
         switch self {
         case .noDatabase(let path): "There is no database at \(path); check the data directory."
         case .negativeAge(let days): "The age of \(days) days is negative; give a number of days ≥ 0."
+        case .daemonRunning(let directory, let pid):
+            "The daemon (process \(pid)) is running on \(directory); stop it before copying the store, so nothing changes under the copy."
+        case .sameStore(let location): "The target \(location) is the store itself; name another database or data directory."
+        case .countsDiffer(let tables):
+            "The copy's row counts differ from the source's in \(tables.joined(separator: ", ")); do not use the target, and report this."
         }
     }
 }

@@ -19,6 +19,11 @@ struct StoreArguments: ExpressibleByArrayLiteral, Sendable {
         values = elements.map { element in element.storeValue }
     }
 
+    /// Values as a row holds them, bound as they are (a copied row).
+    init(values: [StoreValue]) {
+        self.values = values
+    }
+
     /// Appends `other`'s values after these.
     mutating func append(contentsOf other: StoreArguments) {
         values += other.values

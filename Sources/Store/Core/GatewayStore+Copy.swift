@@ -1,0 +1,99 @@
+import Foundation
+import Logging
+
+/// How far a copy of a store has got: `copied` of `total` rows of `table`.
+public struct StoreCopyProgress: Sendable, Hashable {
+    public let table: String
+    public let copied: Int
+    public let total: Int
+}
+
+/// One table after a copy: its rows in the source and in the target, which a complete copy
+/// makes equal.
+public struct CopiedTable: Sendable, Hashable, Codable {
+    public let table: String
+    public let sourceRows: Int
+    public let targetRows: Int
+
+    /// Whether the target holds as many rows as the source.
+    public var matches: Bool { sourceRows == targetRows }
+}
+
+extension GatewayStore {
+    /// The rows a copy moves in one transaction of the target.
+    public static let copyBatchSize = 500
+
+    /// Copies every table of this store into `target`, an empty store at the same migration,
+    /// row for row: ids kept, blobs byte for byte (still sealed under the same data key).
+    ///
+    /// The tables come from the schema (``StoreCatalog``), parents before the tables whose
+    /// foreign keys refer to them. Each batch of rows commits in its own transaction of the
+    /// target with the count copied so far in `store_copy_progress`, so a copy cut short (a
+    /// crash, Ctrl-C, a lost connection) continues where it stopped when run again and never
+    /// copies a row twice. The target's triggers stay off while rows arrive (the rows they
+    /// would write are copied themselves); the last transaction turns them back on, moves
+    /// PostgreSQL's identity sequences past the copied ids and drops the progress table.
+    ///
+    /// The source must not change meanwhile: the caller holds its daemon lock.
+    ///
+    /// - Parameters:
+    ///   - progress: Called after each batch; throwing from it stops the copy (resumable).
+    /// - Returns: Every table's rows in the source and the target, by name.
+    /// - Throws: ``StoreError/alreadyExists(_:)`` when the target holds rows and no copy into
+    ///   it was begun; ``StoreError/configuration(_:)`` when the two are at different
+    ///   migrations or have different tables; the backends' errors.
+    public func copy(
+        to target: GatewayStore, batchSize: Int = copyBatchSize, progress: (StoreCopyProgress) throws -> Void = { _ in }
+    ) throws -> [CopiedTable] {
+        let plan = try StoreError.wrapping { try copyPlan(to: target) }
+        let begun = try StoreError.wrapping { try target.writeTransaction { db in try StoreCopier.begin(plan, db) } }
+        for table in plan.tables {
+            let total = try StoreError.wrapping { try readTransaction { db in try StoreCopier.count(table.name, db) } }
+            var position = begun[table.name] ?? StoreCopier.Position()
+            while position.copied < total {
+                let rows = try StoreError.wrapping {
+                    try readTransaction { db in try StoreCopier.rows(of: table, after: position, limit: batchSize, db) }
+                }
+                guard !rows.isEmpty else { break }
+                let next = table.position(after: rows, from: position)
+                try StoreError.wrapping {
+                    try target.writeTransaction { db in try StoreCopier.insert(rows, into: table, reaching: next, db) }
+                }
+                position = next
+                try progress(StoreCopyProgress(table: table.name, copied: position.copied, total: total))
+            }
+        }
+        try StoreError.wrapping { try target.writeTransaction { db in try StoreCopier.finish(plan, db) } }
+        logger.info("Copied the store.", metadata: [StoreLog.backend: "\(target.backendName)"])
+        return try plan.tables.map { table in
+            try StoreError.wrapping {
+                CopiedTable(
+                    table: table.name,
+                    sourceRows: try readTransaction { db in try StoreCopier.count(table.name, db) },
+                    targetRows: try target.readTransaction { db in try StoreCopier.count(table.name, db) })
+            }
+        }
+    }
+
+    /// The tables to copy, in dependency order, with the columns both sides share.
+    private func copyPlan(to target: GatewayStore) throws -> StoreCopier.Plan {
+        guard try appliedMigrations() == target.appliedMigrations() else {
+            throw StoreError.configuration(
+                "The source and the target are at different migrations; open both with this smsgw first so that both are current.")
+        }
+        let source = try readTransaction(StoreCopier.Schema.init)
+        let destination = try target.readTransaction(StoreCopier.Schema.init)
+        guard Set(source.columns.keys) == Set(destination.columns.keys) else {
+            let differing = Set(source.columns.keys).symmetricDifference(destination.columns.keys).sorted()
+            throw StoreError.configuration(
+                "The source and the target differ in the tables \(differing.joined(separator: ", ")); both must be stores of this smsgw.")
+        }
+        let order = try StoreCatalog.dependencyOrder(source.columns.keys.sorted(), parents: source.parents)
+        return try StoreCopier.Plan(
+            tables: order.map { name in
+                try StoreCopier.Table(
+                    name: name, source: source.columns[name] ?? [], target: destination.columns[name] ?? [],
+                    key: source.keys[name] ?? [])
+            })
+    }
+}

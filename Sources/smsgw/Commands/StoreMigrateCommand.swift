@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import Gateway
+import Operations
+import Store
+import TerminalIO
+
+/// `smsgw store migrate --to TARGET`: the configured store copied into an empty database on
+/// the other backend, verified, resumable.
+struct StoreMigrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Copy the store into an empty PostgreSQL database or SQLite data directory, and verify the copy.",
+        discussion: """
+            The source is the configured store ([store] of SMSGW_CONFIG's file, else SQLite in the data \
+            directory); stop the daemon first. TARGET is postgresql://USER@HOST:PORT/DATABASE (the password \
+            from [store] password_file or SMSGW_STORE_PASSWORD, never the command line) or sqlite:DIR (a \
+            data directory). The target must be empty; an interrupted copy continues when run again. The \
+            passphrase unlocks the copy to check it. Step by step: docs/OPERATIONS.md.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("The empty database to copy into: postgresql://… or sqlite:DIR.", valueName: "target"))
+    var to: String
+
+    @Flag(help: "Print the final report as one JSON object.")
+    var json = false
+
+    func run() throws {
+        let settings = try StoreSettings.load(configurationFile: ConfigurationOption.environmentFile)
+        let source = try StoreAccess.open(global, settings: settings)
+        let target = try openTarget(settings)
+        let passphrase = try PassphraseSource.account.read(prompt: "Passphrase for smsgw: ")
+        var shown: [String: Int] = [:]
+        let report = try StoreMigration.copy(from: source, to: target, passphrase: passphrase, code: { try LoginCode.read() }) {
+            step in
+            // A line per table when it completes, and one per 10,000 rows on the way.
+            let previous = shown[step.table] ?? 0
+            guard step.copied == step.total || step.copied / 10_000 > previous / 10_000 else { return }
+            shown[step.table] = step.copied
+            Output.diagnostic("\(step.table): \(step.copied) of \(step.total) rows copied")
+        }
+        if json {
+            Output.line(try Output.json(report))
+            return
+        }
+        Output.line("Copied \(report.source) to \(report.target).")
+        for table in report.tables {
+            Output.line("\(table.table)\t\(table.sourceRows) rows\t\(table.targetRows) copied")
+        }
+        let check = report.decryption
+        Output.line(
+            "Decrypted in the copy: \(check.ratchetStates) ratchet states, \(check.logTexts) log texts, \(check.vaultItems) vault items."
+        )
+    }
+
+    /// The target store: on PostgreSQL with this node's data directory for its locks, the
+    /// password found as `[store]` finds it; on SQLite in the data directory named.
+    private func openTarget(_ settings: StoreSettings) throws -> GatewayStore {
+        let logger = global.makeLogger()
+        if to.hasPrefix("postgresql://") || to.hasPrefix("postgres://") {
+            var target = settings
+            target.backend = .postgresql
+            target.url = to
+            return try target.open(dataDirectory: global.dataDirectory, logger: logger)
+        }
+        let path = to.hasPrefix("sqlite:") ? String(to.dropFirst("sqlite:".count)) : to
+        guard !path.isEmpty else {
+            throw ValidationError("--to sqlite: needs a data directory, as in sqlite:/var/lib/smsgw-copy.")
+        }
+        return try GatewayStore.open(directory: URL(fileURLWithPath: path), logger: logger)
+    }
+}
