@@ -12,6 +12,11 @@ import Testing
 struct MultiNodeTests {
     static let texts = (1...20).map { "two nodes, message \($0)" }
 
+    /// The query counting the texts `modem` sent (its claims that left).
+    static func textsSent(by modem: String) -> String {
+        "SELECT count(*) FROM outbox WHERE kind = 'text' AND modem = '\(modem)' AND state IN ('sent', 'delivered')"
+    }
+
     /// Node states by name, from `status --json` on `peer`'s host.
     static func nodes(_ peer: Peer) async throws -> [String: String] {
         Dictionary(uniqueKeysWithValues: try await NodeStatusTests.report(peer).nodes.map { ($0.name, $0.state) })
@@ -49,7 +54,7 @@ struct MultiNodeTests {
                 try alpha.expect(["send", "bob", "--lines"], input: texts[..<10].map { $0 + "\n" }.joined())
                 try beta.expect(["send", "bob", "--lines"], input: texts[10...].map { $0 + "\n" }.joined())
             }
-            let sentByAlpha = "SELECT count(*) FROM outbox WHERE kind = 'text' AND modem = 'alpha-modem' AND state IN ('sent', 'delivered')"
+            let sentByAlpha = Self.textsSent(by: "alpha-modem")
             try await TwoNodeRig.wait("alpha's modem to send a few texts", timeout: 120, every: 0.2) {
                 try await rig.count(sentByAlpha) >= 3
             }
@@ -97,6 +102,38 @@ struct MultiNodeTests {
                     """) == ["alpha-modem"]
             }
             _ = alphaDaemon
+        }
+    }
+
+    @Test("A text queued through one node's host wakes the node whose modem sends it, long before its fallback read")
+    func notifyWakesTheOtherNode() async throws {
+        let cluster = try requirePostgres()
+        try await withTemporaryDirectory { root in
+            // The nodes' fallback read of the outbox comes every 300 s: only a wake-up is sooner.
+            let rig = try await TwoNodeRig(root: root, cluster: cluster, healthSeconds: 300)
+            let (alpha, beta) = (rig.alpha, rig.beta)
+            try await offPool { try alpha.expect(["contact", "edit", "bob", "--modem", "alpha-modem"]) }
+            let daemons = [try await rig.start(rig.bob), try await rig.start(alpha), try await rig.start(beta)]
+            defer { _ = daemons }
+            try await NodeStatusTests.wait("both nodes up with ready modems", beta, timeout: 120) { report in
+                Set(report.nodes.filter { $0.state == "up" }.map(\.name)) == ["alpha", "beta"]
+                    && Set(report.modems.filter { $0.state == "ready" }.map(\.name)) == ["alpha-modem", "beta-modem"]
+            }
+            // A first text through alpha's own host (its status socket wakes it): after it left,
+            // alpha's sender has nothing due before its next fallback read.
+            try await offPool { try alpha.expect(["send", "bob", "first, through alpha"]) }
+            let sentByAlpha = Self.textsSent(by: "alpha-modem")
+            try await TwoNodeRig.wait("the first text to leave through alpha's modem", timeout: 120) {
+                try await rig.count(sentByAlpha) == 1
+            }
+
+            // Queued through beta's host, whose daemon may not send it (bob is pinned to alpha's
+            // modem): only alpha's sender, woken by the store's notice, sends it this soon.
+            try await offPool { try beta.expect(["send", "bob", "second, through beta"]) }
+            try await TwoNodeRig.wait("the text queued through beta to leave through alpha's modem", timeout: 120) {
+                try await rig.count(sentByAlpha) == 2
+            }
+            #expect(try await rig.count("SELECT count(*) FROM outbox WHERE modem = 'beta-modem'") == 0)
         }
     }
 }
