@@ -75,7 +75,7 @@ extension OutboxItem {
     static let columns = """
         id, message_id, contact_id, phone_number, body, state, attempts, last_error, error_permanent, \
         next_attempt_at, modem, message_reference, created_at, updated_at, sent_at, delivered_at, kind, epoch, \
-        position, awaits_ack, resends, acknowledged_at, submitting_at
+        position, awaits_ack, resends, acknowledged_at, submitting_at, node, lease_until
         """
 
     init(row: StoreRow) throws {
