@@ -10,7 +10,8 @@ public import Store
 #endif
 
 /// The gateway daemon: a `ServiceGroup` of one ``ModemSupervisor`` per modem, an ``InboxReceiver``,
-/// an ``OutboxSender`` and a ``ResyncCoordinator``, over one unlocked store.
+/// an ``OutboxSender`` and a ``ResyncCoordinator`` (and on PostgreSQL an ``OutboxListener``), over
+/// one unlocked store.
 ///
 /// ```swift
 /// let gateway = try Gateway(store: store, configuration: configuration, logger: logger)
@@ -91,6 +92,9 @@ public final class Gateway: Sendable {
         services.append(InboxReceiver(context: context))
         services.append(OutboxSender(context: context))
         services.append(ResyncCoordinator(context: context))
+        if let notices = store.gateway.outboxNotices(logger: logger) {
+            services.append(OutboxListener(notices: notices, outboxWake: outboxWake))
+        }
         if !configuration.webhooks.isEmpty {
             services.append(WebhookDispatcher(endpoints: configuration.webhooks, store: store, logger: logger))
         }

@@ -11,16 +11,7 @@ struct PostgresGatewayTests {
     func exchangeAcrossBackends() async throws {
         let cluster = try requirePostgres()
         try await withTemporaryDirectory { root in
-            let database = try cluster.freshLoopbackAddress()
-            let passwordFile = root.appendingPathComponent("database-password")
-            #expect(
-                FileManager.default.createFile(
-                    atPath: passwordFile.path, contents: Data((cluster.password + "\n").utf8), attributes: [.posixPermissions: 0o600]))
-            let store = [
-                "SMSGW_STORE_BACKEND": "postgresql",
-                "SMSGW_STORE_URL": "postgresql://\(database.user)@127.0.0.1:\(database.port)/\(database.database)",
-                "SMSGW_STORE_TLS": "disable", "SMSGW_STORE_PASSWORD_FILE": passwordFile.path,
-            ]
+            let (database, store) = try cluster.storeEnvironment(in: root)
             let rig = try await GatewayRig(root: root, aliceStore: store)
 
             let check = try rig.alice.run(["serve", "--check", "--config", rig.configuration(of: rig.alice).path])

@@ -15,4 +15,8 @@ enum StoreLog {
     static let lockedUntil = "smsgw.account.locked-until"
     /// The Argon2 parameters a new account was created with.
     static let kdf = "smsgw.account.kdf"
+    /// Why a connection or statement failed, as the driver words it (never a password).
+    static let error = "smsgw.error"
+    /// Seconds until the next attempt to connect again.
+    static let retrySeconds = "smsgw.store.retry-in"
 }

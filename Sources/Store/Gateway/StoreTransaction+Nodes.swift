@@ -46,6 +46,7 @@ extension StoreTransaction {
                 """,
             arguments: [time, node.name])
         let requeued = db.changesCount
+        if requeued > 0 { try notifyOutbox() }
         return NodeHeartbeat(requeued: requeued, nodes: try nodes())
     }
 

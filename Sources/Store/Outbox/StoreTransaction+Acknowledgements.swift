@@ -168,6 +168,7 @@ extension StoreTransaction {
                 WHERE id = ? AND state IN ('sent', 'delivered')
                 """,
             arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970, id])
+        if db.changesCount > 0 { try notifyOutbox() }
     }
 
     /// Gives up on a row its peer never acknowledged: the row and its message become failed.

@@ -32,6 +32,7 @@ extension StoreTransaction {
                 arguments: [(turn + 1) % numbers.count, current.id.storeString])
         }
         let time = now.timeIntervalSince1970
+        try notifyOutbox()
         return try db.insert(
             sql: """
                 INSERT INTO outbox (message_id, contact_id, phone_number, body, state, next_attempt_at,

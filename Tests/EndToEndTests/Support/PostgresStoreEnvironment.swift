@@ -1,0 +1,23 @@
+import Foundation
+import Store
+import TestSupport
+import Testing
+
+extension PostgresCluster {
+    /// A fresh database of this cluster as an operator configures a node for it: the
+    /// `SMSGW_STORE_*` variables of `[store]`, with the password in a 0600 file in `root`,
+    /// reached on the loopback port (as from another host), without TLS.
+    func storeEnvironment(in root: URL) throws -> (database: PostgresAddress, environment: [String: String]) {
+        let database = try freshLoopbackAddress()
+        let passwordFile = root.appendingPathComponent("database-password")
+        #expect(
+            FileManager.default.createFile(
+                atPath: passwordFile.path, contents: Data((password + "\n").utf8), attributes: [.posixPermissions: 0o600]))
+        let environment = [
+            "SMSGW_STORE_BACKEND": "postgresql",
+            "SMSGW_STORE_URL": "postgresql://\(database.user)@127.0.0.1:\(database.port)/\(database.database)",
+            "SMSGW_STORE_TLS": "disable", "SMSGW_STORE_PASSWORD_FILE": passwordFile.path,
+        ]
+        return (database, environment)
+    }
+}
