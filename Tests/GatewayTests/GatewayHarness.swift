@@ -172,7 +172,8 @@ final class GatewayPair: @unchecked Sendable {
             let modems = try GatewayStatus.read(from: side.store).modems.map {
                 "\($0.name): \($0.state), sent \($0.sentCount), received \($0.receivedCount), last error \($0.lastError ?? "none")"
             }
-            let pending = try side.store.outbox([.queued, .submitting]).map {
+            // Failed rows too: the error that ended a row is what a flaky run needs to show.
+            let pending = try side.store.outbox([.queued, .submitting, .failed]).map {
                 "#\($0.id) \($0.state.rawValue) attempts \($0.attempts) \($0.lastError ?? "")"
             }
             return "side \(label): outbox \(outbox) pending \(pending); incoming \(incoming); modems \(modems)"
