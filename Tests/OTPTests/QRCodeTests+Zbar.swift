@@ -63,7 +63,8 @@ extension QRCodeTests {
         try Data(code.portableBitmap(scale: 4, quietZone: 4).utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
 
-        let result = try ExternalTool.run(path, ["--raw", "-q", "-Sdisable", "-Sqrcode.enable"] + (binary ? ["-Sbinary"] : []) + [file.path])
+        let result = try ExternalTool.run(
+            path, ["--raw", "-q", "-Sdisable", "-Sqrcode.enable"] + (binary ? ["-Sbinary"] : []) + [file.path])
         try #require(result.status == 0, "zbarimg exited with \(result.status): \(result.errors)")
         var bytes = [UInt8](result.output)
         if !binary, bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
