@@ -1,3 +1,6 @@
+import Foundation
+import NIOCore
+import NIOPosix
 import NIOSSL
 import PostgresNIO
 
@@ -6,7 +9,8 @@ extension StoreError {
     /// server's certificate refused (``configuration(_:)``: `tls_ca_file` or the URL's host name
     /// is what to change), a server without TLS while TLS is required (``configuration(_:)``),
     /// the server's own refusal (a wrong password: its message, as for any statement), or the
-    /// server not reached at all. Never the password: postgres-nio's errors do not hold it.
+    /// server not reached at all (the system's reason, `connection refused`). Never the
+    /// password: postgres-nio's errors do not hold it.
     init(connectingFailed error: any Error) {
         guard let error = error as? PSQLError, error.serverInfo == nil else {
             self = Self.serverMessage(error)
@@ -23,10 +27,17 @@ extension StoreError {
                     : "The TLS handshake with the PostgreSQL server failed; check the server's ssl settings and the store's tls and tls_ca_file."
             )
         } else {
-            let cause = error.underlying.map { "\($0)" } ?? "\(error.code)"
-            self = .database(
-                "cannot connect to the PostgreSQL server: \(cause); check that it runs and that the store's url names it", busy: false)
+            self = .database("cannot connect to the PostgreSQL server: \(Self.reason(error.underlying) ?? "\(error.code)")", busy: false)
         }
+    }
+
+    /// The system's words for why a connection failed (`connection refused`), else the error's.
+    private static func reason(_ error: (any Error)?) -> String? {
+        if let failure = error as? NIOConnectionError, let last = failure.connectionErrors.last?.error {
+            return reason(last)
+        }
+        if let failure = error as? IOError { return String(cString: strerror(failure.errnoCode)).lowercased() }
+        return error.map { "\($0)" }
     }
 
     /// Whether the handshake failed on the server's certificate (its CA or its name), not on
