@@ -8,7 +8,8 @@ extension PostgresCluster {
     }
 
     /// The same fresh kind of database, reached on the loopback port with the password, as a
-    /// node on another host would (without TLS: the test server has no certificate).
+    /// node on another host would, without TLS (set ``PostgresAddress/tls`` and
+    /// ``certificateAuthorityFile`` to test it).
     public func freshLoopbackAddress() throws -> PostgresAddress {
         PostgresAddress(
             host: "127.0.0.1", port: port, user: user, database: try createDatabase(), password: password, tls: .disable)

@@ -12,7 +12,9 @@ public import Foundation
 /// directory in `SMSGW_POSTGRES_BIN`). `initdb` refuses to run as root, so under root the cluster
 /// belongs to the `postgres` user (`runuser -u postgres --`). The superuser is ``user``: trusted
 /// on the socket, whose directory only the cluster's owner (and root) can enter, and asked for
-/// ``password`` on the loopback port. `fsync` is off: the tests need a server, not durability.
+/// ``password`` on the loopback port. The server also takes TLS on that port, with a certificate
+/// for 127.0.0.1 and `localhost` signed by the cluster's own CA (``certificateAuthorityFile``);
+/// plain connections keep working. `fsync` is off: the tests need a server, not durability.
 public final class PostgresCluster: Sendable {
     /// The directory holding the cluster, its socket and its log.
     public let directory: URL
@@ -27,7 +29,7 @@ public final class PostgresCluster: Sendable {
     /// The database every cluster has.
     public let database = "postgres"
 
-    private let binaries: URL
+    let binaries: URL
     private let runAs: [String]
     /// The cluster's owner, when it is not this process's user (root's cluster is postgres's).
     private let owner: (uid: uid_t, gid: gid_t)?
@@ -45,7 +47,8 @@ public final class PostgresCluster: Sendable {
     /// `SMSGW_REQUIRE_POSTGRES=1`).
     public static var required: Bool { ProcessInfo.processInfo.environment["SMSGW_REQUIRE_POSTGRES"] == "1" }
 
-    private init() throws(PostgresUnavailable) {
+    /// Starts a cluster of its own (the tests share ``shared``; a failover test needs its own).
+    init() throws(PostgresUnavailable) {
         binaries = try Self.findBinaries()
         password = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
         var template = Array((FileManager.default.temporaryDirectory.path + "/smsgw-postgres-XXXXXX").utf8CString)
@@ -88,11 +91,29 @@ public final class PostgresCluster: Sendable {
             "--pwfile=\(passwordFile)", "--auth-local=trust", "--auth-host=scram-sha-256", "--encoding=UTF8",
             "--no-locale", "--no-sync",
         ])
+        try makeCertificates()
+        try startServer(data: "\(directory.path)/data", port: port, log: "server.log", settings: tlsSettings)
+    }
+
+    /// Starts the server of the data directory `data` on the loopback `port` and a socket in
+    /// ``directory``, logging to `log` there, and waits until it accepts connections.
+    func startServer(data: String, port: Int, log: String, settings: [String]) throws(PostgresUnavailable) {
+        let options = ["-c listen_addresses=127.0.0.1", "-p \(port)", "-k \(directory.path)", "-c fsync=off"] + settings
         try run([
-            binaries.appendingPathComponent("pg_ctl").path, "start", "--pgdata=\(directory.path)/data", "--wait",
-            "--timeout=120", "--log=\(directory.path)/server.log",
-            "--options=-c listen_addresses=127.0.0.1 -p \(port) -k \(directory.path) -c fsync=off",
+            binaries.appendingPathComponent("pg_ctl").path, "start", "--pgdata=\(data)", "--wait", "--timeout=120",
+            "--log=\(directory.path)/\(log)", "--options=\(options.joined(separator: " "))",
         ])
+    }
+
+    /// Runs `sql` with psql on the server at `port` (this cluster's unless given), as the
+    /// superuser on the socket, and returns its rows, one a line, columns separated by `|`.
+    @discardableResult
+    public func psql(_ sql: String, port: Int? = nil) throws(PostgresUnavailable) -> [String] {
+        try run([
+            binaries.appendingPathComponent("psql").path, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
+            "--host=\(socketDirectory)", "--port=\(port ?? self.port)", "--username=\(user)", "--dbname=\(database)",
+            "--command=\(sql)",
+        ]).split(separator: "\n").map(String.init)
     }
 
     /// Creates an empty database with a fresh random name and returns the name: one per test,
@@ -108,15 +129,16 @@ public final class PostgresCluster: Sendable {
 
     /// Stops the server at once and removes its directory.
     public func stop() {
-        try? run([binaries.appendingPathComponent("pg_ctl").path, "stop", "--pgdata=\(directory.path)/data", "--mode=immediate"])
+        _ = try? run([binaries.appendingPathComponent("pg_ctl").path, "stop", "--pgdata=\(directory.path)/data", "--mode=immediate"])
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Runs a command as the cluster's owner and waits for it. Its output goes to a file, not a
-    /// pipe, and every other descriptor is closed before it starts: the server that `pg_ctl
-    /// start` leaves running would otherwise hold this process's descriptors (Foundation watches
-    /// its children through one) and the wait would never end.
-    private func run(_ arguments: [String]) throws(PostgresUnavailable) {
+    /// Runs a command as the cluster's owner, waits for it and returns its output. Its output
+    /// goes to a file, not a pipe, and every other descriptor is closed before it starts: the
+    /// server that `pg_ctl start` leaves running would otherwise hold this process's descriptors
+    /// (Foundation watches its children through one) and the wait would never end.
+    @discardableResult
+    func run(_ arguments: [String]) throws(PostgresUnavailable) -> String {
         // One output file per command: tests run commands at the same time.
         let outputPath = directory.appendingPathComponent("command-\(UUID().uuidString).log").path
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
@@ -138,12 +160,13 @@ public final class PostgresCluster: Sendable {
             throw PostgresUnavailable("cannot run \(arguments[0]): \(error)")
         }
         process.waitUntilExit()
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         guard process.terminationStatus == 0 else {
-            let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
             let log = (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
             throw PostgresUnavailable(
                 "\(URL(fileURLWithPath: arguments[0]).lastPathComponent) failed (status \(process.terminationStatus)): \(text)\(log)")
         }
+        return text
     }
 
     private static func findBinaries() throws(PostgresUnavailable) -> URL {
@@ -163,7 +186,7 @@ public final class PostgresCluster: Sendable {
     }
 
     /// A loopback port nothing listens on now (the kernel's choice for port 0).
-    private static func freePort() throws(PostgresUnavailable) -> Int {
+    static func freePort() throws(PostgresUnavailable) -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw PostgresUnavailable("cannot open a socket to find a free port") }
         defer { close(descriptor) }

@@ -123,9 +123,11 @@ public struct OutboxSender: Service {
             let reference = try await link.call { try await $0.send(text: body, to: number, statusReport: statusReport) }
             link.update { $0.sent += 1 }
             let record = link.record
-            try await context.store.write { tx in
-                try tx.markOutboxSent(item.id, reference: reference, modem: name, node: node)
-                try tx.saveModemStatus(record)
+            try await recordingThroughOutage(logger: logger) {
+                try await context.store.write { tx in
+                    try tx.markOutboxSent(item.id, reference: reference, modem: name, node: node)
+                    try tx.saveModemStatus(record)
+                }
             }
             logger.info("SMS sent.", metadata: [GatewayLog.reference: "\(reference)"])
             // Its acknowledgement's deadline starts now.
@@ -136,8 +138,9 @@ public struct OutboxSender: Service {
             await recordFailure(item, error: error, link: link, logger: logger)
             return !error.needsRecovery
         } catch {
-            // A store failure after a successful send: the row stays submitting and is requeued at
-            // the next start (same body, so at worst a duplicate the peer drops).
+            // The store still unreachable after the lease (or the claim lost meanwhile): the row
+            // stays submitting and is requeued by another node or at the next start (same body, so
+            // at worst a duplicate the peer drops).
             logger.error("Could not record a sent SMS.", metadata: [GatewayLog.error: "\(error)"])
             return true
         }

@@ -42,8 +42,11 @@ final class PostgresServer: Sendable {
     /// configuration.
     static func connect(_ configuration: PostgresConnection.Configuration, logger: Logger) throws -> PostgresServer {
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
-        let connection = try wrapping {
-            try PostgresConnection.connect(on: eventLoop, configuration: configuration, id: 1, logger: logger).wait()
+        let connection: PostgresConnection
+        do {
+            connection = try PostgresConnection.connect(on: eventLoop, configuration: configuration, id: 1, logger: logger).wait()
+        } catch {
+            throw StoreError(connectingFailed: error)
         }
         let server = PostgresServer(connection: connection, logger: logger)
         // A wait for a lock ends as SQLite's busy timeout does: busy, after the same time.

@@ -46,8 +46,22 @@ final class PostgresStatements: StoreConnection {
             }
         }
         return try PostgresServer.wrapping {
-            try connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger).wait()
+            try Self.answer(connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger), on: connection)
         }
+    }
+
+    /// Waits for `answer`, or fails as soon as the connection is closed. postgres-nio drops a
+    /// query written to a connection that has already closed without ever completing it: after
+    /// the server went away (a failover), a pooled connection's next statement would otherwise
+    /// hold its thread, and the transactions queued behind it, for good.
+    private static func answer<T: Sendable>(_ answer: EventLoopFuture<T>, on connection: PostgresConnection) throws -> T {
+        let outcome = connection.eventLoop.makePromise(of: T.self)
+        answer.cascade(to: outcome)
+        // Whichever comes first: the other completion is ignored.
+        connection.closeFuture.whenComplete { _ in
+            outcome.fail(StoreError.database("the connection to the PostgreSQL server closed", busy: false))
+        }
+        return try outcome.futureResult.wait()
     }
 
     /// A cell as the store reads it; a type the store never stores is a statement's mistake.

@@ -22,8 +22,9 @@ final class TwoNodeRig: @unchecked Sendable {
     private let simulator: Process
 
     /// Sets it all up; the nodes record a heartbeat (and read the outbox, their fallback) every
-    /// `healthSeconds`, bob every 2 s.
-    init(root: URL, cluster: PostgresCluster, healthSeconds: Int = 2) async throws {
+    /// `healthSeconds`, bob every 2 s. The nodes reach the database on `port` when given (a
+    /// forwarder in front of the server), on the cluster's own port otherwise.
+    init(root: URL, cluster: PostgresCluster, healthSeconds: Int = 2, port: Int? = nil) async throws {
         self.root = root
         let simDirectory = root.appendingPathComponent("sim")
         simulator = try SMSGWBinary.makeProcess(["sim", "--modems", "3", "--dir", simDirectory.path], environment: [:])
@@ -33,7 +34,7 @@ final class TwoNodeRig: @unchecked Sendable {
         let socket = simDirectory.appendingPathComponent("control.sock").path
         try await GatewayRig.wait("the simulator's control socket", timeout: 20) { FileManager.default.fileExists(atPath: socket) }
 
-        let setup = try cluster.storeEnvironment(in: root)
+        let setup = try cluster.storeEnvironment(in: root, port: port)
         database = setup.database
         let store = setup.environment
         databasePassword = cluster.password
