@@ -139,7 +139,7 @@ struct OutboxTests {
             for i in 0..<2 { try tx.enqueueOutbox("c\(i)", to: people[2], now: now) }
         }
         var order: [String] = []
-        while let item = try store.write({ try $0.claimNextOutbox(modem: "m", now: now) }) {
+        while let item = try store.write(.database, { try $0.claimNextOutbox(modem: "m", now: now) }) {
             order.append(item.body)
             try store.write { try $0.markOutboxSent(item.id, reference: order.count, modem: "m", now: now) }
         }

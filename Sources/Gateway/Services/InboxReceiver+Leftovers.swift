@@ -33,7 +33,7 @@ extension InboxReceiver {
         }
         let name = link.name
         let keys = Set(incomplete.keys)
-        guard let firstSeen = try? await context.store.write({ tx in try tx.notePartialGroups(keys, modem: name) }) else {
+        guard let firstSeen = try? await context.store.write(.database, { tx in try tx.notePartialGroups(keys, modem: name) }) else {
             return []
         }
         var waiting = incomplete.map { WaitingGroup(key: $0.key, parts: $0.value, firstSeen: firstSeen[$0.key] ?? Date()) }
@@ -108,7 +108,10 @@ extension InboxReceiver {
     /// Logs parts (all of a group, or what arrived with a note saying why) and deletes them.
     private func flush(_ parts: [StoredMessage], note: String?, link: ModemLink, logger: Logger) async {
         do {
-            let outcome = try await context.store.write { tx in try IncomingProcessor.processParts(parts, note: note, in: tx) }
+            let sender = parts.first.flatMap { try? PhoneNumber($0.number) }
+            let outcome = try await context.store.write(.contact(number: sender)) { tx in
+                try IncomingProcessor.processParts(parts, note: note, in: tx)
+            }
             await record(outcome, link: link, logger: logger)
             for part in parts { await delete(part.location, fingerprint: part.fingerprint, link: link, logger: logger) }
         } catch {

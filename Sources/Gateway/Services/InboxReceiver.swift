@@ -116,7 +116,7 @@ public struct InboxReceiver: Service {
         let name = link.name
         let leftBehind = link.snapshot.undeleted.contains(sms.fingerprint)
         do {
-            let outcome = try await context.store.write { tx in
+            let outcome = try await context.store.write(.contact(number: try? PhoneNumber(sms.number))) { tx in
                 try IncomingProcessor.process(sms, modem: name, leftBehind: leftBehind, resync: context.resync, in: tx)
             }
             guard outcome != .deferred else { return outcome }

@@ -13,11 +13,13 @@ struct StoreRunner: Sendable {
         self.store = store
     }
 
-    /// One write transaction; see ``UnlockedStore/write(_:)``.
-    func write<T: Sendable>(_ body: @escaping @Sendable (StoreTransaction) throws -> T) async throws -> T {
+    /// One write transaction; see ``UnlockedStore/write(_:_:)``.
+    func write<T: Sendable>(
+        _ scope: WriteScope = .database, _ body: @escaping @Sendable (StoreTransaction) throws -> T
+    ) async throws -> T {
         let store = self.store
         return try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try store.write(body) }) }
+            queue.async { continuation.resume(with: Result { try store.write(scope, body) }) }
         }
     }
 

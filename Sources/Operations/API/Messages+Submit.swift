@@ -55,7 +55,7 @@ extension Messages {
         _ requests: [SubmissionRequest], queueLimit: Int?, store: UnlockedStore, now: Date, using rng: inout some RandomNumberGenerator
     ) throws -> [Result<Submission, any Error>] {
         let checked = requests.map { request in Result { try Checked(request) } }
-        return try store.write { tx in
+        return try store.write(.contacts(named: requests.map(\.contact), numbers: [])) { tx in
             checked.map { request in
                 request.flatMap { request in
                     Result { try tx.savepoint { try submit(request, queueLimit: queueLimit, in: tx, now: now, using: &rng) } }

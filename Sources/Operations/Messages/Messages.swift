@@ -42,7 +42,7 @@ public enum Messages {
     ) throws -> EncryptedMessage {
         let prepared = try PreparedText(text, transliterate: transliterate)
         let split = try prepared.split(maxParts: maxParts)
-        return try store.write { tx in
+        return try store.write(.contact(named: contactName)) { tx in
             let contact = try tx.contact(named: contactName)
             let sealed = try seal(prepared, split, for: contact, logged: .encrypted, in: tx, now: now, using: &rng)
             try tx.recordSent(to: contact, at: now)
@@ -67,7 +67,9 @@ public enum Messages {
     ) throws -> QueuedMessage {
         let prepared = try PreparedText(text, transliterate: transliterate)
         let split = try prepared.split(maxParts: maxParts)
-        return try store.write { tx in try queue(prepared, split, to: contactName, in: tx, now: now, using: &rng).queued }
+        return try store.write(.contact(named: contactName)) { tx in
+            try queue(prepared, split, to: contactName, in: tx, now: now, using: &rng).queued
+        }
     }
 
     /// The queueing step of ``queue(_:to:transliterate:maxParts:store:now:using:)`` in the caller's
@@ -135,7 +137,7 @@ public enum Messages {
         using rng: inout some RandomNumberGenerator
     ) throws -> AppliedMessage {
         let text = ciphertext.trimmingCharacters(in: .whitespacesAndNewlines)
-        return try store.write { tx in
+        return try store.write(.contact(named: contactName)) { tx in
             let contact = try tx.contact(named: contactName)
             let result = try tx.requirePairedSession(for: contact).opening(text, now: now, using: &rng)
             return try IncomingMessage.apply(

@@ -5,8 +5,9 @@ import Synchronization
 /// The gateway store after a successful unlock: holds the data key in memory and gives access
 /// to contacts, ratchet state, the message log, the outbox and OTP entries.
 ///
-/// Every write goes through ``write(_:)``, one IMMEDIATE SQLite transaction, so the CLI and the
-/// daemon (separate processes on the same file) serialize and never both act on the same state.
+/// Every write goes through ``write(_:_:)``, one IMMEDIATE SQLite transaction (on PostgreSQL a
+/// serialisable one under its scope's locks), so the CLI and the daemon (separate processes, or
+/// nodes) never both act on the same state.
 /// Neither the description nor the mirror of this object shows the data key.
 public final class UnlockedStore: Sendable, CustomStringConvertible, CustomReflectable {
     /// The store this account lives in.
@@ -42,11 +43,15 @@ public final class UnlockedStore: Sendable, CustomStringConvertible, CustomRefle
     /// Throwing from `body` rolls everything back and rethrows the same error, so a caller
     /// can verify (for example a MAC) and abort without side effects. A second process's
     /// write waits (up to the busy timeout) until this one commits.
+    ///
+    /// - Parameter scope: What `body` changes: the whole database (the default), or only the
+    ///   ratchets of some contacts, so that on PostgreSQL other contacts' writes run meanwhile
+    ///   (see ``WriteScope``). A body that steps one contact's ratchet must name that contact.
     @discardableResult
-    public func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+    public func write<T>(_ scope: WriteScope = .database, _ body: (StoreTransaction) throws -> T) throws -> T {
         let keys = keys.withLock { $0 }
         return try StoreError.wrapping {
-            try gateway.writeTransaction { db in
+            try gateway.writeTransaction(scope) { db in
                 try requireAccount(db, generation: keys.generation)
                 return try body(StoreTransaction(db: db, dataKey: keys.dataKey, accountID: accountID))
             }

@@ -6,7 +6,7 @@ import GRDB
 ///
 /// | | SQLite | PostgreSQL |
 /// |---|---|---|
-/// | transactions | GRDB's pool: IMMEDIATE writes, snapshot reads | ``PostgresPool``: serialisable writes retried while busy, repeatable-read reads |
+/// | transactions | GRDB's pool: IMMEDIATE writes, snapshot reads | ``PostgresPool``: serialisable writes under the database's or their contacts' locks (``WriteScope``), retried while busy; repeatable-read reads |
 /// | migrations | GRDB's migrator, `grdb_migrations` | ``PostgresSchema``, `store_migrations`, under an advisory lock |
 /// | backup | SQLite's online backup to a 0600 file | refused: the server's own (`pg_dump`, base backups) |
 /// | WAL checkpoint | truncates the `-wal` after deletions | nothing: the server's WAL and VACUUM are its own |
@@ -20,9 +20,9 @@ enum StoreBackend: Sendable {
 extension GatewayStore {
     /// Runs `body` in one write transaction and commits if it returns; throwing rolls back and
     /// rethrows. On SQLite an IMMEDIATE transaction: a second process's write waits (up to the
-    /// busy timeout) until this one commits. On PostgreSQL a serialisable one, run again while
-    /// it fails as busy (see ``PostgresPool``).
-    func writeTransaction<T>(_ body: (StoreDatabase) throws -> T) throws -> T {
+    /// busy timeout) until this one commits. On PostgreSQL a serialisable one under the locks of
+    /// `scope`, run again while it fails as busy (see ``PostgresPool``, ``WriteScope``).
+    func writeTransaction<T>(_ scope: WriteScope = .database, _ body: (StoreDatabase) throws -> T) throws -> T {
         switch backend {
         case .sqlite(let pool):
             try pool.writeWithoutTransaction { db in
@@ -34,7 +34,7 @@ extension GatewayStore {
                 return result!
             }
         case .postgresql(let pool, _):
-            try pool.writeTransaction(body)
+            try pool.writeTransaction(scope, body)
         }
     }
 

@@ -5,7 +5,7 @@ extension StoreError {
     /// Runs `body`, turning SQLite errors into ``StoreError/database(_:busy:)``.
     ///
     /// Other errors pass through untouched, so a caller that throws its own error inside
-    /// ``UnlockedStore/write(_:)`` to roll back gets that same error back.
+    /// ``UnlockedStore/write(_:_:)`` to roll back gets that same error back.
     /// GRDB errors never carry statement arguments (`publicStatementArguments` stays false),
     /// so the message holds a result code and SQLite's text, never a secret value.
     @discardableResult

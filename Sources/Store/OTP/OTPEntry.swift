@@ -134,7 +134,7 @@ extension UnlockedStore {
     public func otpEntry(named name: String) throws -> OTPEntry { try read { try $0.otpEntry(named: name) } }
 
     /// Replaces an entry's secret and/or state in its own transaction. For check-and-update of the
-    /// verification state (replay rejection), use ``write(_:)`` and do both inside it.
+    /// verification state (replay rejection), use ``UnlockedStore/write(_:_:)`` and do both inside it.
     @discardableResult
     public func updateOTPEntry(named name: String, secret: Data? = nil, state: Data? = nil) throws -> OTPEntry {
         try write { try $0.updateOTPEntry(named: name, secret: secret, state: state) }

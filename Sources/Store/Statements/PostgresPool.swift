@@ -13,8 +13,8 @@ import Synchronization
 /// nothing this pool does not already do. A connection the server closed is dropped when it
 /// comes back, and the next transaction connects afresh.
 ///
-/// Write transactions wait for each other on one advisory lock, as SQLite's do on the database
-/// (up to the same busy timeout). One that still fails as busy (a serialisation failure or a
+/// Write transactions wait for each other on advisory locks (up to SQLite's busy timeout): on
+/// the whole database's, or, scoped to contacts, only on those contacts' (``WriteScope``). One that still fails as busy (a serialisation failure or a
 /// deadlock with a writer that does not take the lock, or the lock's wait timing out) runs again
 /// from the start, a bounded number of times; `body` must therefore do nothing outside the
 /// transaction that a second run would repeat.
@@ -35,15 +35,16 @@ final class PostgresPool: Sendable {
         slots = DispatchSemaphore(value: capacity)
     }
 
-    /// The advisory lock every write transaction of the store holds: one writer at a time per
-    /// database, as on SQLite (see ``PostgresServer/exclusiveWriteTransaction(lock:_:)``).
+    /// The advisory lock every write transaction of the store holds: exclusively over the whole
+    /// database (one writer at a time, as on SQLite), shared beside contacts' own locks (see
+    /// ``PostgresServer/lockedWriteTransaction(lock:scope:_:)``).
     static let writeLock: Int64 = 0x736d_7367_7700_0002
 
-    /// Runs `body` in one serialisable write transaction under the store's write lock, again
-    /// while it fails as busy.
-    func writeTransaction<T>(_ body: (StoreDatabase) throws -> T) throws -> T {
+    /// Runs `body` in one serialisable write transaction under the locks of `scope`, again while
+    /// it fails as busy.
+    func writeTransaction<T>(_ scope: WriteScope = .database, _ body: (StoreDatabase) throws -> T) throws -> T {
         try retryingBusy {
-            try withServer { server in try server.exclusiveWriteTransaction(lock: Self.writeLock, body) }
+            try withServer { server in try server.lockedWriteTransaction(lock: Self.writeLock, scope: scope, body) }
         }
     }
 

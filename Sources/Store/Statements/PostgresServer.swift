@@ -13,10 +13,10 @@ import Synchronization
 /// Serialisable isolation keeps that promise for every one of them without a lock in each; a
 /// transaction that would break it fails with a serialisation error, reported as busy
 /// (``StoreError/database(_:busy:)``), as SQLite's busy timeout is. The store's own writes also
-/// take one lock before they begin (``exclusiveWriteTransaction(lock:_:)``, from
-/// ``PostgresPool``), so they wait for each other as on SQLite instead of failing and running
-/// again; explicit row locks (``StoreDialect/lockingRows``, and `SKIP LOCKED` claims) are what
-/// several nodes will need to write in parallel. Reads are `REPEATABLE READ READ ONLY`: one snapshot,
+/// take locks before they begin (``lockedWriteTransaction(lock:scope:_:)``, from
+/// ``PostgresPool``), so they wait for each other instead of failing and running again: the
+/// whole database's, or only the contacts' they step (``WriteScope``), so that contacts advance
+/// in parallel on several nodes. Reads are `REPEATABLE READ READ ONLY`: one snapshot,
 /// like a SQLite read transaction.
 ///
 /// Statements wait for their answers off the event loop (see ``PostgresStatements``); one
@@ -96,21 +96,29 @@ final class PostgresServer: Sendable {
     /// Whether the connection is closed (the server went away or closed it): the pool drops it.
     var isClosed: Bool { connection.isClosed }
 
-    /// ``writeTransaction(_:)`` holding the advisory lock `lock` from before it begins until
-    /// after it ends: every transaction that takes the same lock on the same database waits for
-    /// this one, as SQLite's IMMEDIATE transactions wait for each other, and its snapshot is
-    /// taken only once the lock is held (a lock taken inside a serialisable transaction would
-    /// come after its snapshot). The lock is the session's: a connection that dies releases it.
-    func exclusiveWriteTransaction<T>(lock: Int64, _ body: (StoreDatabase) throws -> T) throws -> T {
+    /// ``writeTransaction(_:)`` holding the store's advisory lock `lock` and the locks of the
+    /// contacts in `scope` from before it begins until after it ends (see ``WriteScope``): every
+    /// transaction whose locks conflict waits for this one, as SQLite's IMMEDIATE transactions
+    /// wait for each other, and its snapshot is taken only once the locks are held (a lock taken
+    /// inside a serialisable transaction would come after its snapshot). The locks are the
+    /// session's: a connection that dies releases them.
+    func lockedWriteTransaction<T>(lock: Int64, scope: WriteScope, _ body: (StoreDatabase) throws -> T) throws -> T {
         try turn.withLock { _ in
             let database = StoreDatabase(PostgresStatements(connection, logger: logger))
-            try database.execute(sql: "SELECT pg_advisory_lock(?)", arguments: [lock])
             defer {
                 do {
-                    try database.execute(sql: "SELECT pg_advisory_unlock(?)", arguments: [lock])
+                    try database.execute(sql: "SELECT pg_advisory_unlock_all()")
                 } catch {
-                    // A lock left held would stop every other writer: drop the connection.
+                    // A lock left held would stop other writers: drop the connection.
                     connection.close().whenComplete { _ in }
+                }
+            }
+            if scope == .database {
+                try database.execute(sql: "SELECT pg_advisory_lock(?)", arguments: [lock])
+            } else {
+                try database.execute(sql: "SELECT pg_advisory_lock_shared(?)", arguments: [lock])
+                for key in try scope.contactLockKeys(database) {
+                    try database.execute(sql: "SELECT pg_advisory_lock(?)", arguments: [key])
                 }
             }
             return try run("BEGIN ISOLATION LEVEL SERIALIZABLE", database, body)

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Read access inside ``UnlockedStore/read(_:)`` or ``UnlockedStore/write(_:)``: contacts,
+/// Read access inside ``UnlockedStore/read(_:)`` or ``UnlockedStore/write(_:_:)``: contacts,
 /// decrypted secrets, the message log, the outbox and OTP entries.
 ///
 /// Valid only during the closure it is passed to, on that closure's thread.

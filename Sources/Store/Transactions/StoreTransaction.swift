@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Write access inside ``UnlockedStore/write(_:)``: everything ``StoreReader`` offers plus the
+/// Write access inside ``UnlockedStore/write(_:_:)``: everything ``StoreReader`` offers plus the
 /// changes, all committed together or not at all.
 ///
 /// Valid only during the closure it is passed to, on that closure's thread.

@@ -37,11 +37,15 @@ final class Gateways {
     /// with the name of the peer it is for.
     func send(from sender: String, at time: Date) throws -> [(to: String, ciphertext: String)] {
         var sent: [(String, String)] = []
-        while let item = try self[sender].write({ tx -> (String, String)? in
-            guard let item = try tx.claimNextOutbox(modem: "m1", now: time) else { return nil }
-            try tx.markOutboxSent(item.id, reference: Int(item.id), modem: "m1", now: time)
-            return (try tx.contact(id: item.contactID).name, item.body)
-        }) {
+        let store = self[sender]
+        func claim() throws -> (String, String)? {
+            try store.write { tx in
+                guard let item = try tx.claimNextOutbox(modem: "m1", now: time) else { return nil }
+                try tx.markOutboxSent(item.id, reference: Int(item.id), modem: "m1", now: time)
+                return (try tx.contact(id: item.contactID).name, item.body)
+            }
+        }
+        while let item = try claim() {
             sent.append(item)
         }
         return sent
