@@ -57,7 +57,13 @@ final class PostgresPool: Sendable {
     func withServer<T>(_ body: (PostgresServer) throws -> T) throws -> T {
         slots.wait()
         defer { slots.signal() }
-        let server = try idle.withLock { $0.popLast() } ?? PostgresServer.connect(configuration, logger: logger)
+        // An idle connection the server closed meanwhile (a restart, a failover) is dropped here
+        // rather than failing the transaction it would be lent to.
+        let reused = idle.withLock { servers in
+            while let server = servers.popLast() { if !server.isClosed { return Optional(server) } }
+            return nil
+        }
+        let server = try reused ?? PostgresServer.connect(configuration, logger: logger)
         defer {
             if server.isClosed {
                 logger.notice("A PostgreSQL connection closed; the next transaction opens a new one.")
