@@ -1,4 +1,5 @@
 import Foundation
+import Store
 import TestSupport
 import Testing
 
@@ -52,6 +53,93 @@ struct StoreMigrateTests {
             #expect(log.contains("on the server") && log.contains("queued on the server"), "\(log)")
             let result = try bob.decrypt(try atHome.encrypt(["back home"], for: bob), from: atHome)
             #expect(result.status == 0 && result.stdout.contains("back home"), "\(result.stdout)")
+        }
+    }
+
+    /// An empty target of `kind` for a migration: its `--to` argument, the variables that reach
+    /// it, and whether it is still untouched (no data directory database, no table).
+    struct Target {
+        let argument: String
+        let environment: [String: String]
+        let isUntouched: () throws -> Bool
+
+        static func make(_ kind: StoreBackendKind, in root: URL) throws -> Target {
+            guard kind == .postgresql else {
+                let directory = root.appendingPathComponent("copy")
+                return Target(argument: "sqlite:\(directory.path)", environment: [:]) {
+                    !FileManager.default.fileExists(atPath: directory.appendingPathComponent("smsgw.sqlite").path)
+                }
+            }
+            let cluster = try requirePostgres()
+            // The variables that reach the database, without those that would make it the source.
+            let (database, store) = try cluster.storeEnvironment(in: root)
+            let url = try #require(store["SMSGW_STORE_URL"])
+            let tables = [
+                "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(database.port)", "-U", database.user,
+                "-d", database.database, "-c", "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()",
+            ]
+            return Target(argument: url, environment: store.filter { $0.key != "SMSGW_STORE_BACKEND" && $0.key != "SMSGW_STORE_URL" }) {
+                let count = try SMSGWBinary.run(
+                    tables, environment: ["PGPASSWORD": cluster.password], program: URL(fileURLWithPath: "/usr/bin/psql"))
+                #expect(count.status == 0, "\(count.stderr)")
+                return count.lines == ["0"]
+            }
+        }
+    }
+
+    @Test(
+        "A wrong passphrase is refused as every command refuses it, before the target is touched",
+        arguments: [StoreBackendKind.sqlite, .postgresql])
+    func wrongPassphraseLeavesTheTargetUntouched(_ kind: StoreBackendKind) throws {
+        try withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            let target = try Target.make(kind, in: root)
+            let wrong = target.environment.merging(["SMSGW_PASSPHRASE": "not the passphrase"]) { $1 }
+            let refused = try alice.run(["store", "migrate", "--to", target.argument], environment: wrong)
+            #expect(refused.status == 77, "\(refused.stderr)")
+            #expect(
+                refused.stderr.contains("The passphrase from SMSGW_PASSPHRASE is wrong; correct it and try again"), "\(refused.stderr)")
+            #expect(!refused.stderr.contains("rows copied"), "\(refused.stderr)")
+            #expect(try target.isUntouched())
+            // The same sentence as any other command's, the attempt counted against the same lockout.
+            let other = try alice.run(["contact", "list"], environment: ["SMSGW_PASSPHRASE": "not the passphrase"])
+            #expect(other.status == 77 && other.stderr.contains("The passphrase from SMSGW_PASSPHRASE is wrong"), "\(other.stderr)")
+
+            let copied = try alice.run(["store", "migrate", "--to", target.argument], environment: target.environment)
+            #expect(copied.status == 0, "\(copied.stderr)")
+            #expect(try !target.isUntouched())
+        }
+    }
+
+    @Test(
+        "With two-factor login the code is asked before any copy: a missing or wrong code leaves the target untouched",
+        arguments: [StoreBackendKind.sqlite, .postgresql])
+    func codeBeforeTheCopy(_ kind: StoreBackendKind) throws {
+        try withTemporaryDirectory { root in
+            let (alice, bob) = try Peer.pairedCouple(in: root)
+            #expect(try bob.decrypt(try alice.encrypt(["before the move"], for: bob), from: alice).status == 0)
+            let enable = try alice.run(
+                ["account", "2fa", "enable", "--secret", TwoFactorTests.secret],
+                environment: ["SMSGW_TOTP_CODE": try TwoFactorTests().code()])
+            try #require(enable.status == 0, "\(enable.stderr)")
+            let target = try Target.make(kind, in: root)
+            let migrate = ["store", "migrate", "--to", target.argument, "--json"]
+
+            let missing = try alice.run(migrate, environment: target.environment)
+            #expect(missing.status == 77 && missing.stderr.contains("SMSGW_TOTP_CODE"), "\(missing.stderr)")
+            #expect(try target.isUntouched())
+            let wrong = try alice.run(migrate, environment: target.environment.merging(["SMSGW_TOTP_CODE": "000000"]) { $1 })
+            #expect(wrong.status == 77 && wrong.stderr.contains("code is wrong"), "\(wrong.stderr)")
+            #expect(!wrong.stderr.contains("rows copied"), "\(wrong.stderr)")
+            #expect(try target.isUntouched())
+
+            // The right code: one unlock, then the copy, checked with the keys it unlocked.
+            let code = try TwoFactorTests().code(steps: 1)
+            let copied = try alice.run(migrate, environment: target.environment.merging(["SMSGW_TOTP_CODE": code]) { $1 })
+            #expect(copied.status == 0, "\(copied.stderr)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(copied.stdout.utf8)) as? [String: Any])
+            #expect((report["decryption"] as? [String: Any])?["logTexts"] as? Int == 1, "\(copied.stdout)")
+            #expect(try !target.isUntouched())
         }
     }
 }

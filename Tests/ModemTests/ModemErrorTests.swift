@@ -10,10 +10,31 @@ struct ModemErrorTests {
     }
 
     @Test(arguments: [
-        1, 8, 10, 21, 28, 29, 30, 50, 69, 95, 96, 97, 99, 128, 144, 160, 193, 195, 196, 302, 303, 304, 310, 311, 313, 316, 321, 330,
+        1, 8, 10, 21, 28, 29, 30, 50, 69, 95, 96, 97, 99, 128, 144, 160, 193, 195, 196, 303, 310, 311, 313, 316, 321, 330,
     ])
     func permanentCMS(code: Int) {
         #expect(!ModemError.sendRejected(cms: code).isRetryable)
+    }
+
+    /// A PDU checked bit for bit before it went out, refused as not allowed or invalid: the
+    /// exchange was out of step (a loaded machine), not the SMS wrong. Outside a send the same
+    /// numbers stay permanent.
+    @Test(arguments: [302, 304, 305])
+    func aVerifiedPDURefusedByTheModemIsRetried(code: Int) {
+        let refused = ModemError.sendRejected(cms: code)
+        #expect(refused.isRetryable && !refused.needsRecovery)
+        #expect(refused.description.contains("temporary"))
+        #expect(!ModemError(.modemFailure, "Reading messages failed.", cmsError: code).isRetryable)
+    }
+
+    @Test func aCMENumberInTheSendStatusIsClassifiedAsCME() {
+        // CME 30 is "no network service" (temporary); read as CMS 30 it was "unknown subscriber".
+        let noNetwork = ModemError.sendRefused(status: 30, cms: nil, cme: 30)
+        #expect(noNetwork.isRetryable && noNetwork.cmeError == 30 && noNetwork.cmsError == nil)
+        #expect(noNetwork.description.contains("+CME ERROR 30"))
+        #expect(!ModemError.sendRefused(status: 10, cms: nil, cme: 10).isRetryable)
+        #expect(!ModemError.sendRefused(status: 30, cms: 30, cme: nil).isRetryable)
+        #expect(ModemError.sendRefused(status: 42, cms: 42, cme: 30).cmsError == 42)
     }
 
     @Test func descriptionsSayWhatToDo() {

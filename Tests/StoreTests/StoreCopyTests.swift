@@ -94,6 +94,20 @@ struct StoreCopyTests {
         withExtendedLifetime((original, target)) {}
     }
 
+    @Test(
+        "The copy is checked with the source's unlocked keys; a store of another account is refused", arguments: StoreBackendKind.allCases)
+    func checkedWithTheSourceKeys(_ backend: StoreBackendKind) throws {
+        let (original, store, unlocked) = try unlockedStore(on: .sqlite)
+        try Self.fill(unlocked)
+        let target = try location(backend)
+        let copy = try target.open()
+        _ = try store.copy(to: copy)
+        #expect(try unlocked.checkDecryption(of: copy) == DecryptionCheck(ratchetStates: 1, logTexts: 3, vaultItems: 2))
+        let (elsewhere, other, _) = try unlockedStore(on: .sqlite)
+        #expect(throws: StoreError.copyLacksAccount) { _ = try unlocked.checkDecryption(of: other) }
+        withExtendedLifetime((original, target, elsewhere)) {}
+    }
+
     @Test("A target that holds a store is refused, and nothing is written to it", arguments: StoreBackendKind.allCases)
     func nonEmptyTargetRefused(_ backend: StoreBackendKind) throws {
         let (original, store, unlocked) = try unlockedStore(on: .sqlite)

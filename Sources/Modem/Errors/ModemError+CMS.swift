@@ -26,7 +26,7 @@
 /// | 194 (0xC2)     | SC system failure                              | temporary  |
 /// | 208…255        | SIM/MS storage and toolkit errors, unspecified | temporary  |
 /// | 300, 301       | ME failure, SMS service of ME reserved         | temporary  |
-/// | 302…305        | operation not allowed / supported, invalid PDU or text mode parameter | permanent |
+/// | 302…305        | operation not allowed / supported, invalid PDU or text mode parameter | permanent (302, 304, 305 temporary for a send: ``isTemporarySendCMS(_:)``) |
 /// | 310…313, 315…318 | SIM not inserted, PIN/PUK required, SIM failure, SIM wrong | permanent |
 /// | 314            | SIM busy                                       | temporary  |
 /// | 320, 322       | memory failure, memory full (free storage and retry) | temporary |
@@ -123,7 +123,7 @@ extension ModemError {
     /// The error for an SMS the network or modem refused with a CMS number.
     static func sendRejected(cms: Int) -> ModemError {
         let advice: String
-        if isTemporaryCMS(cms) {
+        if isTemporarySendCMS(cms) {
             advice = "This is temporary: retry the same text later."
         } else if cms == 330 {
             advice = "Configure the SMSC number on the SIM (AT+CSCA) and retry."

@@ -75,7 +75,7 @@ public struct ModemError: Error, Sendable, Hashable {
     /// For ``Code/ambiguousSend`` this is `true` in one sense only: resend the SAME stored text (the
     /// peer drops a duplicate), never encrypt new text for the same slot.
     public var isRetryable: Bool {
-        if let cms = cmsError { return Self.isTemporaryCMS(cms) }
+        if let cms = cmsError { return code == .sendRejected ? Self.isTemporarySendCMS(cms) : Self.isTemporaryCMS(cms) }
         if let cme = cmeError { return Self.isTemporaryCME(cme) }
         switch code {
         case .timeout, .ambiguousSend, .deviceNotFound, .deviceGone, .notConnected, .storageFull,

@@ -41,7 +41,7 @@ extension GammuSession {
         // nothing can have been sent. So an error here is never ambiguous.
         let result = GSM_SendSMS(machine, message)
         if result != ERR_NONE {
-            if let status = context.sendStatus, status != 0 { throw ModemError.sendRejected(cms: status) }
+            if let status = context.sendStatus, status != 0 { throw refused(status) }
             if let cms = context.lastCMSError { throw ModemError.sendRejected(cms: cms) }
             try check(result, "sending an SMS")
         }
@@ -57,7 +57,7 @@ extension GammuSession {
         guard let status = context.sendStatus else {
             throw ModemError.ambiguousSend(after: configuration.callTimeout)
         }
-        if status != 0 { throw ModemError.sendRejected(cms: status) }
+        if status != 0 { throw refused(status) }
         guard context.sendReference >= 0 else {
             if let cms = context.lastCMSError { throw ModemError.sendRejected(cms: cms) }
             throw ModemError(
@@ -65,6 +65,11 @@ extension GammuSession {
                 "The modem answered ERROR to the SMS without a reason, so it was not sent. Retry later; if it persists, reset the radio.")
         }
         return context.sendReference
+    }
+
+    /// The error for a send the status callback reported as refused with `status`.
+    private func refused(_ status: Int) -> ModemError {
+        ModemError.sendRefused(status: status, cms: context.lastCMSError, cme: context.lastCMEError)
     }
 
     /// Encodes the message with libgammu's own encoder and checks that the TPDU carries exactly our

@@ -19,27 +19,46 @@ extension UnlockedStore {
     /// - Throws: ``StoreError/corrupted(_:)`` when a blob does not open.
     public func checkDecryption(sample: Int = 100) throws -> DecryptionCheck {
         let dataKey = dataKey
-        return try read { reader in
-            let db = reader.db
-            var states = 0
-            for row in try db.rows(sql: "SELECT id, session FROM contacts WHERE session IS NOT NULL ORDER BY id") {
-                _ = try dataKey.open(row["session"], for: .contactSession(try Self.uuid(row["id"])))
-                states += 1
+        return try read { reader in try Self.openSealed(in: reader.db, under: dataKey, sample: sample) }
+    }
+
+    /// The same check on `copy`, a copy of this store (``GatewayStore/copy(to:batchSize:progress:)``),
+    /// with the keys this unlock holds: the copy is checked without being unlocked itself, so
+    /// no passphrase or code is asked for twice.
+    ///
+    /// - Throws: ``StoreError/corrupted(_:)`` when the copy does not hold this account under
+    ///   its current data key, or a blob does not open.
+    public func checkDecryption(of copy: GatewayStore, sample: Int = 100) throws -> DecryptionCheck {
+        let keys = keys.withLock { $0 }
+        let account = accountID.storeString
+        return try StoreError.wrapping {
+            try copy.readTransaction { db in
+                let generation = try db.value(Int64.self, sql: "SELECT key_generation FROM account WHERE id = ?", arguments: [account])
+                guard generation == keys.generation else { throw StoreError.copyLacksAccount }
+                return try Self.openSealed(in: db, under: keys.dataKey, sample: sample)
             }
-            var texts = 0
-            for row in try db.rows(
-                sql: "SELECT uuid, text FROM messages WHERE text IS NOT NULL ORDER BY id DESC LIMIT ?", arguments: [sample])
-            {
-                _ = try dataKey.open(row["text"], for: .messageText(try Self.uuid(row["uuid"])))
-                texts += 1
-            }
-            var items = 0
-            for row in try db.rows(sql: "SELECT id, body FROM vault_items ORDER BY id LIMIT ?", arguments: [sample]) {
-                _ = try dataKey.open(row["body"], for: .vaultItem(try Self.uuid(row["id"])))
-                items += 1
-            }
-            return DecryptionCheck(ratchetStates: states, logTexts: texts, vaultItems: items)
         }
+    }
+
+    private static func openSealed(in db: StoreDatabase, under dataKey: DataKey, sample: Int) throws -> DecryptionCheck {
+        var states = 0
+        for row in try db.rows(sql: "SELECT id, session FROM contacts WHERE session IS NOT NULL ORDER BY id") {
+            _ = try dataKey.open(row["session"], for: .contactSession(try uuid(row["id"])))
+            states += 1
+        }
+        var texts = 0
+        for row in try db.rows(
+            sql: "SELECT uuid, text FROM messages WHERE text IS NOT NULL ORDER BY id DESC LIMIT ?", arguments: [sample])
+        {
+            _ = try dataKey.open(row["text"], for: .messageText(try uuid(row["uuid"])))
+            texts += 1
+        }
+        var items = 0
+        for row in try db.rows(sql: "SELECT id, body FROM vault_items ORDER BY id LIMIT ?", arguments: [sample]) {
+            _ = try dataKey.open(row["body"], for: .vaultItem(try uuid(row["id"])))
+            items += 1
+        }
+        return DecryptionCheck(ratchetStates: states, logTexts: texts, vaultItems: items)
     }
 
     private static func uuid(_ text: String) throws -> UUID {
@@ -48,4 +67,9 @@ extension UnlockedStore {
         }
         return uuid
     }
+}
+
+extension StoreError {
+    static let copyLacksAccount = StoreError.corrupted(
+        "The copy does not hold this account under its current data key; copy again into an empty target.")
 }

@@ -15,8 +15,9 @@ struct StoreMigrateCommand: ParsableCommand {
             The source is the configured store ([store] of SMSGW_CONFIG's file, else SQLite in the data \
             directory); stop the daemon first. TARGET is postgresql://USER@HOST:PORT/DATABASE (the password \
             from [store] password_file or SMSGW_STORE_PASSWORD, never the command line) or sqlite:DIR (a \
-            data directory). The target must be empty; an interrupted copy continues when run again. The \
-            passphrase unlocks the copy to check it. Step by step: docs/OPERATIONS.md.
+            data directory). The source is unlocked first (passphrase, then the code when two-factor login \
+            is on), before the target is touched; then the copy, then its check with the unlocked keys. The \
+            target must be empty; an interrupted copy continues when run again. Step by step: docs/OPERATIONS.md.
             """
     )
 
@@ -30,12 +31,12 @@ struct StoreMigrateCommand: ParsableCommand {
 
     func run() throws {
         let settings = try StoreSettings.load(configurationFile: ConfigurationOption.environmentFile)
-        let source = try StoreAccess.open(global, settings: settings)
+        // Unlocked before the target is opened, which would create its tables: a wrong
+        // passphrase or code leaves the target as it was.
+        let source = try StoreAccess.unlock(global, settings: settings)
         let target = try openTarget(settings)
-        let passphrase = try PassphraseSource.account.read(prompt: "Passphrase for smsgw: ")
         var shown: [String: Int] = [:]
-        let report = try StoreMigration.copy(from: source, to: target, passphrase: passphrase, code: { try LoginCode.read() }) {
-            step in
+        let report = try StoreMigration.copy(from: source, to: target) { step in
             // A line per table when it completes, and one per 10,000 rows on the way.
             let previous = shown[step.table] ?? 0
             guard step.copied == step.total || step.copied / 10_000 > previous / 10_000 else { return }
