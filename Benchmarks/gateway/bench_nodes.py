@@ -15,6 +15,7 @@ import argparse
 import itertools
 import json
 import os
+import random
 import shutil
 import statistics
 import sys
@@ -101,6 +102,12 @@ def takeover_run(args, cluster, root, index, timing):
     try:
         rig.first.cli("contact", "edit", "bob", "--modem", "alpha-modem-1")
         rig.start_all()
+        # The kill lands at a random moment of alpha's heartbeat interval: from a fresh heartbeat,
+        # a random wait less the time its first texts take (one SMS about 0.72 s).
+        beat = "SELECT heartbeat_at FROM nodes WHERE name = 'alpha'"
+        seen, health = rig.value(beat), rig.value("SELECT health_seconds FROM nodes WHERE name = 'alpha'")
+        wait_until(lambda: rig.value(beat) != seen, 2 * health + 60, "alpha's next heartbeat", step=0.1)
+        time.sleep(max(0.0, args.random.uniform(0, health) - 0.72 * (args.sent_before_kill + 1)))
         queue(rig, args.takeover_texts, "takeover")
         by_alpha = f"SELECT count(*) FROM outbox WHERE kind = 'text' AND modem = 'alpha-modem-1' AND {SENT}"
         wait_until(lambda: rig.value(by_alpha) >= args.sent_before_kill, 120, "alpha to send its first texts", step=0.2)
@@ -145,9 +152,12 @@ def print_layouts(runs, texts):
 
 def print_takeover(label, runs):
     r0 = runs[0]
-    print(f"takeover, {label}: lease {r0['lease']:.0f} s (health_seconds {r0['health']:.0f}, call_timeout_seconds "
-          f"{r0['call_timeout']:.0f}), {r0['taken_over']} of the dead node's texts (claimed at the kill: "
-          f"{spread([r['claimed'] for r in runs], '', 0)}, the rest pinned to its modem):")
+    lease, health = r0["lease"], r0["health"]
+    print(f"takeover, {label}: lease {lease:.0f} s = max(3 x health_seconds {health:.0f}, 2 x (health_seconds + "
+          f"call_timeout_seconds {r0['call_timeout']:.0f})); {spread([r['taken_over'] for r in runs], '', 0)} of the "
+          f"dead node's texts (claimed at the kill: {spread([r['claimed'] for r in runs], '', 0)}, the rest pinned to "
+          f"its modem); a kill at any moment: the first sent lease - health .. lease + health after it, "
+          f"{lease - health:.0f}..{lease + health:.0f} s, plus one SMS:")
     claimed = [r["claimed_sent"] for r in runs if r["claimed_sent"] is not None]
     print(f"  kill -9 -> first sent by the survivor {spread([r['first'] for r in runs], ' s', 1)}, -> last "
           f"{spread([r['last'] for r in runs], ' s', 1)}"
@@ -164,18 +174,21 @@ def main():
     parser.add_argument("--takeover-texts", type=int, default=30)
     parser.add_argument("--sent-before-kill", type=int, default=3)
     parser.add_argument("--short-lease", default="2,5", help="health_seconds,call_timeout_seconds of the short lease")
+    parser.add_argument("--seed", type=int, help="of the moments of the kills (printed when not given)")
     parser.add_argument("--only", default="layouts,default-lease,short-lease")
     parser.add_argument("--json", help="write the raw results to this file")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
     args = parser.parse_args()
     args.smsgw = os.path.abspath(args.smsgw)
     only = set(args.only.split(","))
+    seed = args.seed if args.seed is not None else random.randrange(1 << 32)
+    args.random = random.Random(seed)
     short = tuple(float(x) for x in args.short_lease.split(","))
     root = tempfile.mkdtemp(prefix="smsgw-bench-nodes-")
     os.chmod(root, 0o755)
     cluster, results, serial = None, {}, itertools.count()
     try:
-        print(f"load average before: {os.getloadavg()[0]:.1f}", flush=True)
+        print(f"load average before: {os.getloadavg()[0]:.1f}; seed of the kills' moments {seed}", flush=True)
         cluster = Cluster(root)
         if "layouts" in only:
             runs = []
