@@ -101,13 +101,16 @@ def takeover_run(args, cluster, root, index, timing):
                    {"alpha": 1, "beta": 1}, 1, timing)
     try:
         rig.first.cli("contact", "edit", "bob", "--modem", "alpha-modem-1")
-        rig.start_all()
+        # Beta's heartbeats, on which it finds alpha down, fall at a random moment of alpha's
+        # interval, as between two hosts started independently.
+        rig.start_all(stagger=args.random.uniform(0, timing[0] if timing else 30.0))
         # The kill lands at a random moment of alpha's heartbeat interval: from a fresh heartbeat,
-        # a random wait less the time its first texts take (one SMS about 0.72 s).
+        # a random wait less the time its first texts take (one SMS about 0.72 s), modulo the
+        # interval (the heartbeats come every interval).
         beat = "SELECT heartbeat_at FROM nodes WHERE name = 'alpha'"
         seen, health = rig.value(beat), rig.value("SELECT health_seconds FROM nodes WHERE name = 'alpha'")
         wait_until(lambda: rig.value(beat) != seen, 2 * health + 60, "alpha's next heartbeat", step=0.1)
-        time.sleep(max(0.0, args.random.uniform(0, health) - 0.72 * (args.sent_before_kill + 1)))
+        time.sleep((args.random.uniform(0, health) - 0.72 * (args.sent_before_kill + 1)) % health)
         queue(rig, args.takeover_texts, "takeover")
         by_alpha = f"SELECT count(*) FROM outbox WHERE kind = 'text' AND modem = 'alpha-modem-1' AND {SENT}"
         wait_until(lambda: rig.value(by_alpha) >= args.sent_before_kill, 120, "alpha to send its first texts", step=0.2)

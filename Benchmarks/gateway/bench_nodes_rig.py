@@ -7,6 +7,7 @@ step" says.
 import json
 import os
 import signal
+import time
 
 from bench_processes import Procs
 from bench_smsgw import Account, make_account
@@ -99,10 +100,14 @@ class NodesRig:
         self.daemons[account.name] = self.procs.start(
             "serve " + account.name, [self.smsgw, "serve", "--config", self.config(account)], env=env, log=log)
 
-    def start_all(self):
-        """Starts bob and every node, and waits until every node is up and every modem ready."""
+    def start_all(self, stagger=0.0):
+        """Starts bob and every node, `stagger` seconds apart after the first node (which sets
+        the phase of their heartbeats to each other), and waits until every node is up and every
+        modem ready."""
         self.start(self.bob)
-        for host in self.hosts.values():
+        for k, host in enumerate(self.hosts.values()):
+            if k:
+                time.sleep(stagger)
             self.start(host)
         nodes, modems = set(self.modems), {m for ms in self.modems.values() for m in ms}
         wait_until(lambda: self._ready(self.bob, set(), set(self.bob_modems)) and self._ready(self.first, nodes, modems),
