@@ -67,10 +67,24 @@ class Cluster:
         subprocess.run(self.run_as + [os.path.join(self.bin, tool), *args], check=True, stdout=subprocess.DEVNULL,
                        stderr=subprocess.PIPE, env=dict(os.environ, **(env or {})), timeout=120)
 
-    def store_env(self):
+    def store_env(self, database="smsgw"):
         return {"SMSGW_STORE_BACKEND": "postgresql", "SMSGW_STORE_TLS": "disable",
-                "SMSGW_STORE_URL": f"postgresql://{self.user}@127.0.0.1:{self.port}/smsgw",
+                "SMSGW_STORE_URL": f"postgresql://{self.user}@127.0.0.1:{self.port}/{database}",
                 "SMSGW_STORE_PASSWORD": self.password}
+
+    def create_database(self, name):
+        """A fresh, empty database `name` (one per run, so no run sees another's rows)."""
+        self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", self.user, name,
+                  env={"PGPASSWORD": self.password})
+
+    def rows(self, database, query):
+        """The rows of `query` on `database` as psql prints them unaligned: a list of column lists."""
+        p = subprocess.run([os.path.join(self.bin, "psql"), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
+                            "-h", "127.0.0.1", "-p", str(self.port), "-U", self.user, "-d", database, "-c", query],
+                           env=dict(os.environ, PGPASSWORD=self.password), capture_output=True, timeout=60)
+        if p.returncode != 0:
+            raise BenchError(f"psql {query[:60]!r} exited {p.returncode}: {p.stderr.decode(errors='replace')[-300:]}")
+        return [line.split("|") for line in p.stdout.decode().splitlines() if line]
 
     def stop(self):
         if getattr(self, "started", False):
