@@ -71,6 +71,26 @@ struct NodeTests {
         #expect(sent.state == .sent && sent.messageReference == 8 && sent.modem == "b1")
     }
 
+    @Test("A claim made after its node's last heartbeat comes back as soon as the node is down, not at the claim's own lease")
+    func downNodesClaimsComeBackTogether() throws {
+        let (_, _, store) = try TestStore.unlockedStore()
+        let bob = try store.addContact(name: "bob", number: TestStore.number("+447700900403"), pairingCode: Data())
+        let id = try store.write { tx in
+            try tx.startNode(alpha, now: now)
+            try tx.startNode(beta, now: now)
+            return try tx.enqueueOutbox("CLAIMED LATE", to: bob, now: now)
+        }
+        // Alpha claims 8 s after its last heartbeat and dies: the claim's lease runs to +38.
+        let claimed = try #require(try store.write { try $0.claimNextOutbox(modem: "a1", node: alpha, now: now + 8) })
+        #expect(claimed.leaseUntil == now + 38)
+        // At +29 alpha is still up: nothing moves.
+        #expect(try store.write { try $0.recordHeartbeat(beta, now: now + 29) }.requeued == 0)
+        // At +31 alpha is down (its lease of 30 s from its last heartbeat ended): the row is queued again.
+        #expect(try store.write { try $0.recordHeartbeat(beta, now: now + 31) }.requeued == 1)
+        let item = try store.read { try $0.outboxItem(id: id) }
+        #expect(item.state == .queued && item.node == nil && item.body == "CLAIMED LATE")
+    }
+
     @Test("A live node's claim is never taken: its heartbeats renew the lease")
     func liveClaimIsKept() throws {
         let (_, _, store) = try TestStore.unlockedStore()

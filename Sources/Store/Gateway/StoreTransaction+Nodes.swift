@@ -24,7 +24,10 @@ extension StoreTransaction {
     }
 
     /// Records `node`'s heartbeat: renews the lease of every row it is submitting, and queues
-    /// again the rows other nodes claimed whose lease has ended, so that any node sends them.
+    /// again the rows other nodes claimed whose lease has ended, or whose node is down (no
+    /// heartbeat within its lease, not stopped), so that any node sends them. A claim a node made
+    /// after its last heartbeat has a lease running from the claim; without the second rule it
+    /// would come back one heartbeat after the node's other work, and go out last.
     ///
     /// A row queued again keeps its body: it was sealed when it was queued and is never sealed
     /// again; if the node that claimed it had already handed it to its modem, the peer drops the
@@ -42,7 +45,8 @@ extension StoreTransaction {
         try db.execute(
             sql: """
                 UPDATE outbox SET state = 'queued', node = NULL, lease_until = NULL, next_attempt_at = ?1, updated_at = ?1
-                WHERE state = 'submitting' AND lease_until < ?1 AND node <> ?2
+                WHERE state = 'submitting' AND node <> ?2 AND (lease_until < ?1 OR node IN (
+                    SELECT name FROM nodes WHERE stopped_at IS NULL AND heartbeat_at + lease_seconds < ?1))
                 """,
             arguments: [time, node.name])
         let requeued = db.changesCount

@@ -50,7 +50,7 @@ final class TwoNodeRig: @unchecked Sendable {
         try bob.expect(["contact", "pair", "base", "--json"], input: code + "\n")
 
         for (peer, modem) in [(alpha, 1), (bob, 2), (beta, 3)] {
-            // With a heartbeat every 2 s and 10 s modem calls, a lease of 14 s.
+            // With a heartbeat every 2 s and 10 s modem calls, a lease of 2 × (2 + 10) = 24 s.
             let toml = """
                 data_dir = "\(peer.dataDir.path)"
                 log_level = "info"
