@@ -20,6 +20,7 @@ final class TwoNodeRig: @unchecked Sendable {
     let database: PostgresAddress
     private let databasePassword: String
     private let simulator: Process
+    private let simDirectory: URL
 
     /// Sets it all up; the nodes record a heartbeat (and read the outbox, their fallback) every
     /// `healthSeconds`, bob every 2 s. The nodes reach the database on `port` when given (a
@@ -27,6 +28,7 @@ final class TwoNodeRig: @unchecked Sendable {
     init(root: URL, cluster: PostgresCluster, healthSeconds: Int = 2, port: Int? = nil) async throws {
         self.root = root
         let simDirectory = root.appendingPathComponent("sim")
+        self.simDirectory = simDirectory
         simulator = try SMSGWBinary.makeProcess(["sim", "--modems", "3", "--dir", simDirectory.path], environment: [:])
         simulator.standardOutput = FileHandle.nullDevice
         simulator.standardError = FileHandle.nullDevice
@@ -60,6 +62,8 @@ final class TwoNodeRig: @unchecked Sendable {
                 retry_base_seconds = 1
                 retry_max_seconds = 5
                 resync_retry_seconds = 10
+                ack_delay_seconds = 1
+                ack_timeout_seconds = 6
                 [node]
                 name = "\(peer.name)"
                 [[modem]]
@@ -76,6 +80,13 @@ final class TwoNodeRig: @unchecked Sendable {
             simulator.terminate()
             simulator.waitUntilExit()
         }
+    }
+
+    /// Sends a command to the simulated network (`smsgw sim ctl`: `drop 0.1`, `duplicate 0.05`, …).
+    func control(_ words: String...) async throws {
+        let arguments = ["sim", "ctl", "--dir", simDirectory.path] + words
+        let result = try await offPool { try SMSGWBinary.run(arguments, environment: [:]) }
+        #expect(result.status == 0 && result.stdout.hasPrefix("OK"), "sim ctl \(words): \(result.stdout) \(result.stderr)")
     }
 
     func configuration(of peer: Peer) -> URL { root.appendingPathComponent("\(peer.name).toml") }
