@@ -9,7 +9,9 @@ import Testing
 /// to the promoted server, so they are not reconfigured: they must reconnect by themselves.
 @Suite("Losing the PostgreSQL primary, end to end", .serialized)
 struct FailoverTests {
-    static let before = (1...16).map { "before the failover, message \($0)" }
+    /// Enough for about 14 s of sending on two simulated modems: the primary stops while some
+    /// are still queued even when a loaded machine is slow to see the first ones leave.
+    static let before = (1...40).map { "before the failover, message \($0)" }
     static let after = ["after the promotion, through alpha's modem", "after the promotion, through beta's modem"]
 
     @Test(
@@ -31,8 +33,8 @@ struct FailoverTests {
 
             // Queued through both hosts (each `send` exiting 0 is the acknowledgement), sent by both modems.
             try await offPool {
-                try alpha.expect(["send", "bob", "--lines"], input: Self.before[..<8].map { $0 + "\n" }.joined())
-                try beta.expect(["send", "bob", "--lines"], input: Self.before[8...].map { $0 + "\n" }.joined())
+                try alpha.expect(["send", "bob", "--lines"], input: Self.before[..<20].map { $0 + "\n" }.joined())
+                try beta.expect(["send", "bob", "--lines"], input: Self.before[20...].map { $0 + "\n" }.joined())
             }
             let sent = "SELECT count(*) FROM outbox WHERE kind = 'text' AND state IN ('sent', 'delivered')"
             try await TwoNodeRig.wait("a few texts to leave", timeout: 120, every: 0.2) { try await rig.count(sent) >= 3 }
