@@ -40,15 +40,21 @@ struct NodeTests {
         #expect(again.liveness(at: now + 51) == .up && again.stoppedAt == nil && again.startedAt == now + 50)
     }
 
-    @Test("A claim records its node and lease; the lease ending hands the row over exactly once, same body")
-    func leaseHandsOverOnce() throws {
+    /// A store with alpha and beta started at `now` and one row queued to bob with `body`.
+    private func bothNodesStarted(queueing body: String, number: String) throws -> (UnlockedStore, Int64) {
         let (_, _, store) = try TestStore.unlockedStore()
-        let bob = try store.addContact(name: "bob", number: TestStore.number("+447700900401"), pairingCode: Data())
+        let bob = try store.addContact(name: "bob", number: TestStore.number(number), pairingCode: Data())
         let id = try store.write { tx in
             try tx.startNode(alpha, now: now)
             try tx.startNode(beta, now: now)
-            return try tx.enqueueOutbox("SEALED ONCE", to: bob, now: now)
+            return try tx.enqueueOutbox(body, to: bob, now: now)
         }
+        return (store, id)
+    }
+
+    @Test("A claim records its node and lease; the lease ending hands the row over exactly once, same body")
+    func leaseHandsOverOnce() throws {
+        let (store, id) = try bothNodesStarted(queueing: "SEALED ONCE", number: "+447700900401")
         let claimed = try #require(try store.write { try $0.claimNextOutbox(modem: "a1", node: alpha, now: now) })
         #expect(claimed.node == "alpha" && claimed.leaseUntil == now + 30 && claimed.state == .submitting)
 
@@ -73,13 +79,7 @@ struct NodeTests {
 
     @Test("A claim made after its node's last heartbeat comes back as soon as the node is down, not at the claim's own lease")
     func downNodesClaimsComeBackTogether() throws {
-        let (_, _, store) = try TestStore.unlockedStore()
-        let bob = try store.addContact(name: "bob", number: TestStore.number("+447700900403"), pairingCode: Data())
-        let id = try store.write { tx in
-            try tx.startNode(alpha, now: now)
-            try tx.startNode(beta, now: now)
-            return try tx.enqueueOutbox("CLAIMED LATE", to: bob, now: now)
-        }
+        let (store, id) = try bothNodesStarted(queueing: "CLAIMED LATE", number: "+447700900403")
         // Alpha claims 8 s after its last heartbeat and dies: the claim's lease runs to +38.
         let claimed = try #require(try store.write { try $0.claimNextOutbox(modem: "a1", node: alpha, now: now + 8) })
         #expect(claimed.leaseUntil == now + 38)
