@@ -249,7 +249,7 @@ let package = Package(
         .testTarget(
             name: "HTTPAPITests",
             dependencies: [
-                "HTTPAPI", "Failures", "Operations", "Store", "SMSCipher", "TestSupport",
+                "HTTPAPI", "Console", "Failures", "Operations", "Store", "SMSCipher", "TestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strict

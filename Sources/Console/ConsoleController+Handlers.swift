@@ -61,7 +61,7 @@ extension ConsoleController {
             let page = SendPage.render(
                 contacts: try Contacts.list(store: store), viewer: viewer, chosen: contact, text: text,
                 banners: [Banner(.problem, error.description)])
-            return Self.html(page, status: Self.status(for: error.category))
+            return Self.html(page, status: error.category.httpStatus)
         }
     }
 
@@ -97,21 +97,7 @@ extension ConsoleController {
     /// An error as a page with its sentence and the status its category maps to.
     func failure(_ error: any Error, viewer: ConsoleViewer) -> ConsoleResponse {
         let category = (error as? any CategorizedError)?.category ?? .storage
-        return page(status: Self.status(for: category), title: "Not done", text: Self.sentence(error), viewer: viewer)
-    }
-
-    /// The HTTP status of an error category.
-    static func status(for category: ErrorCategory) -> Int {
-        switch category {
-        case .invalidInput, .verificationFailed: 422
-        case .conflict: 409
-        case .notFound: 404
-        case .authentication: 401
-        case .forbidden: 403
-        case .locked: 423
-        case .unavailable, .busy: 503
-        case .configuration, .corrupted, .storage: 500
-        }
+        return page(status: category.httpStatus, title: "Not done", text: Self.sentence(error), viewer: viewer)
     }
 
     static func sentence(_ error: any Error) -> String {

@@ -1,21 +1,20 @@
+import Console
 import Failures
 import HTTPTypes
 
 extension HTTPResponse.Status {
-    /// The one table from an error's category to the HTTP status the API answers with
-    /// (docs/OPERATIONS.md, "HTTP API", lists it): the HTTP twin of the CLI's exit statuses.
+    /// The status the API answers an error of `category` with: the console's table
+    /// (`ErrorCategory.httpStatus`), with the status's reason phrase.
     init(_ category: ErrorCategory) {
-        switch category {
-        case .invalidInput, .verificationFailed: self = .unprocessableContent  // 422
-        case .conflict: self = .conflict  // 409
-        case .notFound: self = .notFound  // 404
-        case .authentication: self = .unauthorized  // 401
-        case .forbidden: self = .forbidden  // 403
-        case .locked: self = .tooManyRequests  // 429
-        case .unavailable, .busy: self = .serviceUnavailable  // 503
-        case .configuration, .corrupted, .storage: self = .internalServerError  // 500
-        }
+        let code = category.httpStatus
+        self = Self.answered.first { $0.code == code } ?? HTTPResponse.Status(code: code)
     }
+
+    /// Every status that table gives, each with its reason phrase.
+    private static let answered: [HTTPResponse.Status] = [
+        .unprocessableContent, .conflict, .notFound, .unauthorized, .forbidden, .tooManyRequests, .serviceUnavailable,
+        .internalServerError,
+    ]
 }
 
 extension ErrorCategory {

@@ -127,7 +127,7 @@ struct ConsoleControllerTests {
         let third = rig.attempt("watch", password: "not the password")
         #expect(third.status == 401)
         let locked = rig.attempt("watch", password: Self.password)
-        #expect(locked.status == 423 && locked.body.contains("locked until"), "\(locked.body)")
+        #expect(locked.status == 429 && locked.body.contains("locked until"), "\(locked.body)")
         // From another address, names that do not exist: the address is throttled after five failures.
         for _ in 0..<5 { #expect(rig.attempt("nobody", password: "whatever it is", address: "198.51.100.1").status == 401) }
         let throttled = rig.attempt("ops", password: Self.password, address: "198.51.100.1")

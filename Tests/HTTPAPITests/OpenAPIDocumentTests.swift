@@ -1,3 +1,4 @@
+import Console
 import Failures
 import Foundation
 import HTTPTypes
@@ -32,5 +33,10 @@ struct OpenAPIDocumentTests {
         #expect(table[.busy] == 503 && table[.storage] == 500)
         #expect(ErrorCategory.busy.retryAfter == 1 && ErrorCategory.notFound.retryAfter == nil)
         #expect(ErrorCategory.invalidInput.slug == "invalid-input")
+        // The console answers from the same table, and every status keeps its reason phrase.
+        for category in ErrorCategory.allCases {
+            #expect(HTTPResponse.Status(category).code == category.httpStatus)
+            #expect(!HTTPResponse.Status(category).reasonPhrase.isEmpty, "\(category)")
+        }
     }
 }
