@@ -10,8 +10,8 @@ public enum MaintenanceError: Error, Sendable, Hashable {
     case daemonRunning(directory: String, pid: Int32)
     /// The source and the target of a copy are the same database.
     case sameStore(location: String)
-    /// A copied table holds a different number of rows than its source.
-    case countsDiffer(tables: [String])
+    /// A copied table holds other rows than its source (a count or a row differs).
+    case copyDiffers(tables: [String])
 }
 
 extension MaintenanceError: CategorizedError {
@@ -20,7 +20,7 @@ extension MaintenanceError: CategorizedError {
         case .noDatabase: .notFound
         case .negativeAge, .sameStore: .invalidInput
         case .daemonRunning: .busy
-        case .countsDiffer: .corrupted
+        case .copyDiffers: .corrupted
         }
     }
 
@@ -31,8 +31,8 @@ extension MaintenanceError: CategorizedError {
         case .daemonRunning(let directory, let pid):
             "The daemon (process \(pid)) is running on \(directory); stop it before copying the store, so nothing changes under the copy."
         case .sameStore(let location): "The target \(location) is the store itself; name another database or data directory."
-        case .countsDiffer(let tables):
-            "The copy's row counts differ from the source's in \(tables.joined(separator: ", ")); do not use the target, and report this."
+        case .copyDiffers(let tables):
+            "The copy's rows differ from the source's in \(tables.joined(separator: ", ")); do not use the target, and report this."
         }
     }
 }

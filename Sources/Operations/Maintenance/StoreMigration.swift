@@ -22,7 +22,7 @@ public struct StoreMigrationReport: Sendable, Hashable, Codable {
 /// itself is ``GatewayStore/copy(to:batchSize:progress:)``: every table of the schema, rows and
 /// ids as they are, blobs byte for byte, resumable. Around it this operation holds the daemon
 /// lock of both data directories (a daemon starting meanwhile is refused; one already running
-/// refuses the copy), then checks the result: every table's count equal, and with the keys of
+/// refuses the copy), then checks the result: every table's rows equal (counts and a digest of every row), and with the keys of
 /// the unlock every ratchet state and a sample of texts and vault items of the copy opened.
 public enum StoreMigration {
     /// Copies the store `source` unlocked into `target` and verifies the copy.
@@ -31,7 +31,7 @@ public enum StoreMigration {
     ///   - source: The store to copy, unlocked by ``Login`` before the target was opened.
     ///   - progress: Called after each batch of rows; throwing stops the copy, which a rerun resumes.
     /// - Throws: ``MaintenanceError/daemonRunning(directory:pid:)``,
-    ///   ``MaintenanceError/sameStore(location:)``, ``MaintenanceError/countsDiffer(tables:)``;
+    ///   ``MaintenanceError/sameStore(location:)``, ``MaintenanceError/copyDiffers(tables:)``;
     ///   the store's ``StoreError/alreadyExists(_:)`` for a target that holds rows, its errors
     ///   for the copy and the check.
     public static func copy(
@@ -43,7 +43,7 @@ public enum StoreMigration {
         defer { for lock in locks { lock.release() } }
         let tables = try gateway.copy(to: target, progress: progress)
         let differing = tables.filter { !$0.matches }.map(\.table)
-        guard differing.isEmpty else { throw MaintenanceError.countsDiffer(tables: differing) }
+        guard differing.isEmpty else { throw MaintenanceError.copyDiffers(tables: differing) }
         return StoreMigrationReport(
             source: describe(gateway), target: describe(target), tables: tables,
             decryption: try source.checkDecryption(of: target))

@@ -8,15 +8,24 @@ public struct StoreCopyProgress: Sendable, Hashable {
     public let total: Int
 }
 
-/// One table after a copy: its rows in the source and in the target, which a complete copy
-/// makes equal.
+/// One table after a copy: its rows in the source and in the target, and whether they are the
+/// same rows, which a complete copy makes equal.
 public struct CopiedTable: Sendable, Hashable, Codable {
     public let table: String
     public let sourceRows: Int
     public let targetRows: Int
+    /// Whether the target holds the source's rows, value for value (compared by digest).
+    public let contentsMatch: Bool
 
-    /// Whether the target holds as many rows as the source.
-    public var matches: Bool { sourceRows == targetRows }
+    public init(table: String, sourceRows: Int, targetRows: Int, contentsMatch: Bool) {
+        self.table = table
+        self.sourceRows = sourceRows
+        self.targetRows = targetRows
+        self.contentsMatch = contentsMatch
+    }
+
+    /// Whether the target holds as many rows as the source, and the same ones.
+    public var matches: Bool { sourceRows == targetRows && contentsMatch }
 }
 
 extension GatewayStore {
@@ -30,7 +39,8 @@ extension GatewayStore {
     /// foreign keys refer to them. Each batch of rows commits in its own transaction of the
     /// target with the count copied so far in `store_copy_progress`, so a copy cut short (a
     /// crash, Ctrl-C, a lost connection) continues where it stopped when run again and never
-    /// copies a row twice. The target's triggers stay off while rows arrive (the rows they
+    /// copies a row twice; the rows copied before are first brought up to date with the source,
+    /// which may have changed between the runs (``pruneCopied(_:at:into:batchSize:)``). The target's triggers stay off while rows arrive (the rows they
     /// would write are copied themselves); the last transaction turns them back on, moves
     /// PostgreSQL's identity sequences past the copied ids and drops the progress table.
     ///
@@ -38,7 +48,8 @@ extension GatewayStore {
     ///
     /// - Parameters:
     ///   - progress: Called after each batch; throwing from it stops the copy (resumable).
-    /// - Returns: Every table's rows in the source and the target, by name.
+    /// - Returns: Every table's rows in the source and the target, by name, and whether they are
+    ///   the same rows.
     /// - Throws: ``StoreError/alreadyExists(_:)`` when the target holds rows and no copy into
     ///   it was begun; ``StoreError/configuration(_:)`` when the two are at different
     ///   migrations or have different tables; the backends' errors.
@@ -47,9 +58,15 @@ extension GatewayStore {
     ) throws -> [CopiedTable] {
         let plan = try StoreError.wrapping { try copyPlan(to: target) }
         let begun = try StoreError.wrapping { try target.writeTransaction { db in try StoreCopier.begin(plan, db) } }
+        let resumed = try StoreError.wrapping {
+            begun.isEmpty ? begun : try pruneCopied(plan, at: begun, into: target, batchSize: batchSize)
+        }
         for table in plan.tables {
+            var position = resumed[table.name] ?? StoreCopier.Position()
+            if position.copied > 0 {
+                position = try StoreError.wrapping { try refreshCopied(table, at: position, into: target, batchSize: batchSize) }
+            }
             let total = try StoreError.wrapping { try readTransaction { db in try StoreCopier.count(table.name, db) } }
-            var position = begun[table.name] ?? StoreCopier.Position()
             while position.copied < total {
                 let rows = try StoreError.wrapping {
                     try readTransaction { db in try StoreCopier.rows(of: table, after: position, limit: batchSize, db) }
@@ -70,7 +87,9 @@ extension GatewayStore {
                 CopiedTable(
                     table: table.name,
                     sourceRows: try readTransaction { db in try StoreCopier.count(table.name, db) },
-                    targetRows: try target.readTransaction { db in try StoreCopier.count(table.name, db) })
+                    targetRows: try target.readTransaction { db in try StoreCopier.count(table.name, db) },
+                    contentsMatch: try readTransaction { db in try StoreCopier.digest(of: table, batchSize: batchSize, db) }
+                        == target.readTransaction { db in try StoreCopier.digest(of: table, batchSize: batchSize, db) })
             }
         }
     }

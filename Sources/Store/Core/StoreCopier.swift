@@ -135,20 +135,18 @@ enum StoreCopier {
 
     /// Inserts `rows` into `table` and records the position `reached`, in one transaction.
     static func insert(_ rows: [StoreRow], into table: Table, reaching reached: Position, _ db: StoreDatabase) throws {
+        try insertRows(rows, into: table, db)
+        try record(reached, of: table, db)
+    }
+
+    /// Inserts `rows` into `table`, every column as the source holds it.
+    static func insertRows(_ rows: [StoreRow], into table: Table, _ db: StoreDatabase) throws {
         let columns = table.columns.map(StoreCatalog.quoted).joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
         let sql = "INSERT INTO \(StoreCatalog.quoted(table.name)) (\(columns)) VALUES (\(placeholders))"
         for row in rows {
             try db.execute(sql: sql, arguments: StoreArguments(values: row.values))
         }
-        try db.execute(
-            sql: """
-                UPDATE \(StoreCatalog.quoted(StoreCatalog.progressTable)) SET copied = ?, last_integer = ?, last_text = ?
-                WHERE item = ?
-                """,
-            arguments: StoreArguments(values: [
-                .integer(Int64(reached.copied)), integer(reached.lastKey), text(reached.lastKey), .text(table.name),
-            ]))
     }
 
     /// Ends a copy: the triggers back, the identity sequences past the copied ids, the
@@ -176,12 +174,12 @@ enum StoreCopier {
         try db.execute(sql: "DROP TABLE \(progress)")
     }
 
-    private static func integer(_ value: StoreValue?) -> StoreValue {
+    static func integer(_ value: StoreValue?) -> StoreValue {
         if case .integer = value { return value ?? .null }
         return .null
     }
 
-    private static func text(_ value: StoreValue?) -> StoreValue {
+    static func text(_ value: StoreValue?) -> StoreValue {
         if case .text = value { return value ?? .null }
         return .null
     }

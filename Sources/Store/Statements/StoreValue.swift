@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The store keeps five kinds: SQLite's storage classes, which PostgreSQL's BIGINT, DOUBLE
 /// PRECISION, TEXT and BYTEA columns hold alike. Booleans are integers 0 and 1 on both.
-enum StoreValue: Sendable, Equatable {
+enum StoreValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case real(Double)
