@@ -40,6 +40,17 @@ final class PostgresPool: Sendable {
     /// ``PostgresServer/lockedWriteTransaction(lock:scope:_:)``).
     static let writeLock: Int64 = 0x736d_7367_7700_0002
 
+    /// The advisory lock an unlock holds across nodes, beside its node's ``UnlockLock``
+    /// (``GatewayStore/withUnlockLock(_:)``).
+    static let unlockLock: Int64 = 0x736d_7367_7700_0075
+
+    /// Runs `body` while one connection of the pool, held throughout, holds the session advisory
+    /// lock `key`: other nodes (and other connections) taking it wait until `body` returns.
+    /// `body`'s own transactions run on the pool's other connections.
+    func withSessionLock<T>(_ key: Int64, _ body: () throws -> T) throws -> T {
+        try withServer { server in try server.withSessionLock(key, body) }
+    }
+
     /// Runs `body` in one serialisable write transaction under the locks of `scope`, again while
     /// it fails as busy.
     func writeTransaction<T>(_ scope: WriteScope = .database, _ body: (StoreDatabase) throws -> T) throws -> T {

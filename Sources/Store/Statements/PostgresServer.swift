@@ -125,6 +125,29 @@ final class PostgresServer: Sendable {
         }
     }
 
+    /// Holds the session advisory lock `key` while `body` runs, outside any transaction of this
+    /// connection (the caller keeps the connection to itself meanwhile). The wait has no time
+    /// limit, as a `flock`'s has none: the lock is held for an unlock's Argon2, and several nodes
+    /// unlocking at once wait for each other's; a node that dies holding it drops it with its
+    /// session.
+    func withSessionLock<T>(_ key: Int64, _ body: () throws -> T) throws -> T {
+        // A session's lock outlives the transaction it was taken in; the wait's time limit does not.
+        try transaction("BEGIN") { db in
+            try db.execute(sql: "SET LOCAL lock_timeout = 0")
+            try db.execute(sql: "SELECT pg_advisory_lock(?)", arguments: [key])
+        }
+        let database = StoreDatabase(PostgresStatements(connection, logger: logger))
+        defer {
+            do {
+                try turn.withLock { _ in try database.execute(sql: "SELECT pg_advisory_unlock(?)", arguments: [key]) }
+            } catch {
+                // A lock left held would stop every other unlock: drop the connection, and the lock with it.
+                connection.close().whenComplete { _ in }
+            }
+        }
+        return try body()
+    }
+
     /// Runs `body` in one transaction started by `begin` (a `BEGIN …` statement) and commits if
     /// it returns; throwing rolls back and rethrows.
     func transaction<T>(_ begin: String, _ body: (StoreDatabase) throws -> T) throws -> T {
