@@ -62,7 +62,7 @@ extension GatewayStore {
     /// one, runs in it.
     ///
     /// - Throws: What `body` throws; ``StoreError/configuration(_:)`` when the lock file cannot
-    ///   be used; ``StoreError/database(_:busy:)`` when the database cannot be reached.
+    ///   be used; ``StoreError/server(_:busy:)`` when the PostgreSQL server cannot be reached.
     public func withUnlockLock<T>(_ body: () throws -> T) throws -> T {
         try UnlockLock.withLock(directory: directory) {
             switch backend {

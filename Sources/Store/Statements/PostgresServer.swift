@@ -12,7 +12,7 @@ import Synchronization
 /// ratchet state, then save the next; read the largest claim sequence, then add one).
 /// Serialisable isolation keeps that promise for every one of them without a lock in each; a
 /// transaction that would break it fails with a serialisation error, reported as busy
-/// (``StoreError/database(_:busy:)``), as SQLite's busy timeout is. The store's own writes also
+/// (``StoreError/server(_:busy:)``), as SQLite's busy timeout is. The store's own writes also
 /// take locks before they begin (``lockedWriteTransaction(lock:scope:_:)``, from
 /// ``PostgresPool``), so they wait for each other instead of failing and running again: the
 /// whole database's, or only the contacts' they step (``WriteScope``), so that contacts advance
@@ -169,17 +169,24 @@ final class PostgresServer: Sendable {
         return result
     }
 
-    /// Runs `body`, turning the server's errors into ``StoreError/database(_:busy:)``: the
-    /// server's message only, never the statement or its arguments (postgres-nio's own
-    /// description of an error leaves them out too). A serialisation failure, a deadlock or a
-    /// lock not available is busy: trying again can succeed.
+    /// Runs `body`, turning the server's errors into ``StoreError/server(_:busy:)``: the
+    /// server's message and SQLSTATE only, never the statement or its arguments (postgres-nio's
+    /// own description of an error leaves them out too). A serialisation failure, a deadlock or
+    /// a lock not available is busy: trying again can succeed.
     static func wrapping<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as PSQLError {
             let state = error.serverInfo?[.sqlState]
-            let message = error.serverInfo?[.message] ?? "PostgreSQL connection error (\(error.code))"
-            throw StoreError.database(message, busy: ["40001", "40P01", "55P03"].contains(state ?? ""))
+            let message = serverWords(error) ?? "PostgreSQL connection error (\(error.code))"
+            throw StoreError.server(message, busy: ["40001", "40P01", "55P03"].contains(state ?? ""))
         }
+    }
+
+    /// The server's message with its SQLSTATE (`terminating connection due to administrator
+    /// command (SQLSTATE 57P01)`), or nil when the error did not come from the server.
+    static func serverWords(_ error: PSQLError) -> String? {
+        guard let message = error.serverInfo?[.message] else { return nil }
+        return error.serverInfo?[.sqlState].map { "\(message) (SQLSTATE \($0))" } ?? message
     }
 }
