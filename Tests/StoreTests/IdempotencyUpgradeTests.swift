@@ -32,4 +32,41 @@ struct IdempotencyUpgradeTests {
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM idempotency_keys") == 0, "pruning the message drops its keys")
         }
     }
+
+    @Test("On PostgreSQL too: the key keeps its row under the empty token, and the primary key is (token, key)")
+    func keysKeepWorkingOnPostgres() throws {
+        let cluster = try requirePostgres()
+        let address = try cluster.freshAddress()
+        let server = try PostgresServer.connect(
+            socketDirectory: cluster.socketDirectory, port: cluster.port, user: cluster.user, password: nil,
+            database: address.database, logger: TestStore.logger)
+        defer { try? server.close() }
+        let before = try #require(PostgresSchema.migrations.firstIndex { $0.name == "v9-idempotency-keys-per-token" })
+        try server.writeTransaction { db in
+            try db.execute(sql: "CREATE TABLE \(PostgresSchema.migrationsTable) (identifier TEXT PRIMARY KEY NOT NULL)")
+            for migration in PostgresSchema.migrations[..<before] {
+                for statement in migration.statements { try db.execute(sql: statement) }
+                try db.execute(
+                    sql: "INSERT INTO \(PostgresSchema.migrationsTable) (identifier) VALUES (?)", arguments: [migration.name])
+            }
+            try db.execute(
+                sql: "INSERT INTO messages (uuid, time, direction, status) VALUES (?, 1800000000, 'out', 'queued')",
+                arguments: [UUID().uuidString.lowercased()])
+            try db.execute(
+                sql:
+                    "INSERT INTO idempotency_keys (key, request_hash, message_id, created_at) SELECT 'k1', ?, id, 1800000000 FROM messages",
+                arguments: [Data([1, 2])])
+        }
+        let directory = TemporaryDirectory(prefix: "smsgw-store")
+        let store = try GatewayStore.open(postgres: address, directory: directory.url, logger: TestStore.logger)
+        try store.writeTransaction { db in
+            let row = try #require(try db.row(sql: "SELECT token_id, key, request_hash FROM idempotency_keys"))
+            #expect(row["token_id"] as Data == Data() && row["key"] as String == "k1" && row["request_hash"] as Data == Data([1, 2]))
+            try db.execute(
+                sql:
+                    "INSERT INTO idempotency_keys (token_id, key, request_hash, message_id, created_at) SELECT ?, 'k1', ?, id, 0 FROM messages",
+                arguments: [Data([9]), Data([3])])
+            #expect(try db.value(Int.self, sql: "SELECT COUNT(*) FROM idempotency_keys") == 2)
+        }
+    }
 }
