@@ -25,7 +25,7 @@ enum OpenAPIDocument {
                 - name: Idempotency-Key
                   in: header
                   required: false
-                  description: Repeating a key with the same body returns the same message and queues nothing; with another body, 409.
+                  description: Repeating a key with the same body and token returns the same message and queues nothing; with another body, 409. Keys belong to the token; another token's key of the same name queues its own message.
                   schema:
                     type: string
                     minLength: 1

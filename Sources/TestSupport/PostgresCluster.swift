@@ -47,8 +47,9 @@ public final class PostgresCluster: Sendable {
     /// `SMSGW_REQUIRE_POSTGRES=1`).
     public static var required: Bool { ProcessInfo.processInfo.environment["SMSGW_REQUIRE_POSTGRES"] == "1" }
 
-    /// Starts a cluster of its own (the tests share ``shared``; a failover test needs its own).
-    init() throws(PostgresUnavailable) {
+    /// Starts a cluster of its own (the tests share ``shared``; a failover test, or one that
+    /// stops its server, needs its own).
+    public init() throws(PostgresUnavailable) {
         binaries = try Self.findBinaries()
         password = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
         var template = Array((FileManager.default.temporaryDirectory.path + "/smsgw-postgres-XXXXXX").utf8CString)

@@ -15,19 +15,6 @@ struct OutboxNoticeTests {
         var count: Int { value.withLock { $0 } }
     }
 
-    /// Waits, sleeping, until `condition` holds; records an issue after a generous deadline (the
-    /// listener runs on the cooperative pool, which a full run's other suites keep busy).
-    private func wait(_ what: String, _ condition: () throws -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(300)
-        while try !condition() {
-            guard Date() < deadline else {
-                Issue.record("Timed out waiting for \(what).")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-    }
-
     @Test("SQLite has no notices: its one node is woken through its status socket")
     func noneOnSQLite() throws {
         let (_, store, _) = try unlockedStore(on: .sqlite)
@@ -44,10 +31,10 @@ struct OutboxNoticeTests {
         let listening = Task { await notices.run { counter.add() } }
         defer { listening.cancel() }
         // One notice as it starts listening: rows may have been queued while it was not.
-        try await wait("the listener to connect") { counter.count == 1 }
+        try await waitFor("the listener to connect") { counter.count == 1 }
 
         try unlocked.write { try $0.enqueueOutbox("BODY 1", to: contact) }
-        try await wait("the queued row's notice") { counter.count == 2 }
+        try await waitFor("the queued row's notice") { counter.count == 2 }
         // The server ends the listening connection (as a restart or a network cut would).
         try unlocked.write { tx in
             _ = try tx.db.rows(
@@ -56,9 +43,9 @@ struct OutboxNoticeTests {
                     WHERE datname = current_database() AND query ILIKE 'LISTEN%' AND pid <> pg_backend_pid()
                     """)
         }
-        try await wait("the listener to connect again") { counter.count == 3 }
+        try await waitFor("the listener to connect again") { counter.count == 3 }
         try unlocked.write { try $0.enqueueOutbox("BODY 2", to: contact) }
-        try await wait("the next queued row's notice") { counter.count == 4 }
+        try await waitFor("the next queued row's notice") { counter.count == 4 }
         listening.cancel()
         await listening.value
     }

@@ -74,8 +74,8 @@ struct PostgresStatementTests {
                 try db.execute(sql: "UPDATE \(table) SET v = ? WHERE id = 1", arguments: [(read ?? 0) + 1])
             }
         }
-        guard case .database(_, let busy) = error else {
-            Issue.record("Expected a database error, got \(String(describing: error))")
+        guard case .server(_, let busy) = error else {
+            Issue.record("Expected a server error, got \(String(describing: error))")
             return
         }
         #expect(busy)

@@ -137,7 +137,7 @@ struct StoreCopyTests {
                 last = try tx.appendLog(NewLogEntry(direction: .outgoing, contact: carol, status: .queued, text: text))
             }
             try tx.enqueueOutbox("CIPHERTEXT", to: carol, messageID: last)
-            try tx.saveIdempotencyKey("key-1", requestHash: Data([1, 2]), messageID: last, at: Date())
+            try tx.saveIdempotencyKey("key-1", token: Data([9, 9]), requestHash: Data([1, 2]), messageID: last, at: Date())
             try tx.addOTPEntry(name: "bank", secret: Data("otp-secret".utf8))
             _ = try tx.insertVaultItem(Data("first item".utf8))
             let item = try tx.insertVaultItem(Data("item".utf8))

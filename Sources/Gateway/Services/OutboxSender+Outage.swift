@@ -17,7 +17,8 @@ extension OutboxSender {
         while true {
             do {
                 return try await write()
-            } catch StoreError.database(let message, _) where ContinuousClock.now + .seconds(delay) < deadline {
+            } catch let error as StoreError where ContinuousClock.now + .seconds(delay) < deadline {
+                guard let message = error.databaseFailure else { throw error }
                 logger.warning(
                     "Could not record a sent SMS yet; trying again.",
                     metadata: [GatewayLog.error: "\(message)", GatewayLog.retryIn: "\(delay)"])

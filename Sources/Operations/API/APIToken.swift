@@ -5,6 +5,14 @@ import Store
 ///
 /// Its JSON is `{"name","scopes","createdAt","expiresAt","lastUsedAt"}`, absent times `null`.
 public struct APIToken: Sendable, Equatable, Encodable {
+    /// Which token it is, for what belongs to it (its idempotency keys): unique to this token, and
+    /// a token made later with the same name has another one. Never in its JSON.
+    public struct ID: Sendable, Hashable {
+        /// The SHA-256 the store keeps of the token (``Store/APITokenRecord/hash``).
+        var hash: Data
+    }
+
+    public var id: ID
     public var name: String
     public var scopes: Set<APIScope>
     public var createdAt: Date
@@ -12,6 +20,7 @@ public struct APIToken: Sendable, Equatable, Encodable {
     public var lastUsedAt: Date?
 
     init(_ record: APITokenRecord) {
+        id = ID(hash: record.hash)
         name = record.name
         scopes = Set(record.scopes.split(separator: ",").compactMap { APIScope(rawValue: String($0)) })
         createdAt = record.createdAt

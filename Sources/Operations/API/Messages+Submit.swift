@@ -4,7 +4,7 @@ import SMSCipher
 public import Store
 
 extension Messages {
-    /// What ``submit(_:to:idempotencyKey:queueLimit:store:now:using:)`` did.
+    /// What ``submit(_:to:idempotencyKey:token:queueLimit:store:now:using:)`` did.
     public struct Submission: Sendable, Equatable {
         /// The message as the transaction left it (or, replayed, as it is now).
         public var message: MessageDetail
@@ -14,38 +14,48 @@ extension Messages {
         public var id: Int64 { message.history.message.id }
     }
 
-    /// One send of ``submit(_:queueLimit:store:now:using:)``: a text, its contact and its key.
+    /// One send of ``submit(_:queueLimit:store:now:using:)``: a text, its contact, its key and
+    /// the token that sent it.
     public struct SubmissionRequest: Sendable, Equatable {
         public var text: String
         public var contact: String
         /// 1 to 255 printable ASCII characters, or nil.
         public var idempotencyKey: String?
+        /// The API token that sent it, which owns the key; nil for a send without a token.
+        public var token: APIToken.ID?
 
-        public init(text: String, contact: String, idempotencyKey: String?) {
+        public init(text: String, contact: String, idempotencyKey: String?, token: APIToken.ID? = nil) {
             self.text = text
             self.contact = contact
             self.idempotencyKey = idempotencyKey
+            self.token = token
         }
     }
 
     /// Queues a text as ``queue(_:to:transliterate:maxParts:store:now:using:)`` does, at most once
-    /// per idempotency key: the key, a hash of the request and the message are saved in the same
-    /// transaction as the queue, so concurrent retries with one key queue one message.
+    /// per idempotency key and token: the token, the key, a hash of the request and the message
+    /// are saved in the same transaction as the queue, so concurrent retries with one key queue
+    /// one message, and another token's key of the same name queues its own.
+    ///
+    /// A send without a token (nil; the console and the CLI send without keys) shares its keys
+    /// with every other send without one, and with the keys saved before keys belonged to a
+    /// token, which every token still finds (``Store/StoreReader/idempotencyRecord(key:token:)``).
     ///
     /// - Parameters:
     ///   - idempotencyKey: 1 to 255 printable ASCII characters, or nil.
+    ///   - token: The API token that sends it, or nil.
     ///   - queueLimit: Refuse when this many messages are queued already; nil for no limit.
     /// - Throws: ``SubmissionError``; what ``queue(_:to:transliterate:maxParts:store:now:using:)`` throws.
     public static func submit(
-        _ text: String, to contactName: String, idempotencyKey: String?, queueLimit: Int?, store: UnlockedStore, now: Date,
-        using rng: inout some RandomNumberGenerator
+        _ text: String, to contactName: String, idempotencyKey: String?, token: APIToken.ID? = nil, queueLimit: Int?,
+        store: UnlockedStore, now: Date, using rng: inout some RandomNumberGenerator
     ) throws -> Submission {
-        let request = SubmissionRequest(text: text, contact: contactName, idempotencyKey: idempotencyKey)
+        let request = SubmissionRequest(text: text, contact: contactName, idempotencyKey: idempotencyKey, token: token)
         return try submit([request], queueLimit: queueLimit, store: store, now: now, using: &rng)[0].get()
     }
 
     /// Submits several sends in one transaction, each as the single
-    /// ``submit(_:to:idempotencyKey:queueLimit:store:now:using:)`` does and in its own savepoint:
+    /// ``submit(_:to:idempotencyKey:token:queueLimit:store:now:using:)`` does and in its own savepoint:
     /// one send's failure changes nothing of the others, and all of them cost one commit (one
     /// sync to disk) instead of one each. The results are in the order of the requests.
     ///
@@ -88,7 +98,8 @@ extension Messages {
         _ checked: Checked, queueLimit: Int?, in tx: StoreTransaction, now: Date, using rng: inout some RandomNumberGenerator
     ) throws -> Submission {
         let key = checked.request.idempotencyKey
-        if let key, let record = try tx.idempotencyRecord(key: key) {
+        let token = checked.request.token?.hash ?? Data()
+        if let key, let record = try tx.idempotencyRecord(key: key, token: token) {
             guard record.requestHash == checked.requestHash else { throw SubmissionError.keyReused }
             return Submission(message: try MessageDetail.read(id: record.messageID, in: tx), replayed: true)
         }
@@ -97,7 +108,7 @@ extension Messages {
         }
         let (queued, logged) = try queue(checked.prepared, checked.split, to: checked.request.contact, in: tx, now: now, using: &rng)
         if let key {
-            try tx.saveIdempotencyKey(key, requestHash: checked.requestHash, messageID: queued.logID, at: now)
+            try tx.saveIdempotencyKey(key, token: token, requestHash: checked.requestHash, messageID: queued.logID, at: now)
         }
         return Submission(message: try MessageDetail.queued(queued, logged: logged, in: tx), replayed: false)
     }

@@ -31,8 +31,9 @@ public struct Login: Sendable {
 
     /// Unlocks the account with the passphrase and, when ``requiresCode``, the code.
     ///
-    /// The unlock holds ``UnlockLock`` (one unlock at a time across processes, the daemon too,
-    /// so parallel right passphrases never trip the lockout). The code is compared only once the
+    /// The unlock holds the unlock lock (``Store/GatewayStore/withUnlockLock(_:)``: one unlock
+    /// at a time across processes, the daemon and other nodes too, so parallel right passphrases
+    /// never trip the lockout). The code is compared only once the
     /// passphrase proved right, in the transaction that stores its new verification state, so a
     /// code is accepted at most once across processes.
     ///
@@ -45,7 +46,7 @@ public struct Login: Sendable {
     public func unlock(passphrase: String, code: String?, now: Date) throws -> UnlockedStore {
         if requiresCode && code == nil { throw AccountError.codeRequired }
         let check = code.map { TwoFactorLogin.check(code: $0, now: now) }
-        return try UnlockLock.withLock(directory: gateway.directory) {
+        return try gateway.withUnlockLock {
             try gateway.unlock(passphrase: passphrase, now: now, secondFactor: check)
         }
     }

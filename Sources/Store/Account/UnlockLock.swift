@@ -16,6 +16,9 @@ import SystemCalls
 /// lock makes them take turns. The kernel drops it when the process dies, so a `kill -9` during
 /// Argon2 never leaves it held. Non-copyable: it is released once, when the value goes away or
 /// by ``release()``.
+///
+/// The lock is the data directory's, so it orders the processes of one node only; on PostgreSQL
+/// ``GatewayStore/withUnlockLock(_:)`` also takes a lock on the database, for every node.
 public struct UnlockLock: ~Copyable, Sendable {
     /// The lock file's name inside the data directory.
     public static let fileName = "smsgw.unlock.lock"
@@ -52,8 +55,26 @@ public struct UnlockLock: ~Copyable, Sendable {
 }
 
 extension GatewayStore {
-    /// Unlocks the account while holding ``UnlockLock``, so the CLI and the daemon never race
-    /// on the failure counter. Every process that unlocks should use this.
+    /// Runs `body` holding the unlock lock: ``UnlockLock`` on this data directory and, on
+    /// PostgreSQL, a session advisory lock on the database, held on a connection of the pool
+    /// throughout, so that nodes with data directories of their own (or commands on several
+    /// hosts) unlocking at once also take turns. Every unlock, and whatever must not overlap
+    /// one, runs in it.
+    ///
+    /// - Throws: What `body` throws; ``StoreError/configuration(_:)`` when the lock file cannot
+    ///   be used; ``StoreError/server(_:busy:)`` when the PostgreSQL server cannot be reached.
+    public func withUnlockLock<T>(_ body: () throws -> T) throws -> T {
+        try UnlockLock.withLock(directory: directory) {
+            switch backend {
+            case .sqlite: try body()
+            case .postgresql(let pool, _): try pool.withSessionLock(PostgresPool.unlockLock, body)
+            }
+        }
+    }
+
+    /// Unlocks the account while holding the unlock lock (``withUnlockLock(_:)``), so the CLI,
+    /// the daemon and other nodes never race on the failure counter. Every process that unlocks
+    /// should use this.
     ///
     /// Read the passphrase and, with two-factor login on, the code *before* calling: nobody
     /// types while the lock is held.
@@ -63,6 +84,6 @@ extension GatewayStore {
     public func unlockSerialized(
         passphrase: String, secondFactor: SecondFactorCheck? = nil
     ) throws -> UnlockedStore {
-        try UnlockLock.withLock(directory: directory) { try unlock(passphrase: passphrase, secondFactor: secondFactor) }
+        try withUnlockLock { try unlock(passphrase: passphrase, secondFactor: secondFactor) }
     }
 }

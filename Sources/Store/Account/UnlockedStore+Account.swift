@@ -28,7 +28,7 @@ extension UnlockedStore {
         let kek = try KeyEncryptionKey.derive(passphrase: passphrase, salt: PassphraseKey.randomSalt(), parameters: parameters)
         if rotatingDataKey {
             // No other process may unlock (and take the retiring key) while the rows are re-encrypted.
-            let rotated = try UnlockLock.withLock(directory: gateway.directory) {
+            let rotated = try gateway.withUnlockLock {
                 try refuseWhileDaemonRuns()
                 return try rotateDataKey(kek: kek, parameters: parameters)
             }

@@ -63,7 +63,7 @@ struct SealedColumn: Sendable {
     /// Columns that are BLOBs but not sealed under the data key.
     static let unsealedBlobs: Set<String> = [
         "account.kdf_salt", "account.wrapped_data_key", "api_tokens.token_hash", "idempotency_keys.request_hash",
-        "console_sessions.token_hash",
+        "idempotency_keys.token_id", "console_sessions.token_hash",
     ]
 
     /// How many rows one batch reads, so a long message log is never held in memory at once.

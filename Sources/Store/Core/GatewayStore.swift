@@ -96,7 +96,7 @@ public final class GatewayStore: Sendable {
     ///   - logger: Receives open and migration events; never key material or the password.
     /// - Throws: ``StoreError/configuration(_:)`` when the directory cannot be used, the
     ///   database was migrated by a newer smsgw, or TLS cannot be set up;
-    ///   ``StoreError/database(_:busy:)`` when the server cannot be reached or refuses.
+    ///   ``StoreError/server(_:busy:)`` when the server cannot be reached or refuses.
     public static func open(postgres address: PostgresAddress, directory: URL, logger: Logger) throws -> GatewayStore {
         try open(postgres: address, directory: directory, logger: logger, lockoutPolicy: .standard)
     }

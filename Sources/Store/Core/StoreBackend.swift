@@ -11,7 +11,8 @@ import GRDB
 /// | backup | SQLite's online backup to a 0600 file | refused: the server's own (`pg_dump`, base backups) |
 /// | WAL checkpoint | truncates the `-wal` after deletions | nothing: the server's WAL and VACUUM are its own |
 /// | file permissions | the database files 0600 | no database files; the data directory (0700) still holds the locks and the status socket |
-/// | daemon lock, unlock lock | files in the data directory | the same files: per node, not across nodes |
+/// | daemon lock | a file in the data directory | the same file: per node, not across nodes |
+/// | unlock lock | a file in the data directory | the same file, and a session advisory lock on the database across nodes (``withUnlockLock(_:)``) |
 enum StoreBackend: Sendable {
     case sqlite(DatabasePool)
     case postgresql(PostgresPool, PostgresAddress)

@@ -17,6 +17,16 @@ extension StoreError {
         }
     }
 
+    /// The database's own words when the database (SQLite, ``database(_:busy:)``) or its server
+    /// (PostgreSQL, ``server(_:busy:)``) failed, else nil: for a caller that waits out an outage
+    /// of either.
+    public var databaseFailure: String? {
+        switch self {
+        case .database(let message, _), .server(let message, _): message
+        default: nil
+        }
+    }
+
     init(_ error: DatabaseError) {
         let busy = error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
         let message = error.message ?? "SQLite result code \(error.resultCode.rawValue)"

@@ -31,6 +31,10 @@ public enum StoreError: Error, Sendable, Equatable {
     case daemonRunning(pid: Int32)
     /// SQLite reported an error (busy for too long, disk full, I/O).
     case database(String, busy: Bool)
+    /// The PostgreSQL server reported an error (its message and SQLSTATE), or the connection to
+    /// it failed or closed (why); busy when trying again can succeed (a serialisation failure, a
+    /// deadlock, a lock not granted in time).
+    case server(String, busy: Bool)
 
     /// What ``StoreError/notFound(_:)`` looked for: typed, so a front end can point at the place
     /// that lists what exists (a command, a page, a route).
@@ -93,6 +97,13 @@ extension StoreError: CustomStringConvertible, LocalizedError {
                 return "The database stayed busy too long (\(message)); try again when the other smsgw process has finished."
             }
             return "The database reported an error (\(message)); check the disk and the data directory, then try again."
+        case .server(let message, let busy):
+            if busy {
+                return
+                    "The PostgreSQL server kept this transaction waiting on others too long (\(message)); try again when the other smsgw processes and nodes have finished."
+            }
+            return
+                "The PostgreSQL server reported an error or could not be reached (\(message)); check that the server runs and accepts this node's connections, and the server's log, then try again."
         }
     }
 
@@ -147,7 +158,7 @@ extension StoreError: CategorizedError {
         case .lockedOut: .locked
         case .configuration: .configuration
         case .corrupted: .corrupted
-        case .database(_, let busy): busy ? .busy : .storage
+        case .database(_, let busy), .server(_, let busy): busy ? .busy : .storage
         }
     }
 }

@@ -31,6 +31,16 @@ public final class OutboxNotices: Sendable {
         self.logger = logger
     }
 
+    /// What went wrong, for the log: the server's message and SQLSTATE or why the connection
+    /// failed or closed (``StoreError/server(_:busy:)``'s words; a TLS refusal's sentence), never
+    /// postgres-nio's generic description, which says only that something did, nor a password.
+    static func reason(_ error: any Error) -> String {
+        switch error {
+        case StoreError.server(let message, _): message
+        default: "\(error)"
+        }
+    }
+
     /// Listens until the task is cancelled, calling `notice` for each notification and once after
     /// each connection (rows may have been queued while it was not listening). A failed or lost
     /// connection is logged and made again after 1 s, then 2, 4 … up to 30 s.
@@ -38,8 +48,13 @@ public final class OutboxNotices: Sendable {
         var delay = 1.0
         while !Task.isCancelled {
             do {
-                let connection = try await PostgresConnection.connect(
-                    configuration: try address.connectionConfiguration(), id: 2, logger: logger)
+                let connection: PostgresConnection
+                do {
+                    connection = try await PostgresConnection.connect(
+                        configuration: try address.connectionConfiguration(), id: 2, logger: logger)
+                } catch {
+                    throw StoreError(connectingFailed: error)
+                }
                 do {
                     try await connection.listen(on: Self.channel) { notifications in
                         delay = 1
@@ -48,14 +63,14 @@ public final class OutboxNotices: Sendable {
                     }
                 } catch {
                     try? await connection.close()
-                    throw error
+                    throw StoreError(listeningFailed: error)
                 }
                 try? await connection.close()
             } catch {
                 if Task.isCancelled { return }
                 logger.warning(
                     "Lost the store's outbox notices from the other nodes; connecting again (rows are still read at the health interval).",
-                    metadata: [StoreLog.error: "\(error)", StoreLog.retrySeconds: "\(Int(delay))"])
+                    metadata: [StoreLog.error: "\(Self.reason(error))", StoreLog.retrySeconds: "\(Int(delay))"])
             }
             guard !Task.isCancelled else { return }
             try? await Task.sleep(for: .seconds(delay))

@@ -27,8 +27,19 @@ extension StoreError {
                     : "The TLS handshake with the PostgreSQL server failed; check the server's ssl settings and the store's tls and tls_ca_file."
             )
         } else {
-            self = .database("cannot connect to the PostgreSQL server: \(Self.reason(error.underlying) ?? "\(error.code)")", busy: false)
+            self = .server("cannot connect to the PostgreSQL server: \(Self.reason(error.underlying) ?? "\(error.code)")", busy: false)
         }
+    }
+
+    /// Why an established connection stopped listening: the server's message and SQLSTATE (a
+    /// terminated session, a server shutting down), else why the connection closed.
+    init(listeningFailed error: any Error) {
+        guard let error = error as? PSQLError else {
+            self = Self.serverMessage(error)
+            return
+        }
+        let closed = "the connection to the PostgreSQL server closed: \(Self.reason(error.underlying) ?? "\(error.code)")"
+        self = .server(PostgresServer.serverWords(error) ?? closed, busy: false)
     }
 
     /// The system's words for why a connection failed (`connection refused`), else the error's.
@@ -57,7 +68,7 @@ extension StoreError {
         } catch let error as StoreError {
             return error
         } catch {
-            return .database("\(error)", busy: false)
+            return .server("\(error)", busy: false)
         }
     }
 }

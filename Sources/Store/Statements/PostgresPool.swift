@@ -40,6 +40,17 @@ final class PostgresPool: Sendable {
     /// ``PostgresServer/lockedWriteTransaction(lock:scope:_:)``).
     static let writeLock: Int64 = 0x736d_7367_7700_0002
 
+    /// The advisory lock an unlock holds across nodes, beside its node's ``UnlockLock``
+    /// (``GatewayStore/withUnlockLock(_:)``).
+    static let unlockLock: Int64 = 0x736d_7367_7700_0075
+
+    /// Runs `body` while one connection of the pool, held throughout, holds the session advisory
+    /// lock `key`: other nodes (and other connections) taking it wait until `body` returns.
+    /// `body`'s own transactions run on the pool's other connections.
+    func withSessionLock<T>(_ key: Int64, _ body: () throws -> T) throws -> T {
+        try withServer { server in try server.withSessionLock(key, body) }
+    }
+
     /// Runs `body` in one serialisable write transaction under the locks of `scope`, again while
     /// it fails as busy.
     func writeTransaction<T>(_ scope: WriteScope = .database, _ body: (StoreDatabase) throws -> T) throws -> T {
@@ -88,7 +99,7 @@ final class PostgresPool: Sendable {
         while true {
             do {
                 return try body()
-            } catch StoreError.database(let message, busy: true) where attempt < Self.busyAttempts {
+            } catch StoreError.server(let message, busy: true) where attempt < Self.busyAttempts {
                 logger.debug("A PostgreSQL transaction met another; running it again.", metadata: [StoreLog.reason: "\(message)"])
                 // Up to 2^attempt milliseconds, at random, so two nodes that met do not meet again.
                 Thread.sleep(forTimeInterval: Double.random(in: 0...Double(1 << attempt)) / 1000)

@@ -12,7 +12,7 @@ import Synchronization
 /// ratchet state, then save the next; read the largest claim sequence, then add one).
 /// Serialisable isolation keeps that promise for every one of them without a lock in each; a
 /// transaction that would break it fails with a serialisation error, reported as busy
-/// (``StoreError/database(_:busy:)``), as SQLite's busy timeout is. The store's own writes also
+/// (``StoreError/server(_:busy:)``), as SQLite's busy timeout is. The store's own writes also
 /// take locks before they begin (``lockedWriteTransaction(lock:scope:_:)``, from
 /// ``PostgresPool``), so they wait for each other instead of failing and running again: the
 /// whole database's, or only the contacts' they step (``WriteScope``), so that contacts advance
@@ -125,6 +125,29 @@ final class PostgresServer: Sendable {
         }
     }
 
+    /// Holds the session advisory lock `key` while `body` runs, outside any transaction of this
+    /// connection (the caller keeps the connection to itself meanwhile). The wait has no time
+    /// limit, as a `flock`'s has none: the lock is held for an unlock's Argon2, and several nodes
+    /// unlocking at once wait for each other's; a node that dies holding it drops it with its
+    /// session.
+    func withSessionLock<T>(_ key: Int64, _ body: () throws -> T) throws -> T {
+        // A session's lock outlives the transaction it was taken in; the wait's time limit does not.
+        try transaction("BEGIN") { db in
+            try db.execute(sql: "SET LOCAL lock_timeout = 0")
+            try db.execute(sql: "SELECT pg_advisory_lock(?)", arguments: [key])
+        }
+        let database = StoreDatabase(PostgresStatements(connection, logger: logger))
+        defer {
+            do {
+                try turn.withLock { _ in try database.execute(sql: "SELECT pg_advisory_unlock(?)", arguments: [key]) }
+            } catch {
+                // A lock left held would stop every other unlock: drop the connection, and the lock with it.
+                connection.close().whenComplete { _ in }
+            }
+        }
+        return try body()
+    }
+
     /// Runs `body` in one transaction started by `begin` (a `BEGIN …` statement) and commits if
     /// it returns; throwing rolls back and rethrows.
     func transaction<T>(_ begin: String, _ body: (StoreDatabase) throws -> T) throws -> T {
@@ -146,17 +169,24 @@ final class PostgresServer: Sendable {
         return result
     }
 
-    /// Runs `body`, turning the server's errors into ``StoreError/database(_:busy:)``: the
-    /// server's message only, never the statement or its arguments (postgres-nio's own
-    /// description of an error leaves them out too). A serialisation failure, a deadlock or a
-    /// lock not available is busy: trying again can succeed.
+    /// Runs `body`, turning the server's errors into ``StoreError/server(_:busy:)``: the
+    /// server's message and SQLSTATE only, never the statement or its arguments (postgres-nio's
+    /// own description of an error leaves them out too). A serialisation failure, a deadlock or
+    /// a lock not available is busy: trying again can succeed.
     static func wrapping<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as PSQLError {
             let state = error.serverInfo?[.sqlState]
-            let message = error.serverInfo?[.message] ?? "PostgreSQL connection error (\(error.code))"
-            throw StoreError.database(message, busy: ["40001", "40P01", "55P03"].contains(state ?? ""))
+            let message = serverWords(error) ?? "PostgreSQL connection error (\(error.code))"
+            throw StoreError.server(message, busy: ["40001", "40P01", "55P03"].contains(state ?? ""))
         }
+    }
+
+    /// The server's message with its SQLSTATE (`terminating connection due to administrator
+    /// command (SQLSTATE 57P01)`), or nil when the error did not come from the server.
+    static func serverWords(_ error: PSQLError) -> String? {
+        guard let message = error.serverInfo?[.message] else { return nil }
+        return error.serverInfo?[.sqlState].map { "\(message) (SQLSTATE \($0))" } ?? message
     }
 }
