@@ -79,7 +79,7 @@ public final class Gateway: Sendable {
         let runner = StoreRunner(store: store)
         let context = GatewayContext(
             store: runner, intervals: configuration.intervals, resync: configuration.resync, links: links,
-            outboxWake: outboxWake, node: node, logger: logger)
+            outbox: configuration.outbox, outboxWake: outboxWake, node: node, logger: logger)
         try store.write { tx in
             try Self.refuseModemsOfOtherNodes(links.map(\.name), node: node.name, in: tx, now: Date())
             // This node's modems only: another node's stay in the status while it runs.

@@ -5,7 +5,7 @@ import TOMLKit
 extension GatewayConfiguration {
     /// Top-level keys the file may hold.
     static let topLevelKeys: Set<String> = [
-        "data_dir", "log_level", "intervals", "modem", "resync", "replies", "http", "webhook", "store", "node",
+        "data_dir", "log_level", "intervals", "modem", "resync", "replies", "http", "webhook", "store", "node", "outbox",
     ]
     /// Keys of `[intervals]`.
     static let intervalKeys = [
@@ -60,7 +60,7 @@ extension GatewayConfiguration {
         for key in table.keys where !Self.topLevelKeys.contains(key) {
             throw ConfigurationError(
                 key: key,
-                "Unknown key \(key) in \(source); expected data_dir, log_level, [intervals], [node], [resync], [replies], [http], [store], [[modem]] or [[webhook]]."
+                "Unknown key \(key) in \(source); expected data_dir, log_level, [intervals], [outbox], [node], [resync], [replies], [http], [store], [[modem]] or [[webhook]]."
             )
         }
         let reader = TOMLReader(source: source)
@@ -85,6 +85,7 @@ extension GatewayConfiguration {
                 }
             }
         }
+        try outbox.read(table, source: source)
         try node.read(table, source: source)
         try resync.read(table, source: source)
         try http.read(table, source: source)
@@ -120,6 +121,7 @@ extension GatewayConfiguration {
         if let value = environment[prefix + "LOG_LEVEL"] {
             logLevel = try Self.level(value, key: prefix + "LOG_LEVEL")
         }
+        try outbox.applyEnvironment(environment, prefix: prefix)
         try node.applyEnvironment(environment, prefix: prefix)
         try resync.applyEnvironment(environment, prefix: prefix)
         try http.applyEnvironment(environment, prefix: prefix)

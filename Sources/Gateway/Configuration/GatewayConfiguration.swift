@@ -18,6 +18,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
     /// The `[resync]` and `[replies]` tables: who completes a peer's resync, and the budget of
     /// automatic replies.
     public var resync: ResyncSettings
+    /// The `[outbox]` table: when the sender gives up on an SMS that keeps failing temporarily.
+    public var outbox = OutboxSettings()
     /// The `[[modem]]` tables, in file order.
     public var modems: [ModemSettings]
     /// The `[node]` table: this daemon's name among the nodes sharing the store.

@@ -5,6 +5,20 @@ import TOMLKit
 struct TOMLReader {
     let source: String
 
+    /// The table `[name]` of `file`, nil when absent; anything but a table with only `keys` is an
+    /// error naming the key.
+    func table(_ file: TOMLTable, _ name: String, keys: [String]) throws(ConfigurationError) -> TOMLTable? {
+        guard let value = file[name] else { return nil }
+        let expected = keys.joined(separator: ", ")
+        guard let table = value.table else {
+            throw ConfigurationError(key: name, "The key \(name) must be a table ([\(name)]) with the keys \(expected).")
+        }
+        for key in table.keys where !keys.contains(key) {
+            throw ConfigurationError(key: "\(name).\(key)", "Unknown key \(name).\(key) in \(source); expected one of \(expected).")
+        }
+        return table
+    }
+
     func string(_ table: TOMLTable, _ key: String, path: String) throws(ConfigurationError) -> String? {
         guard let value = table[key] else { return nil }
         guard let string = value.string else {

@@ -9,6 +9,8 @@ struct GatewayContext: Sendable {
     let intervals: GatewayConfiguration.Intervals
     /// Who completes a peer's resync, and the budget of automatic replies.
     let resync: ResyncSettings
+    /// When the sender gives up on an SMS that keeps failing temporarily.
+    let outbox: OutboxSettings
     let links: [ModemLink]
     /// This daemon as a node of the store: its name, lease and heartbeat.
     let presence: NodePresence
@@ -27,11 +29,13 @@ struct GatewayContext: Sendable {
     /// `node` names the daemon among the store's nodes (tests leave it out: a node named `local`).
     init(
         store: StoreRunner, intervals: GatewayConfiguration.Intervals, resync: ResyncSettings, links: [ModemLink],
-        outboxWake: OutboxWake = OutboxWake(), node: GatewayNode? = nil, logger: Logger
+        outbox: OutboxSettings = OutboxSettings(), outboxWake: OutboxWake = OutboxWake(), node: GatewayNode? = nil,
+        logger: Logger
     ) {
         self.store = store
         self.intervals = intervals
         self.resync = resync
+        self.outbox = outbox
         self.links = links
         self.presence = NodePresence(node ?? GatewayNode(name: "local", healthSeconds: intervals.healthSeconds))
         self.outboxWake = outboxWake

@@ -13,7 +13,9 @@ import Store
 /// queued, and every retry sends that same stored body. Outcomes:
 /// - accepted: sent, with the message reference and the modem (a status report makes it delivered);
 /// - permanent error (for example CMS 21, invalid number): failed, never retried;
-/// - temporary error: queued again after `retry_base_seconds`·2^(attempt−1), at most `retry_max_seconds`;
+/// - temporary error: queued again after `retry_base_seconds`·2^(attempt−1), at most `retry_max_seconds`,
+///   until the row has failed so `[outbox] max_attempts` times or for `max_age_seconds`
+///   (``OutboxSettings``): then failed as after a permanent error, saying why it gave up;
 /// - modem trouble or an ambiguous timeout (it may have gone out): queued again with the same
 ///   body, and the modem's supervisor recovers it; the peer drops a duplicate.
 ///
@@ -147,7 +149,7 @@ public struct OutboxSender: Service {
     }
 
     private func recordFailure(_ item: OutboxItem, error: ModemError, link: ModemLink, logger: Logger) async {
-        let permanent = !error.isRetryable && !error.needsRecovery
+        var permanent = !error.isRetryable && !error.needsRecovery
         let delay: Double
         if error.needsRecovery || error.mayHaveBeenSent {
             link.requestRecovery(because: error)
@@ -155,17 +157,30 @@ public struct OutboxSender: Service {
         } else {
             delay = context.intervals.retryDelay(afterAttempt: item.attempts)
         }
-        let sentence = Self.sentence(for: error)
+        var sentence = Self.sentence(for: error)
+        // Only the send's own failures count toward the limit; modem trouble is waited out.
+        let counted = !permanent && OutboxSettings.counts(error)
+        let now = Date()
+        let giveUp =
+            counted
+            ? context.outbox.giveUp(failures: item.temporaryFailures + 1, failingSince: item.failingSince ?? now, now: now) : nil
+        if let giveUp {
+            permanent = true
+            sentence = giveUp.sentence(lastError: sentence)
+        }
         let node = context.presence.node.name
         do {
-            try await context.store.write { tx in
+            try await context.store.write { [permanent, sentence] tx in
                 try tx.markOutboxFailed(
-                    item.id, error: sentence, permanent: permanent, retryAt: Date().addingTimeInterval(delay), node: node)
+                    item.id, error: sentence, permanent: permanent, retryAt: now.addingTimeInterval(delay), counted: counted,
+                    node: node, now: now)
             }
         } catch {
             logger.error("Could not record a failed SMS.", metadata: [GatewayLog.error: "\(error)"])
         }
-        if permanent {
+        if giveUp != nil {
+            logger.error("SMS failed after repeated temporary errors; not retried.", metadata: [GatewayLog.error: "\(sentence)"])
+        } else if permanent {
             logger.error("SMS failed permanently; not retried.", metadata: [GatewayLog.error: "\(sentence)"])
         } else {
             logger.warning(

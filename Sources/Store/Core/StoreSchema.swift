@@ -270,6 +270,7 @@ enum StoreSchema {
         registerNodes(in: &migrator)
         registerVersion8(in: &migrator)
         registerIdempotencyScope(in: &migrator)
+        registerOutboxFailures(in: &migrator)
 
         return migrator
     }

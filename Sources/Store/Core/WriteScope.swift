@@ -15,7 +15,7 @@ import Foundation
 /// the state the other committed; steps of different contacts overlap; and a transaction over
 /// the whole database (adding or renaming a contact, a claim, a key rotation) waits for all of
 /// them, and they for it. The locks are taken in one order (the store's lock, then contacts by
-/// key), so they never deadlock. Serialisable isolation stays on every write: a scope narrower
+/// key), so they never deadlock, and by one statement (``lockStatement(storeLock:)``). Serialisable isolation stays on every write: a scope narrower
 /// than what the body really touches costs a retry, never a wrong result.
 ///
 /// A contact's lock is a PostgreSQL advisory lock keyed by the contact's id, not `SELECT … FOR
@@ -40,11 +40,42 @@ public enum WriteScope: Sendable, Hashable {
         .contacts(named: [], numbers: number.map { [$0] } ?? [])
     }
 
-    /// The advisory lock keys of the contacts in scope, sorted (the order every transaction
-    /// takes them in), read from `db` after the store's lock is held shared: no contact is
-    /// added, renamed or renumbered meanwhile.
+    /// The one statement that takes the scope's locks before a transaction begins: the store's
+    /// write lock `storeLock` (exclusive for ``database``, else shared), then the lock of each
+    /// contact found by name or number, in key order. It returns the contacts' keys.
+    ///
+    /// One round trip instead of one per lock plus the lookup's. The order is the plan's: the
+    /// store's lock is the statement's one-time filter, evaluated before any row is read, and the
+    /// contacts' locks are taken row by row over their keys sorted in a subquery that `OFFSET 0`
+    /// keeps apart (no filter is pushed into it, so none is taken before its turn).
+    ///
+    /// The lookup reads the statement's snapshot, taken before the store's lock was granted: when
+    /// the statement waited for a whole-database writer that added, renamed or renumbered a
+    /// contact, it may miss that change. The transaction then runs without that contact's lock,
+    /// and serialisable isolation turns an overlap with another step of it into a retry (as any
+    /// scope narrower than its body), never into a second use of one ratchet step.
+    func lockStatement(storeLock: Int64) -> (sql: String, arguments: StoreArguments) {
+        guard let lookup = contactLookup() else {
+            return (self == .database ? "SELECT pg_advisory_lock(?)" : "SELECT pg_advisory_lock_shared(?)", [storeLock])
+        }
+        let sql = """
+            SELECT k.key FROM (\(lookup.sql) OFFSET 0) k
+            WHERE (SELECT pg_advisory_lock_shared(?)) IS NOT NULL AND pg_advisory_lock(k.key) IS NOT NULL
+            """
+        return (sql, lookup.arguments + [storeLock])
+    }
+
+    /// The advisory lock keys of the contacts in scope, sorted, as ``lockStatement(storeLock:)``
+    /// finds them (without taking any lock).
     func contactLockKeys(_ db: StoreDatabase) throws -> [Int64] {
-        guard case .contacts(let names, let numbers) = self, !(names.isEmpty && numbers.isEmpty) else { return [] }
+        guard let lookup = contactLookup() else { return [] }
+        return try db.values(Int64.self, sql: lookup.sql, arguments: lookup.arguments)
+    }
+
+    /// The query of the contacts' lock keys (``lockKey(for:)`` computed by the server from the id's
+    /// first 8 hex digits), sorted and distinct; nil when the scope names no contact.
+    private func contactLookup() -> (sql: String, arguments: StoreArguments)? {
+        guard case .contacts(let names, let numbers) = self, !(names.isEmpty && numbers.isEmpty) else { return nil }
         let keys = names.map { NameRules.key(for: $0) }
         let e164 = numbers.map(\.e164)
         var clauses: [String] = []
@@ -53,10 +84,11 @@ public enum WriteScope: Sendable, Hashable {
             let list = Self.placeholders(e164.count)
             clauses.append("phone_number IN (\(list)) OR id IN (SELECT contact_id FROM contact_numbers WHERE phone_number IN (\(list)))")
         }
-        let ids = try db.values(
-            String.self, sql: "SELECT id FROM contacts WHERE \(clauses.joined(separator: " OR "))",
-            arguments: StoreArguments(keys + e164 + e164))
-        return Set(ids.compactMap(UUID.init(uuidString:)).map(Self.lockKey(for:))).sorted()
+        let sql = """
+            SELECT DISTINCT \(Self.contactLockSpace) | ('x' || substr(id, 1, 8))::bit(32)::bigint AS key FROM contacts
+            WHERE \(clauses.joined(separator: " OR ")) ORDER BY key
+            """
+        return (sql, StoreArguments(keys + e164 + e164))
     }
 
     /// The advisory lock key of a contact: a name space of its own in the high half (apart from

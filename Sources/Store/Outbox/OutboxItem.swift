@@ -57,6 +57,11 @@ public struct OutboxItem: Sendable, Hashable, Codable, Identifiable {
     public var node: String?
     /// Until when that node's claim holds while it is submitting (its heartbeats renew it).
     public var leaseUntil: Date?
+    /// Temporary failures of the send itself (refusals, not modem trouble) since it was queued,
+    /// sent or queued again by hand: what the sender's limit counts.
+    public var temporaryFailures = 0
+    /// When the first of those failures happened (nil while there is none).
+    public var failingSince: Date?
 }
 
 /// What an outbox row carries.
@@ -75,7 +80,8 @@ extension OutboxItem {
     static let columns = """
         id, message_id, contact_id, phone_number, body, state, attempts, last_error, error_permanent, \
         next_attempt_at, modem, message_reference, created_at, updated_at, sent_at, delivered_at, kind, epoch, \
-        position, awaits_ack, resends, acknowledged_at, submitting_at, node, lease_until
+        position, awaits_ack, resends, acknowledged_at, submitting_at, node, lease_until, temporary_failures, \
+        failing_since
         """
 
     init(row: StoreRow) throws {
@@ -113,6 +119,10 @@ extension OutboxItem {
         if row.hasColumn("node") {
             node = row["node"]
             leaseUntil = date("lease_until")
+        }
+        if row.hasColumn("temporary_failures") {
+            temporaryFailures = row["temporary_failures"]
+            failingSince = date("failing_since")
         }
     }
 }

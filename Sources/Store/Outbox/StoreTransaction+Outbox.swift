@@ -52,7 +52,7 @@ extension StoreTransaction {
         try db.execute(
             sql: """
                 UPDATE outbox SET state = 'sent', message_reference = ?, modem = ?, sent_at = ?, updated_at = ?,
-                    last_error = NULL, error_permanent = 0
+                    last_error = NULL, error_permanent = 0, temporary_failures = 0, failing_since = NULL
                 WHERE id = ?
                 """,
             arguments: [reference, modem, now.timeIntervalSince1970, now.timeIntervalSince1970, id]
@@ -78,25 +78,36 @@ extension StoreTransaction {
     ///   - permanent: True for errors a retry cannot fix (for example an invalid number):
     ///     the row becomes failed. Otherwise it is queued again for `retryAt`.
     ///   - retryAt: When a temporary failure may be retried; defaults to `now`.
+    ///   - counted: Whether the failure was the send's own (the network or the modem refused this
+    ///     SMS for a reason that may pass), which ``OutboxItem/temporaryFailures`` counts and
+    ///     ``OutboxItem/failingSince`` dates; modem trouble is not counted. True with `permanent`
+    ///     records the failure that made the sender give up.
     ///   - node: The node that claimed the row, as for ``markOutboxSent(_:reference:modem:node:now:)``.
     public func markOutboxFailed(
-        _ id: Int64, error: String, permanent: Bool, retryAt: Date? = nil, node: String? = nil, now: Date = Date()
+        _ id: Int64, error: String, permanent: Bool, retryAt: Date? = nil, counted: Bool = false, node: String? = nil,
+        now: Date = Date()
     ) throws {
         let item = try transition(id, from: [.submitting, .sent], to: permanent ? .failed : .queued, node: node)
+        let failures = item.temporaryFailures + (counted ? 1 : 0)
+        let failingSince = (counted ? item.failingSince ?? now : item.failingSince)?.timeIntervalSince1970
         if permanent {
             try db.execute(
-                sql: "UPDATE outbox SET state = 'failed', last_error = ?, error_permanent = 1, updated_at = ? WHERE id = ?",
-                arguments: [error, now.timeIntervalSince1970, id]
+                sql: """
+                    UPDATE outbox SET state = 'failed', last_error = ?, error_permanent = 1, updated_at = ?,
+                        temporary_failures = ?, failing_since = ?
+                    WHERE id = ?
+                    """,
+                arguments: [error, now.timeIntervalSince1970, failures, failingSince, id]
             )
             try followLog(item, status: .failed, error: error)
         } else {
             try db.execute(
                 sql: """
                     UPDATE outbox SET state = 'queued', last_error = ?, error_permanent = 0, next_attempt_at = ?,
-                        updated_at = ?
+                        updated_at = ?, temporary_failures = ?, failing_since = ?
                     WHERE id = ?
                     """,
-                arguments: [error, (retryAt ?? now).timeIntervalSince1970, now.timeIntervalSince1970, id]
+                arguments: [error, (retryAt ?? now).timeIntervalSince1970, now.timeIntervalSince1970, failures, failingSince, id]
             )
         }
     }

@@ -113,14 +113,9 @@ final class PostgresServer: Sendable {
                     connection.close().whenComplete { _ in }
                 }
             }
-            if scope == .database {
-                try database.execute(sql: "SELECT pg_advisory_lock(?)", arguments: [lock])
-            } else {
-                try database.execute(sql: "SELECT pg_advisory_lock_shared(?)", arguments: [lock])
-                for key in try scope.contactLockKeys(database) {
-                    try database.execute(sql: "SELECT pg_advisory_lock(?)", arguments: [key])
-                }
-            }
+            // One round trip for every lock, the contacts' lookup included.
+            let locks = scope.lockStatement(storeLock: lock)
+            try database.execute(sql: locks.sql, arguments: locks.arguments)
             return try run("BEGIN ISOLATION LEVEL SERIALIZABLE", database, body)
         }
     }

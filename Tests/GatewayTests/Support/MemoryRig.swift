@@ -34,17 +34,20 @@ final class MemoryRig: @unchecked Sendable {
     ///   - ready: Whether the link starts ready, as if its supervisor had connected it.
     ///   - intervals: Timing; health checks and retries are fast by default.
     ///   - pinFile: The modem's `pin_file` setting (never read: the modem is in memory).
+    ///   - outbox: When the sender gives up on a row that keeps failing temporarily.
     static func make(
-        ready: Bool = true, intervals: GatewayConfiguration.Intervals = MemoryRig.fastIntervals, pinFile: String? = nil
+        ready: Bool = true, intervals: GatewayConfiguration.Intervals = MemoryRig.fastIntervals, pinFile: String? = nil,
+        outbox: OutboxSettings = OutboxSettings()
     ) async throws -> MemoryRig {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try MemoryRig(ready: ready, intervals: intervals, pinFile: pinFile) })
+                continuation.resume(
+                    with: Result { try MemoryRig(ready: ready, intervals: intervals, pinFile: pinFile, outbox: outbox) })
             }
         }
     }
 
-    private init(ready: Bool, intervals: GatewayConfiguration.Intervals, pinFile: String?) throws {
+    private init(ready: Bool, intervals: GatewayConfiguration.Intervals, pinFile: String?, outbox: OutboxSettings) throws {
         store = try TestStore.unlockedStore(in: directory.url)
         var rng = SystemRandomNumberGenerator()
         let mine = PairingCode.generate(using: &rng)
@@ -60,7 +63,7 @@ final class MemoryRig: @unchecked Sendable {
         link = ModemLink(settings: settings, modem: modem)
         if ready { link.update { $0.phase = .ready } }
         context = GatewayContext(
-            store: StoreRunner(store: store), intervals: intervals, resync: ResyncSettings(), links: [link],
+            store: StoreRunner(store: store), intervals: intervals, resync: ResyncSettings(), links: [link], outbox: outbox,
             logger: quietLogger("smsgw.gateway.test"))
     }
 
