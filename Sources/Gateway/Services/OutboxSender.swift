@@ -150,16 +150,11 @@ public struct OutboxSender: Service {
 
     private func recordFailure(_ item: OutboxItem, error: ModemError, link: ModemLink, logger: Logger) async {
         var permanent = !error.isRetryable && !error.needsRecovery
-        let delay: Double
-        if error.needsRecovery || error.mayHaveBeenSent {
-            link.requestRecovery(because: error)
-            delay = Self.modemTroubleDelay
-        } else {
-            delay = context.intervals.retryDelay(afterAttempt: item.attempts)
-        }
-        var sentence = Self.sentence(for: error)
         // Only the send's own failures count toward the limit; modem trouble is waited out.
         let counted = !permanent && OutboxSettings.counts(error)
+        if error.needsRecovery || error.mayHaveBeenSent { link.requestRecovery(because: error) }
+        let delay = Self.retryDelay(after: error, of: item, counted: counted, intervals: context.intervals)
+        var sentence = Self.sentence(for: error)
         let now = Date()
         let giveUp =
             counted
@@ -189,6 +184,17 @@ public struct OutboxSender: Service {
                     GatewayLog.error: "\(sentence)", GatewayLog.retryIn: "\(delay)",
                 ])
         }
+    }
+
+    /// The wait before `item` is tried again after `error`: a moment after modem trouble (the
+    /// supervisor deals with the modem), else the backoff: by the refusals so far for a failure
+    /// that counts toward the limit (a row that waited out a long outage, many claims, starts
+    /// at the first delay), by the claims for any other.
+    static func retryDelay(after error: ModemError, of item: OutboxItem, counted: Bool, intervals: GatewayConfiguration.Intervals)
+        -> Double
+    {
+        if error.needsRecovery || error.mayHaveBeenSent { return modemTroubleDelay }
+        return intervals.retryDelay(afterAttempt: counted ? item.temporaryFailures + 1 : item.attempts)
     }
 
     static func sentence(for error: ModemError) -> String {

@@ -43,6 +43,25 @@ struct OutboxSenderLimitTests {
         #expect(try rig.store.read { try $0.logEntry(id: queued.logID) }.status == .sent)
     }
 
+    /// A refusal backs off by the refusals so far, not by the claims: a row that waited out a
+    /// long modem outage starts at the first delay; other failures still back off by the claims.
+    @Test func refusalsBackOffByTheirOwnCount() async throws {
+        let intervals = GatewayConfiguration.Intervals(
+            pollSeconds: 60, healthSeconds: 60, retryBaseSeconds: 10, retryMaxSeconds: 600, resyncRetrySeconds: 60)
+        let rig = try await MemoryRig.make()
+        let queued = try Messages.queue("after a long outage", to: "bob", store: rig.store)
+        var item = try rig.store.read { try $0.outboxItem(id: queued.outboxID) }
+        item.attempts = 12
+        let refusal = ModemError(.sendRejected, "The modem refused the SMS.", cmsError: 302)
+        #expect(OutboxSender.retryDelay(after: refusal, of: item, counted: true, intervals: intervals) == 10)
+        item.temporaryFailures = 2
+        #expect(OutboxSender.retryDelay(after: refusal, of: item, counted: true, intervals: intervals) == 40)
+        let other = ModemError(.modemFailure, "The modem failed.")
+        #expect(OutboxSender.retryDelay(after: other, of: item, counted: false, intervals: intervals) == 600)
+        let hung = ModemError(.timeout, "The modem did not answer.")
+        #expect(OutboxSender.retryDelay(after: hung, of: item, counted: false, intervals: intervals) == OutboxSender.modemTroubleDelay)
+    }
+
     /// A hung modem and failures that are the modem's rather than the SMS's are waited out: with a
     /// limit of 2, one refusal among them leaves the row queued, and it goes out.
     @Test func modemTroubleDoesNotCountTowardTheLimit() async throws {
