@@ -4,6 +4,11 @@
 /// yet). The condition is looked at once more after the deadline: on a busy machine the task may
 /// not have run for a while, and the last look is the one that counts.
 ///
+/// Time the poller itself did not get to run does not count: when a sleep of `interval` ends
+/// much later (the whole suite on two cores keeps Swift's cooperative pool busy, at times for
+/// minutes), the deadline moves by the overshoot, since the code the test waits for was not
+/// running either. The wait never goes past five times `timeout`.
+///
 /// Wait on conditions, never on time, and keep blocking calls out of the condition where you can:
 /// tests share Swift's cooperative pool, and a condition that blocks a thread (a synchronous
 /// process wait, an Argon2id hash) starves the services the test is waiting for.
@@ -17,10 +22,15 @@ public func eventually(
     timeout: Duration = .seconds(45), every interval: Duration = .milliseconds(100),
     _ condition: () async throws -> Bool
 ) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
+    let start = ContinuousClock.now
+    let limit = start + timeout * 5
+    var deadline = start + timeout
     while ContinuousClock.now < deadline {
         if (try? await condition()) == true { return true }
+        let asleep = ContinuousClock.now
         try? await Task.sleep(for: interval)
+        let overshoot = ContinuousClock.now - asleep - interval
+        if overshoot > interval { deadline = min(deadline + overshoot, limit) }
     }
     return (try? await condition()) == true
 }
