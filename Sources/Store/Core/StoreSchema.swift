@@ -269,6 +269,7 @@ enum StoreSchema {
         registerVersion7(in: &migrator)
         registerNodes(in: &migrator)
         registerVersion8(in: &migrator)
+        registerNodeInstances(in: &migrator)
 
         return migrator
     }
