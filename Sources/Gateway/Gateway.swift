@@ -102,7 +102,7 @@ public final class Gateway: Sendable {
             services.append(OutboxListener(notices: notices, outboxWake: outboxWake))
         }
         if !configuration.webhooks.isEmpty {
-            services.append(WebhookDispatcher(endpoints: configuration.webhooks, store: store, logger: logger))
+            services.append(WebhookDispatcher(endpoints: configuration.webhooks, store: store, logger: logger, node: node))
         }
         let live = LiveStatus(
             store: store, links: links, daemon: DaemonState(running: true, pid: getpid(), startedAt: Date(), modems: links.map(\.name)),

@@ -1,8 +1,8 @@
 import GRDB
 
 extension StoreSchema {
-    /// The migration that tells two daemons of one node name apart (docs/STORAGE.md,
-    /// `v9-node-instances`). Registered after every earlier one.
+    /// The migrations that keep one daemon to a node name and one node to each webhook endpoint
+    /// (docs/STORAGE.md, `v9-node-instances`, `v9-webhook-leases`). Registered after every earlier one.
     static func registerNodeInstances(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v9-node-instances") { db in
             // The run of `smsgw serve` that holds a node's row: a random id each daemon makes when
@@ -13,6 +13,15 @@ extension StoreSchema {
             // run holds its data directory's lock (host and directory): a run that holds the lock
             // at the same place proves the earlier one ended (a restart after a crash).
             try db.execute(sql: "ALTER TABLE nodes ADD COLUMN instance TEXT; ALTER TABLE nodes ADD COLUMN place TEXT")
+        }
+        migrator.registerMigration("v9-webhook-leases") { db in
+            // The node that delivers an endpoint's events and until when its lease holds: each
+            // node runs a worker per endpoint, and only the lease's holder sends, so one event is
+            // not sent by two nodes at once and the endpoint's order holds. The holder renews it
+            // each time it looks for work; another node takes it once it has ended, or once the
+            // holder is down or stopped. NULL until a node takes it.
+            try db.execute(
+                sql: "ALTER TABLE webhook_endpoints ADD COLUMN node TEXT; ALTER TABLE webhook_endpoints ADD COLUMN lease_until REAL")
         }
     }
 }

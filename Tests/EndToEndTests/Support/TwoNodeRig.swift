@@ -107,9 +107,10 @@ final class TwoNodeRig: @unchecked Sendable {
 
     func configuration(of peer: Peer) -> URL { root.appendingPathComponent("\(peer.name).toml") }
 
-    /// Starts `smsgw serve --config` for the peer and waits until it answers on its status socket.
-    func start(_ peer: Peer) async throws -> ServeProcess {
-        let daemon = try ServeProcess(peer, ["--config", configuration(of: peer).path], in: root)
+    /// Starts `smsgw serve --config` for the peer (with `environment` added: `SMSGW_WEBHOOK_…`)
+    /// and waits until it answers on its status socket.
+    func start(_ peer: Peer, environment: [String: String] = [:]) async throws -> ServeProcess {
+        let daemon = try ServeProcess(peer, ["--config", configuration(of: peer).path], in: root, environment: environment)
         try await offPool { try Self.blockingWait { try peer.run(["status", "--json"], removing: ["SMSGW_PASSPHRASE"]).status == 0 } }
         return daemon
     }
