@@ -49,6 +49,7 @@ extension GatewayContext {
                 "Requeued SMS whose node's lease ended; sending them with the same text.", metadata: [GatewayLog.count: "\(beat.requeued)"])
         }
         if beat.requeued > 0 || !gone.isEmpty || !back.isEmpty { outboxWake.wake() }
+        if presence.takePinCheck() { await warnOfUnknownPins() }
         return beat
     }
 

@@ -20,6 +20,7 @@ final class NodePresence: Sendable {
         /// The other nodes as the last heartbeat saw them.
         var seen: [String: NodeRecord.Liveness] = [:]
         var takenOver = false
+        var pinsChecked = false
     }
 
     init(_ node: GatewayNode) {
@@ -34,6 +35,16 @@ final class NodePresence: Sendable {
             if let last = state.lastBeat, instant - last < interval { return false }
             state.lastBeat = instant
             return true
+        }
+    }
+
+    /// True once, at the first heartbeat after the start's: the time to look for contacts pinned
+    /// to a modem no node has, now that nodes started beside this one had a health period to
+    /// record their modems.
+    func takePinCheck() -> Bool {
+        state.withLock { state in
+            defer { state.pinsChecked = true }
+            return !state.pinsChecked
         }
     }
 
