@@ -17,6 +17,22 @@ struct NodeNameTests {
         return daemon.process.terminationStatus
     }
 
+    /// Stops `daemon` (SIGSTOP) at a moment it holds none of the store's locks: frozen inside a
+    /// write it would keep every other writer waiting, the twin's start included.
+    static func freezeOutsideTransactions(_ daemon: ServeProcess, _ rig: TwoNodeRig) async throws {
+        let held = """
+            SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'
+                AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            """
+        for _ in 0..<50 {
+            kill(daemon.pid, SIGSTOP)
+            if try await rig.count(held) == 0 { return }
+            kill(daemon.pid, SIGCONT)
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("The daemon held a store lock each time it was stopped.")
+    }
+
     @Test("A second daemon with a running node's name exits 65 naming the node; the first goes on; one taken over stops")
     func secondDaemonWithOneNameRefused() async throws {
         let cluster = try requirePostgres()
@@ -49,7 +65,7 @@ struct NodeNameTests {
             #expect(try await MultiNodeTests.nodes(alpha)["alpha"] == "up")
 
             // Alpha hangs past its lease (24 s): the twin may start now; alpha, woken, stops.
-            kill(alphaDaemon.pid, SIGSTOP)
+            try await Self.freezeOutsideTransactions(alphaDaemon, rig)
             try await TwoNodeRig.wait("alpha's lease to end", timeout: 180, every: 2) {
                 try await rig.count(
                     "SELECT count(*) FROM nodes WHERE name = 'alpha' AND heartbeat_at + lease_seconds < extract(epoch FROM now())") == 1
