@@ -12,7 +12,8 @@ before is answered 200 again and marked as a duplicate, never handled twice.
 
 For tests and demos: --fail-every N answers 500 to every Nth request (smsgw
 retries it with the same webhook-id), --gone answers 410 (smsgw disables the
-endpoint), --output FILE appends the JSON lines to FILE instead of stdout.
+endpoint), --delay SECONDS answers each request that much later (a slow
+receiver), --output FILE appends the JSON lines to FILE instead of stdout.
 """
 
 import argparse
@@ -60,6 +61,7 @@ class Receiver(BaseHTTPRequestHandler):
     requests = 0
     fail_every = 0
     gone = False
+    delay = 0.0
     output = sys.stdout
 
     def do_POST(self):
@@ -85,6 +87,7 @@ class Receiver(BaseHTTPRequestHandler):
             line["event"] = json.loads(body)
         Receiver.output.write(json.dumps(line, sort_keys=True) + "\n")
         Receiver.output.flush()
+        time.sleep(Receiver.delay)
         self.send_response(status)
         self.send_header("content-length", "0")
         self.end_headers()
@@ -99,12 +102,14 @@ def main():
     parser.add_argument("--secret", default=os.environ.get("WEBHOOK_SECRET", ""), help="whsec_ secret (or WEBHOOK_SECRET)")
     parser.add_argument("--fail-every", type=int, default=0, help="answer 500 to every Nth request")
     parser.add_argument("--gone", action="store_true", help="answer 410 Gone to every verified request")
+    parser.add_argument("--delay", type=float, default=0.0, help="answer each request this many seconds late")
     parser.add_argument("--output", help="append the JSON lines to this file")
     parser.add_argument("--port-file", help="write the port here once listening")
     arguments = parser.parse_args()
     Receiver.key = secret_key(arguments.secret)
     Receiver.fail_every = arguments.fail_every
     Receiver.gone = arguments.gone
+    Receiver.delay = arguments.delay
     if arguments.output:
         Receiver.output = open(arguments.output, "a", encoding="utf-8")
     # Exit on SIGTERM even when started with it ignored or blocked (a background job of some

@@ -61,7 +61,9 @@ public final class Gateway: Sendable {
         guard !configuration.modems.isEmpty else {
             throw GatewayError.noModem
         }
-        let node = configuration.gatewayNode
+        var node = configuration.gatewayNode
+        // The status socket is given only while this process holds the data directory's lock.
+        node.place = statusSocket.map { "\(NodeSettings.hostName):\($0)" }
         var links: [ModemLink] = []
         for (offset, settings) in configuration.modems.enumerated() {
             var modemConfiguration = try settings.modemConfiguration(index: offset + 1)
@@ -81,6 +83,10 @@ public final class Gateway: Sendable {
             store: runner, intervals: configuration.intervals, resync: configuration.resync, links: links,
             outbox: configuration.outbox, outboxWake: outboxWake, node: node, logger: logger)
         try store.write { tx in
+            // Before anything of the node's is touched: another daemon of this name may be running.
+            if let holder = try tx.claimNode(node, now: Date()) {
+                throw GatewayError.nodeNameTaken(node: holder.name, leaseSeconds: holder.leaseSeconds)
+            }
             try Self.refuseModemsOfOtherNodes(links.map(\.name), node: node.name, in: tx, now: Date())
             // This node's modems only: another node's stay in the status while it runs.
             try tx.clearModemStatuses(node: node.name)
@@ -96,7 +102,7 @@ public final class Gateway: Sendable {
             services.append(OutboxListener(notices: notices, outboxWake: outboxWake))
         }
         if !configuration.webhooks.isEmpty {
-            services.append(WebhookDispatcher(endpoints: configuration.webhooks, store: store, logger: logger))
+            services.append(WebhookDispatcher(endpoints: configuration.webhooks, store: store, logger: logger, node: node))
         }
         let live = LiveStatus(
             store: store, links: links, daemon: DaemonState(running: true, pid: getpid(), startedAt: Date(), modems: links.map(\.name)),
@@ -131,6 +137,13 @@ public final class Gateway: Sendable {
     public func run() async throws {
         logger.notice("Gateway starting.", metadata: [GatewayLog.count: "\(configuration.modems.count)"])
         try await context.recordStart(now: Date())
+        // A daemon whose node another run took over stops as SIGTERM would stop it, then fails.
+        let presence = context.presence
+        let watch = Task { [group] in
+            await presence.takeover.wait()
+            if presence.isTakenOver { await group.triggerGracefulShutdown() }
+        }
+        defer { watch.cancel() }
         do {
             try await group.run()
         } catch {
@@ -138,6 +151,7 @@ public final class Gateway: Sendable {
             throw error
         }
         await context.recordStop(now: Date())
+        if presence.isTakenOver { throw GatewayError.nodeTakenOver(node: presence.node.name) }
         logger.notice("Gateway stopped.")
     }
 

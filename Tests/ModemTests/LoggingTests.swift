@@ -7,28 +7,6 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// Keeps every log line, with its metadata, for inspection.
-struct CapturingLogHandler: LogHandler {
-    final class Lines: Sendable {
-        let lines = Mutex<[String]>([])
-        var all: [String] { lines.withLock { $0 } }
-    }
-
-    let store: Lines
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-        store.lines.withLock { $0.append("\(event.level) \(event.message) \(merged)") }
-    }
-}
-
 @Suite("Logging", .serialized)
 struct LoggingTests {
     @Test func thePINNeverReachesTheLogEvenAtTrace() async throws {

@@ -108,7 +108,7 @@ struct PostgresClaimTests {
         """
         CREATE TABLE nodes (name TEXT PRIMARY KEY, version TEXT NOT NULL, started_at DOUBLE PRECISION NOT NULL,
             heartbeat_at DOUBLE PRECISION NOT NULL, stopped_at DOUBLE PRECISION, health_seconds DOUBLE PRECISION NOT NULL,
-            lease_seconds DOUBLE PRECISION NOT NULL)
+            lease_seconds DOUBLE PRECISION NOT NULL, instance TEXT, place TEXT)
         """,
         "CREATE TABLE modem_status (name TEXT PRIMARY KEY, state TEXT NOT NULL, node TEXT)",
         """

@@ -22,6 +22,14 @@ extension GatewayContext {
             logger.warning("Could not record this node's heartbeat; retrying at the next.", metadata: [GatewayLog.error: "\(error)"])
             return nil
         }
+        if beat.takenOver != nil {
+            if presence.markTakenOver() {
+                logger.error(
+                    "Another daemon with this node's name took the node over on the store (two daemons share the name, or this one's heartbeats stopped for longer than its lease); stopping.",
+                    metadata: [GatewayLog.node: "\(node.name)"])
+            }
+            return beat
+        }
         let (gone, back) = presence.changes(in: beat.nodes, now: now)
         for record in gone {
             let metadata: Logger.Metadata = [GatewayLog.node: "\(record.name)"]
@@ -41,21 +49,26 @@ extension GatewayContext {
                 "Requeued SMS whose node's lease ended; sending them with the same text.", metadata: [GatewayLog.count: "\(beat.requeued)"])
         }
         if beat.requeued > 0 || !gone.isEmpty || !back.isEmpty { outboxWake.wake() }
+        if presence.takePinCheck() { await warnOfUnknownPins() }
         return beat
     }
 
     /// Records that this node started: a fresh heartbeat, no stop time.
+    ///
+    /// - Throws: ``GatewayError/nodeNameTaken(node:leaseSeconds:)`` when another daemon with this
+    ///   node's name is up on the store.
     func recordStart(now: Date) async throws {
         let node = presence.node
-        try await store.write { try $0.startNode(node, now: now) }
+        let holder = try await store.write { try $0.claimNode(node, now: now) }
+        if let holder { throw GatewayError.nodeNameTaken(node: holder.name, leaseSeconds: holder.leaseSeconds) }
         _ = presence.takeBeat(at: .now)
     }
 
     /// Records that this node stopped cleanly; a failure is logged (the node then shows down once its lease ends).
     func recordStop(now: Date) async {
-        let name = presence.node.name
+        let node = presence.node
         do {
-            try await store.write { try $0.stopNode(named: name, now: now) }
+            try await store.write { try $0.stopNode(named: node.name, instance: node.instance, now: now) }
         } catch {
             logger.warning("Could not record that this node stopped.", metadata: [GatewayLog.error: "\(error)"])
         }

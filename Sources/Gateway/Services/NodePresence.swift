@@ -11,12 +11,16 @@ import Synchronization
 final class NodePresence: Sendable {
     /// The node: name, version, health interval and lease.
     let node: GatewayNode
+    /// Rung once another run of a daemon with this name took the node's row over.
+    let takeover = WakeSignal()
     private let state = Mutex(State())
 
     private struct State {
         var lastBeat: ContinuousClock.Instant?
         /// The other nodes as the last heartbeat saw them.
         var seen: [String: NodeRecord.Liveness] = [:]
+        var takenOver = false
+        var pinsChecked = false
     }
 
     init(_ node: GatewayNode) {
@@ -32,6 +36,30 @@ final class NodePresence: Sendable {
             state.lastBeat = instant
             return true
         }
+    }
+
+    /// True once, at the first heartbeat after the start's: the time to look for contacts pinned
+    /// to a modem no node has, now that nodes started beside this one had a health period to
+    /// record their modems.
+    func takePinCheck() -> Bool {
+        state.withLock { state in
+            defer { state.pinsChecked = true }
+            return !state.pinsChecked
+        }
+    }
+
+    /// Whether another run of a daemon with this name took the node's row over: this one stops.
+    var isTakenOver: Bool { state.withLock { $0.takenOver } }
+
+    /// Records that another run took the node's row over and rings ``takeover``; true the first
+    /// time only, so the daemon logs it once.
+    func markTakenOver() -> Bool {
+        let first = state.withLock { state in
+            defer { state.takenOver = true }
+            return !state.takenOver
+        }
+        if first { takeover.ring() }
+        return first
     }
 
     /// What changed for the other nodes since the last heartbeat: those that went down or

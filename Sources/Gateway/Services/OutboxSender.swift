@@ -36,16 +36,8 @@ public struct OutboxSender: Service {
         if requeued > 0 {
             context.logger.notice("Requeued SMS interrupted while submitting.", metadata: [GatewayLog.count: "\(requeued)"])
         }
-        // Another node's modems are known by their status rows.
-        let (contacts, recorded) = try await context.store.read { (try $0.contacts(), try $0.modemStatuses()) }
-        let names = Set(context.links.map(\.name) + recorded.map(\.name))
-        for contact in contacts {
-            if let modem = contact.modem, !names.contains(modem) {
-                context.logger.warning(
-                    "A contact is pinned to a modem that no node has; any modem sends to it.",
-                    metadata: [GatewayLog.contact: "\(contact.name)", GatewayLog.modem: "\(modem)"])
-            }
-        }
+        // Contacts pinned to a modem no node has are looked for after a health period
+        // (``GatewayContext/warnOfUnknownPins()``), once nodes starting beside this one recorded theirs.
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 for link in context.links {

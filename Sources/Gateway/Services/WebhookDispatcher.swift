@@ -12,10 +12,16 @@ public import Store
 /// this service does the HTTP. An endpoint's next event waits until the one before was delivered
 /// or failed for good. A request cut short by a shutdown is not recorded, so the next daemon sends
 /// it again with the same `webhook-id`: at least once, never lost.
+///
+/// Every node of a store runs one, but an endpoint's events are sent by one node at a time: the
+/// one holding the endpoint's lease (``Operations/Webhooks/lease(_:for:in:now:)``); the others
+/// look every ``recheck`` seconds and take it over once that node is down or stopped.
 public struct WebhookDispatcher: Service {
     let endpoints: [WebhookEndpoint]
     let store: StoreRunner
     let logger: Logger
+    /// This daemon as a node of the store; nil for a dispatcher alone on its store (no lease).
+    let node: GatewayNode?
 
     /// How often an idle worker looks for new events (a read of the journal's newest id).
     static let idlePoll: Double = 0.25
@@ -24,11 +30,12 @@ public struct WebhookDispatcher: Service {
     static let recheck: Double = 2
 
     /// A dispatcher for `endpoints` over `store`; the gateway adds one to its services when the
-    /// configuration has a `[[webhook]]` (the webhook benchmark runs one on its own).
-    public init(endpoints: [WebhookEndpoint], store: UnlockedStore, logger: Logger) {
+    /// configuration has a `[[webhook]]`, naming its node (the webhook benchmark runs one on its own).
+    public init(endpoints: [WebhookEndpoint], store: UnlockedStore, logger: Logger, node: GatewayNode? = nil) {
         self.endpoints = endpoints
         self.store = StoreRunner(store: store)
         self.logger = logger
+        self.node = node
     }
 
     public func run() async throws {
@@ -57,7 +64,7 @@ public struct WebhookDispatcher: Service {
                     work = taken
                     upcoming = nil
                 } else {
-                    work = try await store.write { tx in try Webhooks.next(for: endpoint, in: tx, now: Date()) }
+                    work = try await store.write { [node] tx in try Webhooks.next(for: endpoint, node: node, in: tx, now: Date()) }
                 }
             } catch {
                 logger.warning(
@@ -71,20 +78,24 @@ public struct WebhookDispatcher: Service {
                 await waitForEvents()
             case .wait(let until):
                 await GatewayContext.pause(min(until.timeIntervalSinceNow, Self.recheck))
-            case .disabled:
+            case .disabled, .elsewhere:
                 await GatewayContext.pause(Self.recheck)
             case .deliver(let delivery):
                 guard let outcome = await send(delivery, to: endpoint, client: client) else { return }
                 metadata[GatewayLog.event] = "\(delivery.eventID)"
                 do {
                     // One commit per event: the answer and the next delivery together.
-                    let (recorded, next) = try await store.write { tx in
+                    let (recorded, next) = try await store.write { [node] tx -> (WebhookDelivery?, Webhooks.Work) in
+                        // Another node took the endpoint over while this one hung: the delivery is its own now.
+                        if let node, let holder = try Webhooks.lease(endpoint, for: node, in: tx, now: Date()) {
+                            return (nil, .elsewhere(node: holder))
+                        }
                         var rng = SystemRandomNumberGenerator()
                         let recorded = try Webhooks.record(outcome, of: delivery.deliveryID, to: endpoint, in: tx, now: Date(), using: &rng)
                         return (recorded, try Webhooks.next(for: endpoint, in: tx, now: Date()))
                     }
                     upcoming = next
-                    report(recorded, metadata: metadata)
+                    if let recorded { report(recorded, metadata: metadata) }
                 } catch {
                     logger.warning(
                         "Could not record a webhook answer; the event will be sent again.",

@@ -14,8 +14,17 @@ public enum GatewayError: CategorizedError, Sendable, Equatable {
     case statusSocket(path: String, SystemCallError)
     /// A configured modem has the name of a modem another node that is up drives.
     case modemOfAnotherNode(modem: String, node: String)
+    /// Another daemon with this node's name runs on the store: its heartbeat is within its lease.
+    case nodeNameTaken(node: String, leaseSeconds: Double)
+    /// Another daemon with this node's name took the node's row over while this one ran.
+    case nodeTakenOver(node: String)
 
-    public var category: ErrorCategory { .unavailable }
+    public var category: ErrorCategory {
+        switch self {
+        case .nodeNameTaken, .nodeTakenOver: .conflict
+        default: .unavailable
+        }
+    }
 
     public var description: String {
         switch self {
@@ -29,6 +38,10 @@ public enum GatewayError: CategorizedError, Sendable, Equatable {
             "Cannot make the status socket \(path) (\(error.call): \(error.reason)); check the data directory's owner and permissions."
         case .modemOfAnotherNode(let modem, let node):
             "The node \(node), which is up, drives a modem named \(modem) too; give each modem a name unique across the nodes."
+        case .nodeNameTaken(let node, let lease):
+            "Another daemon runs as the node \(node) on this store (its last heartbeat is within its lease); give each node its own [node] name, or if that daemon died, start this one once its lease has ended (\(Int(lease.rounded(.up))) s after its last heartbeat)."
+        case .nodeTakenOver(let node):
+            "Another daemon took over the node \(node) on this store, so this one stopped; give each node its own [node] name."
         }
     }
 }

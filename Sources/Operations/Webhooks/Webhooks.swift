@@ -21,6 +21,8 @@ public enum Webhooks {
         case idle
         /// A 410 disabled the endpoint; a redelivery enables it again.
         case disabled(reason: String)
+        /// Another node holds the endpoint's lease and delivers its events (``lease(_:for:in:now:)``).
+        case elsewhere(node: String)
     }
 
     /// A request ready to send: its `webhook-id` (the same on every retry) and its JSON body.
@@ -54,9 +56,13 @@ public enum Webhooks {
 
     /// The endpoint's next work, in the caller's transaction: its oldest pending delivery, or else a
     /// new delivery of the next journal event of its types (the cursor skipping the others).
-    public static func next(for endpoint: WebhookEndpoint, in tx: StoreTransaction, now: Date) throws -> Work {
+    ///
+    /// With `node` (a daemon that is one node of several), only while that node holds the
+    /// endpoint's lease, which this takes or renews; ``Work/elsewhere(node:)`` while another does.
+    public static func next(for endpoint: WebhookEndpoint, node: GatewayNode? = nil, in tx: StoreTransaction, now: Date) throws -> Work {
         do {
             let record = try tx.ensureWebhookEndpoint(url: endpoint.key, now: now)
+            if let node, let holder = try lease(endpoint, for: node, in: tx, now: now) { return .elsewhere(node: holder) }
             if record.disabledAt != nil {
                 return .disabled(reason: record.disabledReason ?? "The endpoint was disabled.")
             }
@@ -80,6 +86,16 @@ public enum Webhooks {
                     deliveryID: delivery.id, eventID: event.id, eventType: event.type, webhookID: webhookID(ofEvent: event.id),
                     body: try OperationsJSON.encoder.encode(event), attempt: delivery.attempts + 1))
         }
+    }
+
+    /// Takes or renews `node`'s lease on the endpoint, in the caller's transaction: for the node's
+    /// lease (its claims' rule: a node silent for that long is down) plus one request's timeout,
+    /// renewed each time its worker looks for work. Nil when the node holds it; the holder's name
+    /// otherwise. A worker checks it again before it records an answer: one whose lease passed to
+    /// another node meanwhile (it hung past its lease) leaves the delivery to that node.
+    public static func lease(_ endpoint: WebhookEndpoint, for node: GatewayNode, in tx: StoreTransaction, now: Date) throws -> String? {
+        let until = now.addingTimeInterval(node.leaseSeconds + endpoint.timeoutSeconds)
+        return try tx.takeWebhookLease(url: endpoint.key, node: node.name, until: until, now: now)
     }
 
     /// A new pending delivery of the first event after `cursor` that the endpoint takes, moving

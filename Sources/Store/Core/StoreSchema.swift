@@ -271,6 +271,7 @@ enum StoreSchema {
         registerVersion8(in: &migrator)
         registerIdempotencyScope(in: &migrator)
         registerOutboxFailures(in: &migrator)
+        registerNodeInstances(in: &migrator)
 
         return migrator
     }

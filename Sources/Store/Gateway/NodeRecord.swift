@@ -14,13 +14,22 @@ public struct GatewayNode: Sendable, Hashable {
     public var healthSeconds: Double
     /// How long after its last heartbeat its claims hold.
     public var leaseSeconds: Double
+    /// This run of the daemon, random: two daemons started with one name hold different ones,
+    /// so the second sees that the row is the first one's (``StoreTransaction/claimNode(_:now:)``).
+    public var instance: String
+    /// Where this run holds its data directory's lock (host and directory), when it does: a run
+    /// at the same place that holds that lock proves the run recorded there before has ended
+    /// (a daemon restarted after a crash need not wait for its own lease). Nil for none.
+    public var place: String?
 
     /// A node; its lease is three heartbeats unless given, so one late heartbeat loses nothing.
+    /// Each value made here is a new run of the node (a fresh ``instance``).
     public init(name: String, version: String = "", healthSeconds: Double = 30, leaseSeconds: Double? = nil) {
         self.name = name
         self.version = version
         self.healthSeconds = healthSeconds
         self.leaseSeconds = leaseSeconds ?? Self.leaseHeartbeats * healthSeconds
+        self.instance = UUID().uuidString
     }
 
     /// Heartbeats a lease lasts by default.

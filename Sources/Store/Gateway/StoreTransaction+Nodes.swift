@@ -6,21 +6,45 @@ public struct NodeHeartbeat: Sendable, Hashable {
     public var requeued: Int
     /// Every node, by name, this one included.
     public var nodes: [NodeRecord]
+    /// The node's row as another run of a daemon with this name holds it, when one took it over
+    /// (this run's heartbeats stopped for longer than its lease, or two daemons share the name);
+    /// the heartbeat then changed nothing, and this run must stop.
+    public var takenOver: NodeRecord?
+
+    public init(requeued: Int, nodes: [NodeRecord], takenOver: NodeRecord? = nil) {
+        self.requeued = requeued
+        self.nodes = nodes
+        self.takenOver = takenOver
+    }
 }
 
 extension StoreTransaction {
-    /// Records that `node` started: its row says so, with a fresh heartbeat and no stop time.
+    /// Records that `node` started: its row says so, with a fresh heartbeat, no stop time and
+    /// this run's instance, whatever held the row before.
     public func startNode(_ node: GatewayNode, now: Date) throws {
         let time = now.timeIntervalSince1970
         try db.execute(
             sql: """
-                INSERT INTO nodes (name, version, started_at, heartbeat_at, stopped_at, health_seconds, lease_seconds)
-                VALUES (?1, ?2, ?3, ?3, NULL, ?4, ?5)
+                INSERT INTO nodes (name, version, started_at, heartbeat_at, stopped_at, health_seconds, lease_seconds, instance, place)
+                VALUES (?1, ?2, ?3, ?3, NULL, ?4, ?5, ?6, ?7)
                 ON CONFLICT (name) DO UPDATE SET version = excluded.version, started_at = excluded.started_at,
                     heartbeat_at = excluded.heartbeat_at, stopped_at = NULL, health_seconds = excluded.health_seconds,
-                    lease_seconds = excluded.lease_seconds
+                    lease_seconds = excluded.lease_seconds, instance = excluded.instance, place = excluded.place
                 """,
-            arguments: [node.name, node.version, time, node.healthSeconds, node.leaseSeconds])
+            arguments: [node.name, node.version, time, node.healthSeconds, node.leaseSeconds, node.instance, node.place])
+    }
+
+    /// Records that `node` started, unless another run of a daemon with its name holds the row
+    /// and is up (not stopped, its heartbeat within its lease): two daemons with one name would
+    /// renew each other's claims as their own. A row whose lease ran out (a daemon that died),
+    /// that names no run, or that a run at this run's ``GatewayNode/place`` recorded (this run
+    /// holds the lock that run held, so it has ended) is taken.
+    ///
+    /// - Returns: Nil once recorded; the row of the run that holds the name, untouched, otherwise.
+    public func claimNode(_ node: GatewayNode, now: Date) throws -> NodeRecord? {
+        if let holder = try otherRun(of: node, upAt: now) { return holder }
+        try startNode(node, now: now)
+        return nil
     }
 
     /// Records `node`'s heartbeat: renews the lease of every row it is submitting, and queues
@@ -34,11 +58,23 @@ extension StoreTransaction {
     /// second copy as a duplicate. On PostgreSQL the store's writes are serialisable: when two
     /// nodes queue the same row again at once, one commits and the other fails as busy, so the
     /// row is handed over once.
+    ///
+    /// When another run of a daemon with this name holds the row, nothing is written and the
+    /// result's ``NodeHeartbeat/takenOver`` says so.
     public func recordHeartbeat(_ node: GatewayNode, now: Date) throws -> NodeHeartbeat {
         let time = now.timeIntervalSince1970
         try db.execute(
-            sql: "UPDATE nodes SET heartbeat_at = ?, stopped_at = NULL WHERE name = ?", arguments: [time, node.name])
-        if db.changesCount == 0 { try startNode(node, now: now) }
+            sql: """
+                UPDATE nodes SET heartbeat_at = ?1, stopped_at = NULL, instance = ?2
+                WHERE name = ?3 AND (instance IS NULL OR instance = ?2)
+                """,
+            arguments: [time, node.instance, node.name])
+        if db.changesCount == 0 {
+            if let holder = try nodes().first(where: { $0.name == node.name }) {
+                return NodeHeartbeat(requeued: 0, nodes: try nodes(), takenOver: holder)
+            }
+            try startNode(node, now: now)
+        }
         try db.execute(
             sql: "UPDATE outbox SET lease_until = ? WHERE state = 'submitting' AND node = ?",
             arguments: [time + node.leaseSeconds, node.name])
@@ -54,9 +90,27 @@ extension StoreTransaction {
         return NodeHeartbeat(requeued: requeued, nodes: try nodes())
     }
 
-    /// Records that `node` stopped cleanly: the status shows it stopped rather than down.
-    public func stopNode(named name: String, now: Date) throws {
+    /// Records that the node `name` stopped cleanly: the status shows it stopped rather than
+    /// down. Given `instance`, only while that run holds the row (a run that was taken over
+    /// leaves the row to the run that took it).
+    public func stopNode(named name: String, instance: String? = nil, now: Date) throws {
+        let time = now.timeIntervalSince1970
+        guard let instance else {
+            return try db.execute(sql: "UPDATE nodes SET heartbeat_at = ?1, stopped_at = ?1 WHERE name = ?2", arguments: [time, name])
+        }
         try db.execute(
-            sql: "UPDATE nodes SET heartbeat_at = ?1, stopped_at = ?1 WHERE name = ?2", arguments: [now.timeIntervalSince1970, name])
+            sql: "UPDATE nodes SET heartbeat_at = ?1, stopped_at = ?1 WHERE name = ?2 AND (instance IS NULL OR instance = ?3)",
+            arguments: [time, name, instance])
+    }
+
+    /// The row of `node`'s name when another run, elsewhere, holds it and is up at `now`.
+    private func otherRun(of node: GatewayNode, upAt now: Date) throws -> NodeRecord? {
+        guard
+            let row = try db.row(
+                sql: "SELECT * FROM nodes WHERE name = ? AND instance IS NOT NULL AND instance <> ?", arguments: [node.name, node.instance])
+        else { return nil }
+        if let place = node.place, row["place"] as String? == place { return nil }
+        let holder = NodeRecord(row: row)
+        return holder.liveness(at: now) == .up ? holder : nil
     }
 }

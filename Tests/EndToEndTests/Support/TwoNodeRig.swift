@@ -21,6 +21,7 @@ final class TwoNodeRig: @unchecked Sendable {
     private let databasePassword: String
     private let simulator: Process
     private let simDirectory: URL
+    private let healthSeconds: Int
 
     /// Sets it all up; the nodes record a heartbeat (and read the outbox, their fallback) every
     /// `healthSeconds`, bob every 2 s. The nodes reach the database on `port` when given (a
@@ -29,6 +30,7 @@ final class TwoNodeRig: @unchecked Sendable {
         self.root = root
         let simDirectory = root.appendingPathComponent("sim")
         self.simDirectory = simDirectory
+        self.healthSeconds = healthSeconds
         simulator = try SMSGWBinary.makeProcess(["sim", "--modems", "3", "--dir", simDirectory.path], environment: [:])
         simulator.standardOutput = FileHandle.nullDevice
         simulator.standardError = FileHandle.nullDevice
@@ -52,27 +54,41 @@ final class TwoNodeRig: @unchecked Sendable {
         try bob.expect(["contact", "pair", "base", "--json"], input: code + "\n")
 
         for (peer, modem) in [(alpha, 1), (bob, 2), (beta, 3)] {
-            // With a heartbeat every 2 s and 10 s modem calls, a lease of 2 × (2 + 10) = 24 s.
-            let toml = """
-                data_dir = "\(peer.dataDir.path)"
-                log_level = "info"
-                [intervals]
-                poll_seconds = 1
-                health_seconds = \(peer.name == "bob" ? 2 : healthSeconds)
-                retry_base_seconds = 1
-                retry_max_seconds = 5
-                resync_retry_seconds = 10
-                ack_delay_seconds = 1
-                ack_timeout_seconds = 6
-                [node]
-                name = "\(peer.name)"
-                [[modem]]
-                name = "\(peer.name)-modem"
-                gammurc = "\(simDirectory.path)/gammurc-\(modem)"
-                call_timeout_seconds = 10
-                """
-            try Data(toml.utf8).write(to: configuration(of: peer))
+            try writeConfiguration(of: peer, node: peer.name, modem: modem, healthSeconds: peer.name == "bob" ? 2 : healthSeconds)
         }
+    }
+
+    /// Writes `peer`'s configuration: node `node` on the simulator's modem `modem` (1 to 3), named after the peer.
+    private func writeConfiguration(of peer: Peer, node: String, modem: Int, healthSeconds: Int) throws {
+        // With a heartbeat every 2 s and 10 s modem calls, a lease of 2 × (2 + 10) = 24 s.
+        let toml = """
+            data_dir = "\(peer.dataDir.path)"
+            log_level = "info"
+            [intervals]
+            poll_seconds = 1
+            health_seconds = \(healthSeconds)
+            retry_base_seconds = 1
+            retry_max_seconds = 5
+            resync_retry_seconds = 10
+            ack_delay_seconds = 1
+            ack_timeout_seconds = 6
+            [node]
+            name = "\(node)"
+            [[modem]]
+            name = "\(peer.name)-modem"
+            gammurc = "\(simDirectory.path)/gammurc-\(modem)"
+            call_timeout_seconds = 10
+            """
+        try Data(toml.utf8).write(to: configuration(of: peer))
+    }
+
+    /// Another host configured, by mistake, as `node`'s node too (the same `[node] name`), with its
+    /// own data directory and the simulator's modem `modem`: a daemon that must not run beside it.
+    func twin(of node: Peer, named name: String, modem: Int) throws -> Peer {
+        let twin = Peer(name: name, dataDir: root.appendingPathComponent(name), storeEnvironment: node.storeEnvironment)
+        try FileManager.default.createDirectory(at: twin.dataDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try writeConfiguration(of: twin, node: node.name, modem: modem, healthSeconds: healthSeconds)
+        return twin
     }
 
     deinit {
@@ -91,9 +107,10 @@ final class TwoNodeRig: @unchecked Sendable {
 
     func configuration(of peer: Peer) -> URL { root.appendingPathComponent("\(peer.name).toml") }
 
-    /// Starts `smsgw serve --config` for the peer and waits until it answers on its status socket.
-    func start(_ peer: Peer) async throws -> ServeProcess {
-        let daemon = try ServeProcess(peer, ["--config", configuration(of: peer).path], in: root)
+    /// Starts `smsgw serve --config` for the peer (with `environment` added: `SMSGW_WEBHOOK_…`)
+    /// and waits until it answers on its status socket.
+    func start(_ peer: Peer, environment: [String: String] = [:]) async throws -> ServeProcess {
+        let daemon = try ServeProcess(peer, ["--config", configuration(of: peer).path], in: root, environment: environment)
         try await offPool { try Self.blockingWait { try peer.run(["status", "--json"], removing: ["SMSGW_PASSPHRASE"]).status == 0 } }
         return daemon
     }
