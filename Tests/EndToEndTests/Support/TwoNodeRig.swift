@@ -118,14 +118,18 @@ final class TwoNodeRig: @unchecked Sendable {
     /// The rows of `query` on the shared database, run with psql as an operator would look;
     /// one line per row, columns separated by `|`.
     func sql(_ query: String) async throws -> [String] {
+        try await offPool { [self] in try sqlBlocking(query) }
+    }
+
+    /// ``sql(_:)``, blocking its thread: for a look that must be followed at once by an action
+    /// (both off the pool, which a full run can starve for minutes).
+    func sqlBlocking(_ query: String) throws -> [String] {
         let arguments = [
             "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(database.port)", "-U", database.user,
             "-d", database.database, "-c", query,
         ]
-        let password = databasePassword
-        let result = try await offPool {
-            try SMSGWBinary.run(arguments, environment: ["PGPASSWORD": password], program: URL(fileURLWithPath: "/usr/bin/psql"))
-        }
+        let result = try SMSGWBinary.run(
+            arguments, environment: ["PGPASSWORD": databasePassword], program: URL(fileURLWithPath: "/usr/bin/psql"))
         #expect(result.status == 0, "psql \(query): \(result.stderr)")
         return result.lines
     }
