@@ -7,16 +7,8 @@ extension HTTPSettings {
 
     /// Reads the table of a configuration file.
     mutating func read(_ table: TOMLTable, source: String) throws(ConfigurationError) {
-        guard let value = table["http"] else { return }
-        guard let http = value.table else {
-            throw ConfigurationError(
-                key: "http", "The key http must be a table ([http]) with the keys \(Self.keys.joined(separator: ", ")).")
-        }
-        for key in http.keys where !Self.keys.contains(key) {
-            throw ConfigurationError(
-                key: "http.\(key)", "Unknown key http.\(key) in \(source); expected one of \(Self.keys.joined(separator: ", ")).")
-        }
         let reader = TOMLReader(source: source)
+        guard let http = try reader.table(table, "http", keys: Self.keys) else { return }
         for key in ["listen", "tls_certificate", "tls_key"] {
             if let text = try reader.string(http, key, path: "http.\(key)") { try set(key, text, name: "http.\(key)") }
         }

@@ -32,14 +32,9 @@ public struct NodeSettings: Sendable, Equatable {
 
     /// Reads the `[node]` table.
     mutating func read(_ table: TOMLTable, source: String) throws(ConfigurationError) {
-        guard let value = table["node"] else { return }
-        guard let node = value.table else {
-            throw ConfigurationError(key: "node", "The key node must be a table ([node]) with the key name.")
-        }
-        for key in node.keys where key != "name" {
-            throw ConfigurationError(key: "node.\(key)", "Unknown key node.\(key) in \(source); expected name.")
-        }
-        if let text = try TOMLReader(source: source).string(node, "name", path: "node.name") {
+        let reader = TOMLReader(source: source)
+        guard let node = try reader.table(table, "node", keys: ["name"]) else { return }
+        if let text = try reader.string(node, "name", path: "node.name") {
             name = try Self.validated(text, key: "node.name")
         }
     }

@@ -8,12 +8,9 @@ extension OutboxSettings {
 
     /// Reads the table of a configuration file.
     mutating func read(_ table: TOMLTable, source: String) throws(ConfigurationError) {
-        guard let outbox = try TOMLReader(source: source).table(table, "outbox", keys: Self.keys) else { return }
-        if let count = outbox["max_attempts"] {
-            guard count.type == .int, let number = count.int, number >= 0 else {
-                throw ConfigurationError(
-                    key: "outbox.max_attempts", "outbox.max_attempts must be a whole number ≥ 0 (0 never gives up by count).")
-            }
+        let reader = TOMLReader(source: source)
+        guard let outbox = try reader.table(table, "outbox", keys: Self.keys) else { return }
+        if let number = try reader.count(outbox, "max_attempts", path: "outbox.max_attempts", meaning: "0 never gives up by count") {
             maxAttempts = number
         }
         if let age = outbox["max_age_seconds"] {

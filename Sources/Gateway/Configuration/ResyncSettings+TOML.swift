@@ -5,32 +5,17 @@ import TOMLKit
 extension ResyncSettings {
     /// Reads the two tables of a configuration file.
     mutating func read(_ table: TOMLTable, source: String) throws(ConfigurationError) {
-        if let value = table["resync"] {
-            guard let resync = value.table else {
-                throw ConfigurationError(key: "resync", "The key resync must be a table ([resync]) with the key accept.")
-            }
-            for key in resync.keys where key != "accept" {
-                throw ConfigurationError(key: "resync.\(key)", "Unknown key resync.\(key) in \(source); expected accept.")
-            }
-            if let text = try TOMLReader(source: source).string(resync, "accept", path: "resync.accept") {
-                accept = try Self.acceptance(text, key: "resync.accept")
-            }
+        let reader = TOMLReader(source: source)
+        if let resync = try reader.table(table, "resync", keys: ["accept"]),
+            let text = try reader.string(resync, "accept", path: "resync.accept")
+        {
+            accept = try Self.acceptance(text, key: "resync.accept")
         }
-        if let value = table["replies"] {
-            guard let replies = value.table else {
-                throw ConfigurationError(key: "replies", "The key replies must be a table ([replies]) with the key per_contact_per_hour.")
-            }
-            for key in replies.keys where key != "per_contact_per_hour" {
-                throw ConfigurationError(key: "replies.\(key)", "Unknown key replies.\(key) in \(source); expected per_contact_per_hour.")
-            }
-            if let count = replies["per_contact_per_hour"] {
-                guard count.type == .int, let number = count.int, number >= 0 else {
-                    throw ConfigurationError(
-                        key: "replies.per_contact_per_hour",
-                        "replies.per_contact_per_hour must be a whole number ≥ 0 (0 never replies automatically).")
-                }
-                automaticRepliesPerHour = number
-            }
+        if let replies = try reader.table(table, "replies", keys: ["per_contact_per_hour"]),
+            let number = try reader.count(
+                replies, "per_contact_per_hour", path: "replies.per_contact_per_hour", meaning: "0 never replies automatically")
+        {
+            automaticRepliesPerHour = number
         }
     }
 

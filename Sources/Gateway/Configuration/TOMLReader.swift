@@ -9,12 +9,14 @@ struct TOMLReader {
     /// error naming the key.
     func table(_ file: TOMLTable, _ name: String, keys: [String]) throws(ConfigurationError) -> TOMLTable? {
         guard let value = file[name] else { return nil }
-        let expected = keys.joined(separator: ", ")
+        let listed = keys.joined(separator: ", ")
         guard let table = value.table else {
-            throw ConfigurationError(key: name, "The key \(name) must be a table ([\(name)]) with the keys \(expected).")
+            let which = keys.count == 1 ? "the key \(listed)" : "the keys \(listed)"
+            throw ConfigurationError(key: name, "The key \(name) must be a table ([\(name)]) with \(which).")
         }
         for key in table.keys where !keys.contains(key) {
-            throw ConfigurationError(key: "\(name).\(key)", "Unknown key \(name).\(key) in \(source); expected one of \(expected).")
+            let expected = keys.count == 1 ? listed : "one of \(listed)"
+            throw ConfigurationError(key: "\(name).\(key)", "Unknown key \(name).\(key) in \(source); expected \(expected).")
         }
         return table
     }
@@ -35,6 +37,16 @@ struct TOMLReader {
         }
         guard number > 0, number.isFinite else {
             throw ConfigurationError(key: path, "\(path) must be a positive number of seconds, not \(number).")
+        }
+        return number
+    }
+
+    /// A whole number ≥ 0 under `key`, nil when absent; `meaning` says what a value (often 0)
+    /// does, in the error's parentheses.
+    func count(_ table: TOMLTable, _ key: String, path: String, meaning: String) throws(ConfigurationError) -> Int? {
+        guard let value = table[key] else { return nil }
+        guard value.type == .int, let number = value.int, number >= 0 else {
+            throw ConfigurationError(key: path, "\(path) must be a whole number ≥ 0 (\(meaning)).")
         }
         return number
     }
@@ -61,14 +73,7 @@ struct TOMLReader {
         let device = try string(table, "device", path: "\(prefix).device")
         let connection = try string(table, "connection", path: "\(prefix).connection")
         let gammurc = try string(table, "gammurc", path: "\(prefix).gammurc")
-        var section: Int?
-        if let value = table["section"] {
-            guard value.type == .int, let number = value.int, number >= 0 else {
-                throw ConfigurationError(
-                    key: "\(prefix).section", "\(prefix).section must be a whole number ≥ 0 (0 for [gammu], 1 for [gammu1], …).")
-            }
-            section = number
-        }
+        let section = try count(table, "section", path: "\(prefix).section", meaning: "0 for [gammu], 1 for [gammu1], …")
         let source: ModemSettings.Source
         switch (device, gammurc) {
         case (let device?, nil):

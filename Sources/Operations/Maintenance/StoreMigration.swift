@@ -22,8 +22,9 @@ public struct StoreMigrationReport: Sendable, Hashable, Codable {
 /// itself is ``GatewayStore/copy(to:batchSize:progress:)``: every table of the schema, rows and
 /// ids as they are, blobs byte for byte, resumable. Around it this operation holds the daemon
 /// lock of both data directories (a daemon starting meanwhile is refused; one already running
-/// refuses the copy), then checks the result: every table's rows equal (counts and a digest of every row), and with the keys of
-/// the unlock every ratchet state and a sample of texts and vault items of the copy opened.
+/// refuses the copy), then checks the result: every table's rows equal (its count and a digest
+/// of all its rows), and with the keys of the unlock every ratchet state and a sample of texts
+/// and vault items of the copy opened.
 public enum StoreMigration {
     /// Copies the store `source` unlocked into `target` and verifies the copy.
     ///

@@ -113,6 +113,6 @@ extension GatewayStore {
                 try StoreCopier.Table(
                     name: name, source: source.columns[name] ?? [], target: destination.columns[name] ?? [],
                     key: source.keys[name] ?? [])
-            })
+            }, parents: source.parents)
     }
 }

@@ -19,10 +19,9 @@ extension GatewayStore {
     {
         var positions = positions
         var restarted: Set<String> = []
-        let parents = try readTransaction(StoreCopier.Schema.init).parents
         for table in plan.tables {
             let copiedByOffset = (positions[table.name]?.copied ?? 0) > 0 && positions[table.name]?.lastKey == nil
-            if copiedByOffset || !(parents[table.name] ?? []).isDisjoint(with: restarted) { restarted.insert(table.name) }
+            if copiedByOffset || !(plan.parents[table.name] ?? []).isDisjoint(with: restarted) { restarted.insert(table.name) }
         }
         var deleted = 0
         for table in plan.tables.reversed() {
@@ -70,15 +69,12 @@ extension GatewayStore {
         var lower: StoreValue?
         var copied = 0
         var changed = (updated: 0, inserted: 0)
-        while true {
-            let (keys, rows) = try readTransaction { db in
-                let keys = try StoreCopier.keys(of: table, through: last, after: lower, limit: batchSize, db)
-                return (keys, try StoreCopier.rows(of: table, keyed: keys, db))
-            }
-            guard let next = keys.last else { break }
+        while let keyIndex = table.keyIndex {
+            let rows = try readTransaction { db in try StoreCopier.rows(of: table, through: last, after: lower, limit: batchSize, db) }
+            guard let next = rows.last?.values[keyIndex] else { break }
             let done = try target.writeTransaction { db in try StoreCopier.overwrite(rows, in: table, db) }
             changed = (changed.updated + done.updated, changed.inserted + done.inserted)
-            copied += keys.count
+            copied += rows.count
             lower = next
         }
         if changed.updated + changed.inserted > 0 {

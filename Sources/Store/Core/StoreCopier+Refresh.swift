@@ -10,19 +10,28 @@ extension StoreCopier {
         table.keyIndex.map { table.columns[$0] }
     }
 
-    /// The keys of `table` after `lower` and up to and including `last` (either may be nil), in
-    /// the database's own order. On the source, with `last` the key a cut-short copy reached:
-    /// the rows it covered, as the source holds them now.
+    /// The rows of `table` (whole, or only their key with `keysOnly`) after the key `lower` and
+    /// up to and including `last` (either may be nil), in the database's own order. On the
+    /// source, with `last` the key a cut-short copy reached: the rows it covered, as the source
+    /// holds them now.
+    static func rows(
+        of table: Table, keysOnly: Bool = false, through last: StoreValue? = nil, after lower: StoreValue?, limit: Int,
+        _ db: StoreDatabase
+    ) throws -> [StoreRow] {
+        guard let key = keyColumn(of: table).map(StoreCatalog.quoted) else { return [] }
+        let columns = keysOnly ? key : table.columns.map(StoreCatalog.quoted).joined(separator: ", ")
+        let bounds = [last.map { ("\(key) <= ?", $0) }, lower.map { ("\(key) > ?", $0) }].compactMap { $0 }
+        let filter = bounds.isEmpty ? "" : " WHERE " + bounds.map(\.0).joined(separator: " AND ")
+        return try db.rows(
+            sql: "SELECT \(columns) FROM \(StoreCatalog.quoted(table.name))\(filter) ORDER BY \(key) LIMIT ?",
+            arguments: StoreArguments(values: bounds.map(\.1) + [.integer(Int64(limit))]))
+    }
+
+    /// The keys of `table` in a range, as ``rows(of:keysOnly:through:after:limit:_:)`` reads it.
     static func keys(of table: Table, through last: StoreValue? = nil, after lower: StoreValue?, limit: Int, _ db: StoreDatabase) throws
         -> [StoreValue]
     {
-        guard let key = keyColumn(of: table).map(StoreCatalog.quoted) else { return [] }
-        let bounds = [last.map { ("\(key) <= ?", $0) }, lower.map { ("\(key) > ?", $0) }].compactMap { $0 }
-        let filter = bounds.isEmpty ? "" : " WHERE " + bounds.map(\.0).joined(separator: " AND ")
-        let rows = try db.rows(
-            sql: "SELECT \(key) FROM \(StoreCatalog.quoted(table.name))\(filter) ORDER BY \(key) LIMIT ?",
-            arguments: StoreArguments(values: bounds.map(\.1) + [.integer(Int64(limit))]))
-        return rows.map { $0.values[0] }
+        try rows(of: table, keysOnly: true, through: last, after: lower, limit: limit, db).map { $0.values[0] }
     }
 
     /// The rows of `table` with these keys, whole, in no particular order.

@@ -54,6 +54,8 @@ enum StoreCopier {
     /// The tables of one copy, parents first.
     struct Plan: Sendable {
         let tables: [Table]
+        /// Each table's parents by its foreign keys (the source's).
+        let parents: [String: Set<String>]
     }
 
     /// One side's tables: their declared columns, primary keys and parents.

@@ -70,8 +70,9 @@ extension StoreTransaction {
                 """,
             arguments: [time, node.instance, node.name])
         if db.changesCount == 0 {
-            if let holder = try nodes().first(where: { $0.name == node.name }) {
-                return NodeHeartbeat(requeued: 0, nodes: try nodes(), takenOver: holder)
+            let all = try nodes()
+            if let holder = all.first(where: { $0.name == node.name }) {
+                return NodeHeartbeat(requeued: 0, nodes: all, takenOver: holder)
             }
             try startNode(node, now: now)
         }
