@@ -140,6 +140,18 @@ runuser -u smsgw -- smsgw status --data-dir /var/lib/smsgw
 ready_status=$(runuser -u smsgw -- smsgw status --data-dir /var/lib/smsgw --json 2>&1) || true
 grep -q '"state":"ready"' <<<"$ready_status" || fail "the modem did not become ready under the service: $ready_status"
 
+step "the HTTP API answers on this host's loopback interface (127.0.0.1:8640, the default)"
+# The unit must leave the daemon its listener: a unit without AF_INET or with a network of its own
+# (PrivateNetwork=, emulated by the stub) makes the service fail, or the API unreachable.
+live=""
+for _ in $(seq 1 50); do
+    live="$(curl -sS --max-time 5 http://127.0.0.1:8640/health/live 2>&1)" && break
+    sleep 0.2
+done
+curl -fsS --max-time 5 http://127.0.0.1:8640/health/live >/dev/null 2>&1 \
+    || fail "the service's HTTP API does not answer on 127.0.0.1:8640: $live"
+echo "ok: GET http://127.0.0.1:8640/health/live: $live"
+
 step "a second daemon on the same data directory is refused with the first one's PID"
 set +e
 second="$(runuser -u smsgw -- env SMSGW_PASSPHRASE_FILE=/dev/stdin smsgw serve --config /etc/smsgw/smsgw.toml < /etc/smsgw/passphrase 2>&1)"
