@@ -64,12 +64,16 @@ struct ServiceTests {
             // Ready means serving: the socket answers at once.
             #expect(try alice.status(removing: ["SMSGW_PASSPHRASE"]).daemon?.running == true)
 
-            let environment = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(daemon.pid)/environ"))
-            #expect(environment.range(of: Data(Peer.passphrase.utf8)) == nil, "/proc/PID/environ still holds the passphrase")
-            if getuid() != 0 {
-                // A non-dumpable process's /proc files belong to root.
-                let owner = try FileManager.default.attributesOfItem(atPath: "/proc/\(daemon.pid)/environ")[.ownerAccountID] as? Int
+            let environ = "/proc/\(daemon.pid)/environ"
+            if getuid() == 0 {
+                let environment = try Data(contentsOf: URL(fileURLWithPath: environ))
+                #expect(environment.range(of: Data(Peer.passphrase.utf8)) == nil, "/proc/PID/environ still holds the passphrase")
+            } else {
+                // A non-dumpable process's /proc files belong to root: its own user cannot read
+                // them at all, the passphrase or anything else.
+                let owner = try FileManager.default.attributesOfItem(atPath: environ)[.ownerAccountID] as? Int
                 #expect(owner == 0, "the daemon is dumpable")
+                #expect(FileManager.default.contents(atPath: environ) == nil, "\(environ) is readable by the daemon's user")
             }
 
             #expect(try await daemon.stop() == 0)

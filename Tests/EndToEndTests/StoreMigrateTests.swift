@@ -31,6 +31,12 @@ struct StoreMigrateTests {
             #expect(there.stderr.contains("messages: 1 of 1 rows copied"), "\(there.stderr)")
             #expect(!there.stdout.contains(cluster.password) && !there.stderr.contains(cluster.password))
 
+            // The old SQLite file stays in the data directory; a command run without the
+            // configuration that names the new store is refused, and queues nothing.
+            let stale = try alice.run(["send", "bob"], input: "into the old copy\n")
+            #expect(stale.status == 78 && stale.stderr.contains("is an old copy"), "\(stale.stderr)")
+            let record = alice.dataDir.appendingPathComponent(GatewayStore.movedMarkerFileName)
+            try FileManager.default.removeItem(at: record)
             let again = try alice.run(["store", "migrate", "--to", url], environment: connection)
             #expect(again.status != 0 && again.stderr.contains("not empty"), "\(again.stderr)")
 

@@ -24,7 +24,9 @@ public struct StoreMigrationReport: Sendable, Hashable, Codable {
 /// lock of both data directories (a daemon starting meanwhile is refused; one already running
 /// refuses the copy), then checks the result: every table's rows equal (its count and a digest
 /// of all its rows), and with the keys of the unlock every ratchet state and a sample of texts
-/// and vault items of the copy opened.
+/// and vault items of the copy opened. A SQLite source is then recorded as moved
+/// (``GatewayStore/markMoved(to:at:)``): a command that opens it later is refused instead of
+/// queueing a message no daemon sends.
 public enum StoreMigration {
     /// Copies the store `source` unlocked into `target` and verifies the copy.
     ///
@@ -45,9 +47,12 @@ public enum StoreMigration {
         let tables = try gateway.copy(to: target, progress: progress)
         let differing = tables.filter { !$0.matches }.map(\.table)
         guard differing.isEmpty else { throw MaintenanceError.copyDiffers(tables: differing) }
-        return StoreMigrationReport(
+        let report = StoreMigrationReport(
             source: describe(gateway), target: describe(target), tables: tables,
             decryption: try source.checkDecryption(of: target))
+        // Verified: the gateway runs from the copy now, and the old SQLite file is refused.
+        try gateway.markMoved(to: target)
+        return report
     }
 
     /// "sqlite /path/smsgw.sqlite" or "postgresql postgresql://user@host:port/db".

@@ -40,8 +40,8 @@ public final class GatewayStore: Sendable {
     ///   - directory: The data directory; created with mode 0700 when missing.
     ///   - logger: Receives open, migration and lockout events; never key material.
     /// - Throws: ``StoreError/configuration(_:)`` when the directory or file cannot be used
-    ///   (another user's, writable by others, a symbolic link in place of a file),
-    ///   ``StoreError/database(_:busy:)`` when SQLite fails.
+    ///   (another user's, writable by others, a symbolic link in place of a file, a store a copy
+    ///   moved elsewhere: ``markMoved(to:at:)``), ``StoreError/database(_:busy:)`` when SQLite fails.
     public static func open(directory: URL, logger: Logger) throws -> GatewayStore {
         try open(directory: directory, logger: logger, lockoutPolicy: .standard)
     }
@@ -50,6 +50,7 @@ public final class GatewayStore: Sendable {
         let directory = directory.standardizedFileURL
         try FilePermissions.prepareDirectory(directory, logger: logger)
         try FilePermissions.checkFiles(in: directory)
+        try refuseIfMoved(directory)
         let databaseURL = directory.appendingPathComponent(databaseFileName, isDirectory: false)
         let path = databaseURL.path
 

@@ -29,6 +29,29 @@ struct StoreMigrationTests {
         }
     }
 
+    @Test("After a verified copy the old SQLite store is refused, saying where it went; removing the record opens it again")
+    func oldCopyRefused() throws {
+        try TestStore.withAccount { directory, _, unlocked in
+            try TestStore.withDirectory { other in
+                let target = try GatewayStore.open(directory: other.url, logger: TestStore.logger)
+                _ = try StoreMigration.copy(from: unlocked, to: target) { _ in }
+                let record = directory.url.appendingPathComponent(GatewayStore.movedMarkerFileName).path
+                let mode = try FileManager.default.attributesOfItem(atPath: record)[.posixPermissions] as? Int
+                #expect(mode == 0o600)
+                #expect {
+                    _ = try GatewayStore.open(directory: directory.url, logger: TestStore.logger)
+                } throws: { error in
+                    guard case StoreError.configuration(let sentence) = error else { return false }
+                    return sentence.contains("is an old copy") && sentence.contains(target.location) && sentence.contains(record)
+                }
+                // The copy it went to opens as before.
+                #expect(try GatewayStore.open(directory: other.url, logger: TestStore.logger).accountExists)
+                try FileManager.default.removeItem(atPath: record)
+                #expect(try GatewayStore.open(directory: directory.url, logger: TestStore.logger).accountExists)
+            }
+        }
+    }
+
     @Test("A store is never copied onto itself")
     func notOntoItself() throws {
         try TestStore.withAccount { directory, _, unlocked in
