@@ -32,12 +32,28 @@ extension ConsoleAssets {
             return node;
           }
 
+          // A stream the browser gave up on (the session ended, the daemon is gone) is said on the
+          // page, so a log that stopped moving is not taken for a quiet one.
+          function stopped() {
+            var main = document.querySelector("main");
+            if (!main || document.querySelector("p.banner.live-ended")) { return; }
+            var note = document.createElement("p");
+            note.className = "banner problem live-ended";
+            note.setAttribute("role", "alert");
+            note.textContent = "Live updates stopped (signed out, or the daemon is not answering); reload the page.";
+            main.insertBefore(note, main.firstChild);
+          }
+
           function follow(url, handle) {
             if (!window.EventSource) { return; }
-            new EventSource(url).addEventListener("message", function (event) {
+            var source = new EventSource(url);
+            source.addEventListener("message", function (event) {
               var message;
               try { message = JSON.parse(event.data); } catch (error) { return; }
               if (message && typeof message.id === "number") { handle(message); }
+            });
+            source.addEventListener("error", function () {
+              if (source.readyState === EventSource.CLOSED) { stopped(); }
             });
           }
 

@@ -57,7 +57,8 @@ enum ConsoleRoutes {
             body: ResponseBody(byteBuffer: ByteBuffer(string: answer.body)))
     }
 
-    /// The live log for a signed-in viewer, after `Last-Event-ID` or from now.
+    /// The live log for a signed-in viewer, after `Last-Event-ID` or from now, ending with the
+    /// session.
     static func events(_ controller: ConsoleController, _ consoleRequest: ConsoleRequest, _ request: Request, handlers: APIHandlers)
         async throws -> Response
     {
@@ -69,7 +70,9 @@ enum ConsoleRoutes {
         return Response(
             status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
             body: ResponseBody { writer in
-                try await APIHandlers.forward(events, to: &writer)
+                try await APIHandlers.forward(events, to: &writer) {
+                    (try? await handlers.blocking { controller.isStillSignedIn(consoleRequest) }) ?? false
+                }
                 try await writer.finish(nil)
             })
     }

@@ -93,4 +93,40 @@ struct ConsoleServeTests {
             #expect(try await daemon.stop() == 0)
         }
     }
+
+    @Test("The live log ends when its operator signs out: no text after the sign-out reaches it")
+    func liveLogEndsAtSignOut() async throws {
+        try await withTemporaryDirectory { root in
+            let (alice, _) = try Peer.pairedCouple(in: root)
+            try alice.expect(["contact", "edit", "bob", "--number", "+15550002"])
+            try alice.expect(["operator", "add", "watch", "--role", "viewer"], input: Self.password + "\n")
+            let daemon = try await ServeProcess.simulated(alice, in: root)
+            let base = try await waitForAPI(log: daemon.log)
+            let client = try APIClient(base: base, token: nil, followRedirects: false)
+            let api = try APIClient(base: base, token: try alice.makeToken("sender", scopes: "send,read"))
+            let session = try await Self.signIn("watch", client: client)
+            let cookie = [("Cookie", "smsgw_session=\(session)")]
+            let live = EventReader(client, lastEventID: 0, path: "/events", headers: cookie)
+            #expect(try await api.post(text: "before the sign-out", to: "bob").status == 202)
+            try await GatewayRig.wait("the live log to show the first text", timeout: 60) {
+                live.events.contains { $0.data.contains("before the sign-out") }
+            }
+            let page = try await client.send(.GET, "/", headers: cookie)
+            let token = try #require(Self.csrf(in: page.text))
+            let signedOut = try await client.send(
+                .POST, "/logout", body: Data("csrf=\(token)".utf8),
+                headers: cookie + [("Content-Type", "application/x-www-form-urlencoded"), ("Sec-Fetch-Site", "same-origin")])
+            #expect(signedOut.status == 303, "\(signedOut.text)")
+            let after = try await api.post(text: "after the sign-out", to: "bob")
+            let id = try #require(after.object["id"] as? Int)
+            let sent = await eventually(timeout: .seconds(60)) {
+                ["sent", "delivered"].contains(try await api.get("/v1/messages/\(id)").object["state"] as? String ?? "")
+            }
+            #expect(sent, "the second text was not sent")
+            try await GatewayRig.wait("the signed-out live log to end", timeout: 60) { live.finished }
+            #expect(!live.events.contains { $0.data.contains("after the sign-out") }, "a signed-out page read a text")
+            await live.disconnect()
+            #expect(try await daemon.stop() == 0)
+        }
+    }
 }
