@@ -18,8 +18,11 @@ extension ConsoleController {
                 search: request.query["q"])
             let listing = try MessageLog.recent(limit: Self.logLimit, store: store)
             let contacts = try Contacts.list(store: store).map(\.name)
+            let banners = (try? environment.status(now)).map(StatusPage.banners) ?? []
             return Self.html(
-                LogPage.render(listing.messages.reversed().filter(filter.admits), filter: filter, contacts: contacts, viewer: viewer))
+                LogPage.render(
+                    listing.messages.reversed().filter(filter.admits), filter: filter, contacts: contacts, viewer: viewer, banners: banners)
+            )
         case .message(let id):
             let detail = try MessageDetail.read(id: id, store: store)
             let waiting = (try? environment.status(now))?.queue.first { $0.id == id && ($0.state == .queued || $0.state == .submitting) }

@@ -12,8 +12,7 @@ import Store
 /// Each event's `id:` is its cursor (``Operations/EventStream/Position/id``), so a client that
 /// reconnects with `Last-Event-ID` (or `?after=`) resumes after the last event it saw, losing and
 /// repeating nothing. The events come from ``streamEvents(after:store:)`` alone, the one place
-/// that says what the stream holds; the console's live log reads ``events(after:store:)``, the
-/// log's changes alone.
+/// that says what the stream holds, for the API and the console's live log alike.
 extension APIHandlers {
     /// One event of the stream.
     struct Event: Sendable {
@@ -39,14 +38,6 @@ extension APIHandlers {
             case .log(let change): Event(id: event.id, type: "message", data: try OperationsJSON.string(change))
             case .journal(let journal): Event(id: event.id, type: journal.type, data: try OperationsJSON.string(journal))
             }
-        }
-    }
-
-    /// The message log's changes after `cursor` (a log sequence), each with its sequence as
-    /// `id:` and `event: message`: the console's live log.
-    static func events(after cursor: Int64, store: UnlockedStore) throws -> some AsyncSequence<Event, any Error> & Sendable {
-        try MessageLog.changes(after: cursor, following: true, store: store).map { change in
-            Event(id: change.sequence, type: "message", data: try OperationsJSON.string(change))
         }
     }
 
