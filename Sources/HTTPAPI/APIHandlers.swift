@@ -100,7 +100,8 @@ struct APIHandlers: Sendable {
             let place = context.codingPath.isEmpty ? "The body" : path(context.codingPath)
             return "\(place) lacks the key \"\(key.stringValue)\"; see /v1/openapi.yaml for what the request holds."
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-            return "\(path(context.codingPath)) must be \(Self.name(of: type)); see /v1/openapi.yaml."
+            let place = context.codingPath.isEmpty ? "The body" : path(context.codingPath)
+            return "\(place) must be \(Self.name(of: type)); see /v1/openapi.yaml."
         case .dataCorrupted(let context):
             let reason = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
             return "The body is not valid JSON\(reason.map { " (\($0))" } ?? ""); send a JSON object."
