@@ -18,8 +18,11 @@ extension ConsoleController {
                 search: request.query["q"])
             let listing = try MessageLog.recent(limit: Self.logLimit, store: store)
             let contacts = try Contacts.list(store: store).map(\.name)
+            let banners = (try? environment.status(now)).map(StatusPage.banners) ?? []
             return Self.html(
-                LogPage.render(listing.messages.reversed().filter(filter.admits), filter: filter, contacts: contacts, viewer: viewer))
+                LogPage.render(
+                    listing.messages.reversed().filter(filter.admits), filter: filter, contacts: contacts, viewer: viewer, banners: banners)
+            )
         case .message(let id):
             let detail = try MessageDetail.read(id: id, store: store)
             let waiting = (try? environment.status(now))?.queue.first { $0.id == id && ($0.state == .queued || $0.state == .submitting) }
@@ -47,7 +50,9 @@ extension ConsoleController {
         }
     }
 
-    /// Queues the form's text; a text that cannot be sent comes back in the form with the reason.
+    /// Queues the form's text; a text that cannot be sent (not GSM-7, too long, a contact not
+    /// paired, without a number or gone, a busy store) comes back in the form with the reason,
+    /// so nothing typed is lost.
     func send(_ request: ConsoleRequest, viewer: ConsoleViewer, now: Date) throws -> ConsoleResponse {
         let contact = request.form["contact"] ?? ""
         let text = request.form["text"] ?? ""
@@ -57,13 +62,16 @@ extension ConsoleController {
             try Audit.record(.send, by: .operator(viewer.name), target: queued.contact, address: request.address, in: store, now: now)
             environment.wake()
             return Self.redirect("/log/\(queued.logID)")
-        } catch let error as any CategorizedError where error.category == .invalidInput || error.category == .conflict {
+        } catch let error as any CategorizedError where Self.formKeeping.contains(error.category) {
             let page = SendPage.render(
                 contacts: try Contacts.list(store: store), viewer: viewer, chosen: contact, text: text,
                 banners: [Banner(.problem, error.description)])
             return Self.html(page, status: error.category.httpStatus)
         }
     }
+
+    /// The refusals of a send that the form shows above the text it keeps.
+    static let formKeeping: Set<ErrorCategory> = [.invalidInput, .conflict, .unavailable, .notFound, .busy]
 
     func resync(_ route: ConsoleRoute, contact: String, request: ConsoleRequest, viewer: ConsoleViewer, now: Date) throws {
         var rng = SystemRandomNumberGenerator()

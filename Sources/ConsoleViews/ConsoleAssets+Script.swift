@@ -1,6 +1,6 @@
 extension ConsoleAssets {
-    /// Times in the browser's zone, the live log and a message's live timeline over Server-Sent
-    /// Events, and the send form's septet counter. Everything from the server is put in the page
+    /// Times in the browser's zone, the live log, a message's live timeline and the modems'
+    /// banners over Server-Sent Events, and the send form's septet counter. Everything from the server is put in the page
     /// with `textContent`, never parsed as markup, and with controls and bidirectional overrides
     /// shown as codes as ``HTML/escape(_:)`` shows them; the pages work without it but for live
     /// updates.
@@ -32,12 +32,50 @@ extension ConsoleAssets {
             return node;
           }
 
+          // A stream the browser gave up on (the session ended, the daemon is gone) is said on the
+          // page, so a log that stopped moving is not taken for a quiet one.
+          function stopped() {
+            var main = document.querySelector("main");
+            if (!main || document.querySelector("p.banner.live-ended")) { return; }
+            var note = document.createElement("p");
+            note.className = "banner problem live-ended";
+            note.setAttribute("role", "alert");
+            note.textContent = "Live updates stopped (signed out, or the daemon is not answering); reload the page.";
+            main.insertBefore(note, main.firstChild);
+          }
+
+          // A modem that goes down gets the banner the server draws on load (same words); it goes
+          // when the modem is up again.
+          function modemBanner(event, down) {
+            var journal;
+            try { journal = JSON.parse(event.data); } catch (error) { return; }
+            var modem = journal && journal.data && journal.data.modem;
+            var main = document.querySelector("main");
+            if (!modem || typeof modem.name !== "string" || !main) { return; }
+            main.querySelectorAll("p.banner[data-modem]").forEach(function (node) {
+              if (node.getAttribute("data-modem") === modem.name) { node.remove(); }
+            });
+            if (!down) { return; }
+            var note = document.createElement("p");
+            note.className = "banner problem";
+            note.setAttribute("data-modem", modem.name);
+            note.setAttribute("role", "alert");
+            note.textContent = visible("Modem " + modem.name + " is " + modem.state + (modem.error ? ": " + modem.error : "."));
+            main.insertBefore(note, main.firstChild);
+          }
+
           function follow(url, handle) {
             if (!window.EventSource) { return; }
-            new EventSource(url).addEventListener("message", function (event) {
+            var source = new EventSource(url);
+            source.addEventListener("modem.down", function (event) { modemBanner(event, true); });
+            source.addEventListener("modem.up", function (event) { modemBanner(event, false); });
+            source.addEventListener("message", function (event) {
               var message;
               try { message = JSON.parse(event.data); } catch (error) { return; }
               if (message && typeof message.id === "number") { handle(message); }
+            });
+            source.addEventListener("error", function () {
+              if (source.readyState === EventSource.CLOSED) { stopped(); }
             });
           }
 
@@ -176,6 +214,10 @@ extension ConsoleAssets {
             localTimes(document);
             document.querySelectorAll("table[data-live]").forEach(liveLog);
             document.querySelectorAll("ol.timeline[data-live]").forEach(liveTimeline);
+            // The status page: only the modems' banners follow; the cards show the state at load.
+            document.querySelectorAll("section.modems[data-live]").forEach(function (section) {
+              follow(section.getAttribute("data-live"), function () {});
+            });
             document.querySelectorAll("textarea[data-counter]").forEach(septetCounter);
           });
         })();

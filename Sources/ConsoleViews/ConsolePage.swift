@@ -51,10 +51,13 @@ public struct Banner: Sendable, Hashable {
     public enum Kind: String, Sendable { case problem, notice }
     public var kind: Kind
     public var text: String
+    /// The modem it is about, if any: the page's script removes it when that modem is up again.
+    public var modem: String?
 
-    public init(_ kind: Kind, _ text: String) {
+    public init(_ kind: Kind, _ text: String, modem: String? = nil) {
         self.kind = kind
         self.text = text
+        self.modem = modem
     }
 }
 
@@ -105,7 +108,9 @@ public enum ConsolePage {
     }
 
     static func banner(_ banner: Banner) -> HTML {
-        "<p class=\"banner \(banner.kind.rawValue)\" role=\"\(banner.kind == .problem ? "alert" : "status")\">\(banner.text)</p>\n"
+        let modem: HTML = banner.modem.map { " data-modem=\"\($0)\"" } ?? .empty
+        return
+            "<p class=\"banner \(banner.kind.rawValue)\"\(modem) role=\"\(banner.kind == .problem ? "alert" : "status")\">\(banner.text)</p>\n"
     }
 
     /// The hidden field every state-changing form carries.

@@ -34,8 +34,11 @@ public enum LogPage {
     /// The statuses of messages that did not verify or could not be read: drawn apart from decrypted ones.
     static let untrusted: Set<MessageStatus> = [.rejected, .unreadable, .plain, .duplicate]
 
-    /// The log page: `messages` newest first; `contacts` for the filter's choice.
-    public static func render(_ messages: [LoggedMessage], filter: LogFilter, contacts: [String], viewer: ConsoleViewer) -> HTML {
+    /// The log page: `messages` newest first; `contacts` for the filter's choice; `banners` the
+    /// status page's problems (a modem down), so a quiet log is not taken for a healthy gateway.
+    public static func render(
+        _ messages: [LoggedMessage], filter: LogFilter, contacts: [String], viewer: ConsoleViewer, banners: [Banner] = []
+    ) -> HTML {
         let body: HTML = """
             \(filterForm(filter, contacts: contacts))
             <table class="log" data-live="/events" aria-live="polite">
@@ -46,7 +49,7 @@ public enum LogPage {
             </table>
             \(HTML.when(messages.isEmpty, "<p class=\"none\">No messages match.</p>"))
             """
-        return ConsolePage.document(title: "Log", viewer: viewer, section: .log, body: body)
+        return ConsolePage.document(title: "Log", viewer: viewer, section: .log, banners: banners, body: body)
     }
 
     /// One row: a message that failed verification is marked with a class and a label, not a colour alone.

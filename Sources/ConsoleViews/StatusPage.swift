@@ -7,7 +7,7 @@ import Store
 public enum StatusPage {
     public static func render(_ status: GatewayStatus, viewer: ConsoleViewer, now: Date, version: String) -> HTML {
         let body: HTML = """
-            <section><h2>Modems</h2>
+            <section class="modems" data-live="/events"><h2>Modems</h2>
             \(HTML.when(status.modems.isEmpty, "<p class=\"none\">No modem has reported yet.</p>"))
             <div class="cards">\(status.modems.map(modem))</div>
             </section>
@@ -21,7 +21,8 @@ public enum StatusPage {
         return ConsolePage.document(title: "Status", viewer: viewer, section: .status, banners: banners(status), body: body)
     }
 
-    /// A problem banner for a daemon that is not running and for each modem that is not ready.
+    /// A problem banner for a daemon that is not running, for each node that is down and for each
+    /// modem that is not ready; the log page shows them too.
     public static func banners(_ status: GatewayStatus) -> [Banner] {
         var banners: [Banner] = []
         if status.daemon?.running == false {
@@ -34,7 +35,10 @@ public enum StatusPage {
             banners.append(Banner(.problem, sentence))
         }
         for modem in status.modems where modem.state != .ready {
-            banners.append(Banner(.problem, "Modem \(modem.name) is \(modem.state.rawValue)\(modem.lastError.map { ": \($0)" } ?? ".")"))
+            banners.append(
+                Banner(
+                    .problem, "Modem \(modem.name) is \(modem.state.rawValue)\(modem.lastError.map { ": \($0)" } ?? ".")", modem: modem.name
+                ))
         }
         return banners
     }

@@ -41,11 +41,10 @@ struct APIHandlers: Sendable {
     func authorize(_ request: Request, _ context: APIContext, _ scope: APIScope) async throws -> APIToken {
         let now = Date()
         try throttle.check(context.clientAddress, now: now)
-        guard let header = request.headers[.authorization], header.count > 7, header.prefix(7).lowercased() == "bearer " else {
+        guard let presented = Self.presentedToken(request) else {
             throttle.recordFailure(context.clientAddress, now: now)
             throw APITokenError.missing
         }
-        let presented = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
         let store = store
         do {
             let token = try await blocking { try APITokens.authenticate(presented, store: store, now: now) }
@@ -55,6 +54,14 @@ struct APIHandlers: Sendable {
             throttle.recordFailure(context.clientAddress, now: now)
             throw error
         }
+    }
+
+    /// The token of the request's `Authorization: Bearer` header, or nil without one.
+    static func presentedToken(_ request: Request) -> String? {
+        guard let header = request.headers[.authorization], header.count > 7, header.prefix(7).lowercased() == "bearer " else {
+            return nil
+        }
+        return String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
     }
 
     /// `value` as the CLI's `--json` writes it.
@@ -93,7 +100,8 @@ struct APIHandlers: Sendable {
             let place = context.codingPath.isEmpty ? "The body" : path(context.codingPath)
             return "\(place) lacks the key \"\(key.stringValue)\"; see /v1/openapi.yaml for what the request holds."
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-            return "\(path(context.codingPath)) must be \(Self.name(of: type)); see /v1/openapi.yaml."
+            let place = context.codingPath.isEmpty ? "The body" : path(context.codingPath)
+            return "\(place) must be \(Self.name(of: type)); see /v1/openapi.yaml."
         case .dataCorrupted(let context):
             let reason = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
             return "The body is not valid JSON\(reason.map { " (\($0))" } ?? ""); send a JSON object."

@@ -8,7 +8,7 @@ import Operations
 /// The web console under `/` of the API's listener: a request that is not the API's (`/v1/…`,
 /// `/metrics`, `/health/…`) goes to the ``Console/ConsoleController`` as a
 /// ``Console/ConsoleRequest``, and its answer is written back as it is; `/events` streams the
-/// live log for the console's script, as the API's event stream does.
+/// live log and the modems' events for the console's script, as the API's event stream does.
 enum ConsoleRoutes {
     /// Paths that stay the API's when the console serves the rest.
     static let apiPrefixes = ["/v1/", "/metrics", "/health/"]
@@ -57,19 +57,25 @@ enum ConsoleRoutes {
             body: ResponseBody(byteBuffer: ByteBuffer(string: answer.body)))
     }
 
-    /// The live log for a signed-in viewer, after `Last-Event-ID` or from now.
+    /// The live log for a signed-in viewer, after `Last-Event-ID` or from now: the API's stream
+    /// (log changes as `message`, and the modem and contact events, which the page shows as
+    /// banners), ending with the session.
     static func events(_ controller: ConsoleController, _ consoleRequest: ConsoleRequest, _ request: Request, handlers: APIHandlers)
         async throws -> Response
     {
         let store = handlers.store
         guard try await handlers.blocking({ controller.isSignedIn(consoleRequest) }) else { return Response(status: .unauthorized) }
         let last = request.headers[.lastEventID].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
-        let cursor = try await handlers.blocking { try last ?? MessageLog.recent(limit: 0, store: store).cursor }
-        let events = try APIHandlers.events(after: cursor, store: store)
+        let position = try await handlers.blocking {
+            try last.map { try EventStream.position(after: $0, store: store) } ?? EventStream.latest(store: store)
+        }
+        let events = APIHandlers.streamEvents(after: position, store: store)
         return Response(
             status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
             body: ResponseBody { writer in
-                try await APIHandlers.forward(events, to: &writer)
+                try await APIHandlers.forward(events, to: &writer) {
+                    (try? await handlers.blocking { controller.isStillSignedIn(consoleRequest) }) ?? false
+                }
                 try await writer.finish(nil)
             })
     }

@@ -12,8 +12,7 @@ import Store
 /// Each event's `id:` is its cursor (``Operations/EventStream/Position/id``), so a client that
 /// reconnects with `Last-Event-ID` (or `?after=`) resumes after the last event it saw, losing and
 /// repeating nothing. The events come from ``streamEvents(after:store:)`` alone, the one place
-/// that says what the stream holds; the console's live log reads ``events(after:store:)``, the
-/// log's changes alone.
+/// that says what the stream holds, for the API and the console's live log alike.
 extension APIHandlers {
     /// One event of the stream.
     struct Event: Sendable {
@@ -42,18 +41,16 @@ extension APIHandlers {
         }
     }
 
-    /// The message log's changes after `cursor` (a log sequence), each with its sequence as
-    /// `id:` and `event: message`: the console's live log.
-    static func events(after cursor: Int64, store: UnlockedStore) throws -> some AsyncSequence<Event, any Error> & Sendable {
-        try MessageLog.changes(after: cursor, following: true, store: store).map { change in
-            Event(id: change.sequence, type: "message", data: try OperationsJSON.string(change))
-        }
-    }
-
     /// The stream, from the `Last-Event-ID` header or `?after=`, else from now.
     func eventStream(_ request: Request, _ context: APIContext) async throws -> Response {
         try await authorize(request, context, .read)
         let store = store
+        let presented = Self.presentedToken(request) ?? ""
+        // A token revoked or expired while its stream is open gets nothing more: each event waits
+        // for the token to be checked again, as a new request's would be.
+        let allowed: @Sendable () async -> Bool = { [self] in
+            (try? await blocking { try APITokens.authenticate(presented, store: store, now: Date()).requiring(.read) }) != nil
+        }
         let position: EventStream.Position
         if let text = request.headers[.lastEventID] ?? request.uri.queryParameters["after"].map(String.init) {
             guard let value = Int64(text.trimmingCharacters(in: .whitespaces)), value >= 0 else {
@@ -70,7 +67,7 @@ extension APIHandlers {
             body: ResponseBody { writer in
                 // A first comment, so a client sees the stream open before the first event.
                 try await writer.write(ByteBuffer(string: ": smsgw events after \(position.id)\n\n"))
-                try await Self.forward(events, to: &writer)
+                try await Self.forward(events, to: &writer, while: allowed)
                 try await writer.finish(nil)
             })
     }
@@ -80,9 +77,13 @@ extension APIHandlers {
     static let keepAlive: Duration = .seconds(15)
 
     /// Writes each event, and a comment after each quiet ``keepAlive``, until the client goes away
-    /// (a write throws) or the daemon shuts down (the stream ends, so the listener can stop).
+    /// (a write throws), the daemon shuts down (the stream ends, so the listener can stop), or
+    /// `allowed`, asked before each write, says the client may no longer read (a revoked token, an
+    /// ended session): then a last comment says so and the stream ends, and the client's
+    /// reconnection gets 401.
     static func forward(
-        _ events: some AsyncSequence<Event, any Error> & Sendable, to writer: inout any ResponseBodyWriter
+        _ events: some AsyncSequence<Event, any Error> & Sendable, to writer: inout any ResponseBodyWriter,
+        while allowed: @escaping @Sendable () async -> Bool
     ) async throws {
         let (frames, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
         try await withGracefulShutdownHandler {
@@ -97,7 +98,13 @@ extension APIHandlers {
                         continuation.yield(": keep-alive\n\n")
                     }
                 }
-                for await frame in frames { try await writer.write(ByteBuffer(string: frame)) }
+                for await frame in frames {
+                    guard await allowed() else {
+                        try await writer.write(ByteBuffer(string: ": not authorized any more; the stream ends\n\n"))
+                        break
+                    }
+                    try await writer.write(ByteBuffer(string: frame))
+                }
                 group.cancelAll()
             }
         } onGracefulShutdown: {

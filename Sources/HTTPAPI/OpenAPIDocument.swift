@@ -254,7 +254,9 @@ enum OpenAPIDocument {
                     maximum: 9223372036854775807
               responses:
                 '200':
-                  description: The stream; it does not end.
+                  description: >-
+                    The stream. It ends when the daemon stops, or before the first event after the token
+                    was revoked or expired (checked again before each event); reconnecting then gets 401.
                   content:
                     text/event-stream:
                       schema:

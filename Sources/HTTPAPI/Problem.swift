@@ -31,6 +31,14 @@ struct Problem: Error, Sendable {
             headers[.retryAfter] = "\(max(1, Int(until.timeIntervalSince(now).rounded(.up))))"
         }
         if error.category == .authentication { headers[.wwwAuthenticate] = "Bearer" }
+        // A contact without a number stays so until a person adds one: a conflict with the
+        // contact's state, not an outage to wait out (a 503 with Retry-After has clients retry
+        // for ever). The CLI keeps its exit status for it (69).
+        if case ContactError.noNumber = error {
+            status = .conflict
+            type = ErrorCategory.conflict.slug
+            headers[.retryAfter] = nil
+        }
     }
 
     static func badRequest(_ detail: String) -> Problem {

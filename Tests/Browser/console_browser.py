@@ -264,6 +264,20 @@ class Checks:
         open_page(driver, "/status")
         expect(heading(driver) == "Sign in", f"the old cookie still opens {heading(driver)!r}")
 
+    def check_live_log_ends(self):
+        """A log page whose session ends elsewhere (a new password) gets no more messages and says
+        that its live updates stopped."""
+        driver = self.driver
+        expect(sign_in(driver, "watch") == "Log", f"watch signed in on {heading(driver)!r}")
+        mark_page(driver)
+        smsgw("operator", "passwd", "watch", stdin=PASSWORD + "\n")
+        inject("+15550077", "After the session ended.")
+        wait("the page to say its live updates stopped",
+             lambda: driver.find_elements(By.CSS_SELECTOR, "p.banner.live-ended"), timeout=60)
+        expect(page_kept(driver), "the log page reloaded")
+        rows = driver.find_elements(By.CSS_SELECTOR, "table.log tbody tr")
+        expect(not any("After the session ended." in row.text for row in rows), "an ended session's page showed a new message")
+
     def check_lockout(self):
         """Three wrong passwords lock the operator: then even the right one is refused."""
         driver = self.driver
@@ -317,7 +331,7 @@ def main():
     driver = browser()
     checks = Checks(driver)
     names = ["keyboard_sign_in", "totp_sign_in", "live_log", "send_follows_states", "hostile_sms", "viewer",
-             "admin_tokens", "cross_origin", "pages", "logout", "lockout"]
+             "admin_tokens", "cross_origin", "pages", "logout", "live_log_ends", "lockout"]
     failures = 0
     try:
         for name in names:

@@ -212,6 +212,14 @@ struct ConsoleControllerTests {
         let bad = rig.post("/send", session, form: ["contact": "bob", "text": "Snow ☃ today"])
         #expect(bad.status == 422 && bad.body.contains("Snow ☃ today") && bad.body.contains("banner problem"), "\(bad.body)")
         #expect(try rig.queuedCount() == 1)
+
+        // So does a text to a contact no SMS can reach (no number): the typed text is not lost.
+        var rng = SystemRandomNumberGenerator()
+        _ = try Contacts.add(name: "carol", numbers: [], store: rig.store, using: &rng)
+        let unreachable = rig.post("/send", session, form: ["contact": "carol", "text": "A long report typed by hand."])
+        #expect(unreachable.status == 503 && unreachable.body.contains("A long report typed by hand."), "\(unreachable.body)")
+        #expect(unreachable.body.contains("has no phone number") && unreachable.body.contains("<textarea"), "\(unreachable.body)")
+        #expect(try rig.queuedCount() == 1)
     }
 
     @Test("Unknown pages are 404, wrong methods 405, assets are served with their types")

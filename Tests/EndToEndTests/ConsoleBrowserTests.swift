@@ -57,7 +57,7 @@ struct ConsoleBrowserTests {
             print(result.stdout)
             for line in result.lines where line.hasPrefix("FAILED") { Issue.record("\(line)") }
             #expect(result.status == 0, "the browser checks exited \(result.status): \(result.stderr.suffix(2000))")
-            #expect(result.lines.filter { $0.hasPrefix("ok ") }.count == 11, "not every check ran: \(result.stdout)")
+            #expect(result.lines.filter { $0.hasPrefix("ok ") }.count == 12, "not every check ran: \(result.stdout)")
             #expect(try await daemon.stop() == 0)
         }
     }

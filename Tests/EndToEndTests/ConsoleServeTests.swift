@@ -93,4 +93,76 @@ struct ConsoleServeTests {
             #expect(try await daemon.stop() == 0)
         }
     }
+
+    @Test("The live log ends when its operator signs out: no text after the sign-out reaches it")
+    func liveLogEndsAtSignOut() async throws {
+        try await withTemporaryDirectory { root in
+            let (alice, _) = try Peer.pairedCouple(in: root)
+            try alice.expect(["contact", "edit", "bob", "--number", "+15550002"])
+            try alice.expect(["operator", "add", "watch", "--role", "viewer"], input: Self.password + "\n")
+            let daemon = try await ServeProcess.simulated(alice, in: root)
+            let base = try await waitForAPI(log: daemon.log)
+            let client = try APIClient(base: base, token: nil, followRedirects: false)
+            let api = try APIClient(base: base, token: try alice.makeToken("sender", scopes: "send,read"))
+            let session = try await Self.signIn("watch", client: client)
+            let cookie = [("Cookie", "smsgw_session=\(session)")]
+            let live = EventReader(client, lastEventID: 0, path: "/events", headers: cookie)
+            #expect(try await api.post(text: "before the sign-out", to: "bob").status == 202)
+            try await GatewayRig.wait("the live log to show the first text", timeout: 60) {
+                live.events.contains { $0.data.contains("before the sign-out") }
+            }
+            let page = try await client.send(.GET, "/", headers: cookie)
+            let token = try #require(Self.csrf(in: page.text))
+            let signedOut = try await client.send(
+                .POST, "/logout", body: Data("csrf=\(token)".utf8),
+                headers: cookie + [("Content-Type", "application/x-www-form-urlencoded"), ("Sec-Fetch-Site", "same-origin")])
+            #expect(signedOut.status == 303, "\(signedOut.text)")
+            let after = try await api.post(text: "after the sign-out", to: "bob")
+            let id = try #require(after.object["id"] as? Int)
+            let sent = await eventually(timeout: .seconds(60)) {
+                ["sent", "delivered"].contains(try await api.get("/v1/messages/\(id)").object["state"] as? String ?? "")
+            }
+            #expect(sent, "the second text was not sent")
+            try await GatewayRig.wait("the signed-out live log to end", timeout: 60) { live.finished }
+            #expect(!live.events.contains { $0.data.contains("after the sign-out") }, "a signed-out page read a text")
+            await live.disconnect()
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
+    @Test("A modem that goes away is a banner on the log page and an event of its live log, gone once the modem is back")
+    func modemBannerOnTheLog() async throws {
+        try await withTemporaryDirectory { root in
+            let (alice, _) = try Peer.pairedCouple(in: root)
+            try alice.expect(["operator", "add", "watch", "--role", "viewer"], input: Self.password + "\n")
+            let daemon = try await ServeProcess.simulated(alice, in: root)
+            let client = try APIClient(base: try await waitForAPI(log: daemon.log), token: nil, followRedirects: false)
+            let cookie = [("Cookie", "smsgw_session=\(try await Self.signIn("watch", client: client))")]
+            let simulator = try #require(
+                try FileManager.default.contentsOfDirectory(atPath: root.path).first { $0.hasPrefix("sim-alice-") })
+            let control = { @Sendable (command: String) async throws in
+                _ = try await offPool {
+                    try alice.expect(["sim", "ctl", "--dir", root.appendingPathComponent(simulator).path, command, "+15550001"])
+                }
+            }
+            let live = EventReader(client, lastEventID: 0, path: "/events", headers: cookie)
+            try await GatewayRig.wait("the live log to say the modem is up", timeout: 60) { live.events.contains { $0.type == "modem.up" } }
+            #expect(!(try await client.send(.GET, "/", headers: cookie).text.contains("data-modem=")), "a banner for a ready modem")
+
+            try await control("unplug")
+            try await GatewayRig.wait("the live log to say the modem is down", timeout: 60) {
+                live.events.contains { $0.type == "modem.down" }
+            }
+            let down = try await client.send(.GET, "/", headers: cookie).text
+            #expect(down.contains("data-modem=\"+15550001\"") && down.contains("Modem +15550001 is "), "no banner on the log page")
+
+            try await control("replug")
+            try await GatewayRig.wait("the live log to say the modem is up again", timeout: 60) {
+                live.events.drop { $0.type != "modem.down" }.contains { $0.type == "modem.up" }
+            }
+            #expect(!(try await client.send(.GET, "/", headers: cookie).text.contains("data-modem=")), "the banner outlived the outage")
+            await live.disconnect()
+            #expect(try await daemon.stop() == 0)
+        }
+    }
 }

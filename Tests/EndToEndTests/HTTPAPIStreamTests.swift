@@ -89,4 +89,31 @@ struct HTTPAPIStreamTests {
             await open.disconnect()
         }
     }
+
+    @Test("A stream whose token is revoked ends: no event after the revocation reaches it")
+    func revokedTokenEndsTheStream() async throws {
+        try await withTemporaryDirectory { root in
+            let fixture = try await HTTPAPITests.Fixture.start(in: root)
+            let sender = try fixture.client(scopes: "send,read")
+            let watcher = try fixture.client(scopes: "read", name: "watcher")
+            let revoked = EventReader(watcher, lastEventID: nil)
+            let witness = EventReader(sender, lastEventID: nil)
+            #expect(try await sender.post(text: "before the revocation", to: "bob").status == 202)
+            try await GatewayRig.wait("the watcher's stream to see the first text", timeout: 60) {
+                revoked.events.contains { $0.data.contains("before the revocation") }
+            }
+            let alice = fixture.alice
+            _ = try await offPool { try alice.expect(["api", "token", "revoke", "watcher"]) }
+            #expect(try await sender.post(text: "after the revocation", to: "bob").status == 202)
+            try await GatewayRig.wait("a stream with a valid token to see the second text", timeout: 60) {
+                witness.events.contains { $0.data.contains("after the revocation") }
+            }
+            try await GatewayRig.wait("the revoked token's stream to end", timeout: 60) { revoked.finished }
+            #expect(!revoked.events.contains { $0.data.contains("after the revocation") }, "a revoked token read a text")
+            #expect(!witness.finished, "a valid token's stream stays open")
+            await revoked.disconnect()
+            await witness.disconnect()
+            #expect(try await fixture.daemon.stop() == 0)
+        }
+    }
 }

@@ -61,7 +61,7 @@ struct HTTPAPITests {
         }
     }
 
-    @Test("413 over 64 KiB, 400 for malformed JSON naming the fault, 404, 405 with Allow, 422 naming the character")
+    @Test("413 over 64 KiB, 400 for malformed JSON naming the fault, 404, 405 with Allow, 422 naming the character, 409 without a number")
     func errors() async throws {
         try await withTemporaryDirectory { root in
             let fixture = try await Fixture.start(in: root)
@@ -85,6 +85,15 @@ struct HTTPAPITests {
             #expect(notGSM.status == 422, "\(notGSM.text)")
             #expect((notGSM.object["detail"] as? String)?.contains("☃") == true, "\(notGSM.text)")
             #expect(try await client.get("/v1/messages/999999").status == 404)
+
+            // A contact without a number: 409, which no wait fixes, so no Retry-After.
+            try fixture.alice.expect(["contact", "add", "carol"])
+            let admin = try fixture.client(scopes: "send,admin")
+            for answer in [try await admin.post(text: "hello", to: "carol"), try await admin.send(.POST, "/v1/contacts/carol/resync")] {
+                #expect(answer.status == 409 && answer.headers.first(name: "Retry-After") == nil, "\(answer.status) \(answer.headers)")
+                #expect((answer.object["detail"] as? String)?.contains("has no phone number") == true, "\(answer.text)")
+                #expect(answer.object["type"] as? String == "urn:smsgw:problem:conflict")
+            }
         }
     }
 

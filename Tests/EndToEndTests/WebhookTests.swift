@@ -82,8 +82,13 @@ struct WebhookTests {
             let daemonPeer = try Peer.create("solo", in: root)
             let wrongSecret = try await WebhookReceiver(secret: "whsec_" + Data(repeating: 1, count: 32).base64EncodedString(), in: root)
             let gone = try await WebhookReceiver(secret: Self.secret, options: ["--gone"], in: root)
+            // A third endpoint where nothing listens (the discard port, closed on a test machine).
+            let closed = "http://127.0.0.1:9/smsgw"
             let environment = Self.webhook(1, wrongSecret, events: "modem.up", includeText: false)
                 .merging(Self.webhook(2, gone, events: "modem.up", includeText: false)) { $1 }
+                .merging(["SMSGW_WEBHOOK_3_URL": closed, "SMSGW_WEBHOOK_3_SECRET": Self.secret, "SMSGW_WEBHOOK_3_EVENTS": "modem.up"]) {
+                    $1
+                }
             let directory = root.appendingPathComponent("sim")
             let daemon = try ServeProcess(daemonPeer, ["--sim", "--sim-dir", directory.path], in: root, environment: environment)
             try await daemon.waitUntilServing(daemonPeer)
@@ -97,9 +102,19 @@ struct WebhookTests {
             let states = list.lines.map { line in
                 line.contains(wrongSecret.url) ? "wrong" : line.contains("\"state\":\"disabled\"") ? "disabled" : "?"
             }
-            #expect(states.sorted() == ["disabled", "wrong"], "\(list.stdout)")
+            #expect(states.sorted() == ["?", "disabled", "wrong"], "\(list.stdout)")
             let deliveries = try daemonPeer.expect(["webhook", "deliveries", "--json"])
             #expect(deliveries.stdout.contains("\"lastStatus\":401") && deliveries.stdout.contains("\"lastStatus\":410"))
+            var refused = ""
+            try await GatewayRig.wait("an attempt at the closed port", timeout: 60) {
+                refused =
+                    try daemonPeer.expect(["webhook", "deliveries"]).lines.first { $0.contains(closed) && !$0.contains("attempts 0") } ?? ""
+                return !refused.isEmpty
+            }
+            #expect(
+                refused.hasSuffix(
+                    "The connection was refused: nothing listens at the url's host and port; start the receiver or fix the url."),
+                "\(refused)")
             // Disabled: nothing more goes to it, while the other endpoint keeps retrying.
             try await GatewayRig.wait("more retries at the other receiver", timeout: 30) { try wrongSecret.requests().count >= 4 }
             #expect(try gone.requests().count == 1)

@@ -23,6 +23,9 @@ public struct WebhookDispatcher: Service {
     /// This daemon as a node of the store; nil for a dispatcher alone on its store (no lease).
     let node: GatewayNode?
 
+    /// How long a connection to an endpoint may take.
+    static let connectTimeoutSeconds = 10
+
     /// How often an idle worker looks for new events (a read of the journal's newest id).
     static let idlePoll: Double = 0.25
     /// The longest an idle or waiting worker goes without asking the store again, so a
@@ -41,7 +44,8 @@ public struct WebhookDispatcher: Service {
     public func run() async throws {
         let client = HTTPClient(
             eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-            configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10))))
+            configuration: HTTPClient.Configuration(
+                redirectConfiguration: .disallow, timeout: .init(connect: .seconds(Int64(Self.connectTimeoutSeconds)))))
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 for endpoint in endpoints {
@@ -133,10 +137,7 @@ public struct WebhookDispatcher: Service {
             return .status(Int(response.status.code))
         } catch {
             if Task.isCancelled { return nil }
-            if let error = error as? HTTPClientError, error == .deadlineExceeded || error == .readTimeout {
-                return .noAnswer("No answer within \(endpoint.timeoutSeconds) seconds.")
-            }
-            return .noAnswer("The request failed: \(error).")
+            return .noAnswer(Self.failure(error, timeoutSeconds: endpoint.timeoutSeconds))
         }
     }
 

@@ -73,6 +73,15 @@ public enum ConsoleSessions {
             operatorName: record.operatorName, role: record.role, csrfToken: csrfToken(for: token), createdAt: record.createdAt)
     }
 
+    /// Whether the cookie's `token` names a session alive at `now`, without recording a use: an
+    /// open live log asks before each event it sends, so that signing out, a new password, a
+    /// removed operator or a timeout ends the stream too, and watching does not keep a session
+    /// alive.
+    public static func isLive(_ token: String, in store: UnlockedStore, now: Date, policy: ConsoleSessionPolicy = .standard) -> Bool {
+        guard let record = try? store.read({ try $0.consoleSession(tokenHash: hash(token)) }) else { return false }
+        return now.timeIntervalSince(record.createdAt) <= policy.absolute && now.timeIntervalSince(record.lastSeenAt) <= policy.idle
+    }
+
     /// Logout: ends the session and audits it. Ending one that is already gone is no error.
     public static func end(_ token: String, address: String?, in store: UnlockedStore, now: Date) throws {
         let tokenHash = hash(token)

@@ -3,8 +3,8 @@ import Foundation
 import NIOCore
 import Synchronization
 
-/// Reads a daemon's `GET /v1/events` stream over a real connection, keeping each event's id and
-/// data; cancel its task to disconnect.
+/// Reads a daemon's `GET /v1/events` stream (or the console's `/events`) over a real connection,
+/// keeping each event's id and data; cancel its task to disconnect.
 final class EventReader: Sendable {
     struct Event: Sendable, Equatable {
         var id: Int64
@@ -14,22 +14,28 @@ final class EventReader: Sendable {
     }
 
     private let received = Mutex<[Event]>([])
+    private let ended = Mutex(false)
     private let task = Mutex<Task<Void, any Error>?>(nil)
 
     /// The events so far, in the order they came.
     var events: [Event] { received.withLock { $0 } }
 
-    /// Connects with `Last-Event-ID` when `lastEventID` is set, and reads until ``disconnect()``.
-    init(_ client: APIClient, lastEventID: Int64?) {
+    /// Whether the server ended the stream.
+    var finished: Bool { ended.withLock { $0 } }
+
+    /// Connects with `Last-Event-ID` when `lastEventID` is set, and reads until ``disconnect()``
+    /// or the server ends the stream; `path` and `headers` for the console's live log.
+    init(_ client: APIClient, lastEventID: Int64?, path: String = "/v1/events", headers: [(String, String)] = []) {
         let running = Task { [self] in
-            try await read(client, lastEventID: lastEventID)
+            try await read(client, lastEventID: lastEventID, path: path, headers: headers)
         }
         task.withLock { $0 = running }
     }
 
-    private func read(_ client: APIClient, lastEventID: Int64?) async throws {
-        var request = HTTPClientRequest(url: client.base + "/v1/events" + (lastEventID == nil ? "?after=0" : ""))
+    private func read(_ client: APIClient, lastEventID: Int64?, path: String, headers: [(String, String)]) async throws {
+        var request = HTTPClientRequest(url: client.base + path + (lastEventID == nil && path == "/v1/events" ? "?after=0" : ""))
         if let token = client.token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let lastEventID { request.headers.add(name: "Last-Event-ID", value: "\(lastEventID)") }
         let response = try await client.client.execute(request, timeout: .hours(1))
         var pending = ""
@@ -49,6 +55,7 @@ final class EventReader: Sendable {
                 if let id { received.withLock { $0.append(Event(id: id, type: type, data: data)) } }
             }
         }
+        ended.withLock { $0 = true }
     }
 
     /// Closes the connection.
