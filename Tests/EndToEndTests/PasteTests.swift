@@ -66,4 +66,22 @@ struct PasteTests {
             #expect(try bob.decrypt([sms], from: alice).lines == ["one line"])
         }
     }
+
+    @Test("decrypt says so when nothing was pasted or two SMS were pasted together, and changes nothing")
+    func emptyAndDoublePastes() throws {
+        try withTemporaryDirectory { root in
+            let (alice, bob) = try Peer.pairedCouple(in: root)
+            let sms = try alice.encrypt(["first", "second"], for: bob)
+            for input in ["", "\n", "  \n"] {
+                let empty = try bob.run(["decrypt", "alice"], input: input)
+                #expect(empty.status == 65 && empty.stderr.contains("smsgw: Nothing was given to decrypt"), "\(empty.stderr)")
+            }
+            for input in [sms[0] + sms[1] + "\n", sms[0] + "\n" + sms[1] + "\n"] {
+                let double = try bob.run(["decrypt", "alice"], input: input)
+                #expect(double.status == 65, "\(double.stderr)")
+                #expect(double.stderr.contains("as many as 2 SMS pasted together") && double.stderr.contains("--lines"), "\(double.stderr)")
+            }
+            #expect(try bob.decrypt(sms, from: alice).lines == ["first", "second"])
+        }
+    }
 }

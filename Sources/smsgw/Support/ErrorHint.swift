@@ -17,6 +17,8 @@ enum ErrorHint {
             "Add it with `smsgw contact edit \(Shell.quote(contact)) --number +E164`, or use `smsgw encrypt \(Shell.quote(contact))` to copy and paste."
         case ContactError.noNumber(let contact, .resync):
             "Re-pair with `smsgw resync \(Shell.quote(contact)) --manual`, or add the number with `smsgw contact edit \(Shell.quote(contact)) --number +E164`."
+        case MessageError.severalMessages:
+            "To decrypt several at once, pipe them in one per line with `--lines`."
         case ResyncError.requestWaiting(let contact, _):
             "Run `smsgw resync \(Shell.quote(contact)) --accept`, or `--reject`."
         case let error as DaemonError:
