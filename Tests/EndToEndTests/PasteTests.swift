@@ -67,7 +67,7 @@ struct PasteTests {
         }
     }
 
-    @Test("decrypt says so when nothing was pasted or two SMS were pasted together, and changes nothing")
+    @Test("decrypt says so when nothing was pasted, two SMS were pasted together or quotes were made typographic; nothing changes")
     func emptyAndDoublePastes() throws {
         try withTemporaryDirectory { root in
             let (alice, bob) = try Peer.pairedCouple(in: root)
@@ -82,6 +82,14 @@ struct PasteTests {
                 #expect(double.stderr.contains("as many as 2 SMS pasted together") && double.stderr.contains("--lines"), "\(double.stderr)")
             }
             #expect(try bob.decrypt(sms, from: alice).lines == ["first", "second"])
+
+            // An app's smart punctuation turns ' into ’ and " into ”: the hint says so.
+            let candidates = try alice.encrypt((0..<40).map { "quoted \($0)" }, for: bob)
+            let quoted = try #require(candidates.first { $0.contains("'") || $0.contains("\"") })
+            let smart = quoted.replacingOccurrences(of: "'", with: "’").replacingOccurrences(of: "\"", with: "”")
+            let refused = try bob.run(["decrypt", "alice"], input: smart + "\n")
+            #expect(refused.status == 65 && refused.stderr.contains("smart punctuation"), "\(refused.stderr)")
+            #expect(try bob.run(["decrypt", "alice"], input: quoted + "\n").status == 0)
         }
     }
 }
