@@ -32,11 +32,11 @@ struct ArgumentTypeTests {
     }
 }
 
-/// A contact name is typed in every command about the contact: one that starts with a dash would
-/// be read as options (`-dash` as `-d -a -s -h`, the help), so no command or advice naming it works.
+/// A contact name (OTP name, vault title) is typed in every command about it: one that starts with
+/// a dash would be read as options (`-dash` as `-d -a -s -h`, the help), so no command naming it works.
 @Suite("Contact names a command line can take")
 struct ContactNameTests {
-    @Test("a name starting with a dash is refused at add and rename (exit 65), before any contact changes")
+    @Test("a contact name, OTP name or vault title starting with a dash is refused at add and rename (exit 65)")
     func leadingDash() throws {
         try withTemporaryDirectory { root in
             let alice = try Peer.create("alice", in: root)
@@ -50,6 +50,16 @@ struct ContactNameTests {
             #expect(renamed.status == 65, "\(renamed.stderr)")
             #expect(try alice.expect(["contact", "list"]).lines.map { $0.split(separator: "\t").first } == ["bob"])
             try alice.expect(["contact", "edit", "bob", "--name", "bob-2"])
+
+            // OTP names and vault titles are typed the same way.
+            let otp = try alice.run(["otp", "add", "--", "-work"], input: "JBSWY3DPEHPK3PXP\n")
+            #expect(otp.status == 65 && otp.stderr.contains("starts with \"-\""), "\(otp.stderr)")
+            let vault = try alice.run(["vault", "add", "--password-stdin", "--", "-site"], input: "a long enough password 42\n")
+            #expect(vault.status == 65 && vault.stderr.contains("starts with \"-\""), "\(vault.stderr)")
+            try alice.expect(["vault", "add", "site", "--password-stdin"], input: "a long enough password 42\n")
+            let retitled = try alice.run(["vault", "edit", "site", "--new-title=-site"])
+            #expect(retitled.status == 65, "\(retitled.stderr)")
+            #expect(try alice.expect(["otp", "list"]).stdout.isEmpty)
         }
     }
 }
