@@ -60,6 +60,9 @@ struct ContactNameTests {
             let retitled = try alice.run(["vault", "edit", "site", "--new-title=-site"])
             #expect(retitled.status == 65, "\(retitled.stderr)")
             #expect(try alice.expect(["otp", "list"]).stdout.isEmpty)
+            // An item without a TOTP secret names the command that adds one.
+            let code = try alice.run(["vault", "code", "site"])
+            #expect(code.status == 66 && code.stderr.contains("`smsgw vault edit site --totp -`"), "\(code.stderr)")
         }
     }
 }
