@@ -29,6 +29,8 @@ public enum TerminalInputError: Error, Sendable, Hashable {
     case confirmationMismatch(expected: String)
     /// Lines of a batch (one input line each) failed; each was reported as it failed.
     case batchFailed(failures: Int, total: Int)
+    /// Several lines were pasted at a prompt that takes one; the rest of the paste was discarded.
+    case severalLinesPasted
 }
 
 extension TerminalInputError: CategorizedError {
@@ -37,7 +39,7 @@ extension TerminalInputError: CategorizedError {
         case .noPassphraseSource, .passphraseFileEmpty, .echoUnavailable, .nothingTyped, .noCodeSource: .authentication
         case .passphraseFileUnreadable: .notFound
         case .passphrasesDiffer, .nothingGiven, .nothingTypedFor, .confirmationNeedsTerminal, .confirmationMismatch,
-            .batchFailed:
+            .batchFailed, .severalLinesPasted:
             .invalidInput
         }
     }
@@ -78,6 +80,8 @@ extension TerminalInputError: CategorizedError {
             "The confirmation did not match \"\(expected)\"; nothing was deleted."
         case .batchFailed(let failures, let total):
             "\(failures) of \(total) lines failed; see the messages above."
+        case .severalLinesPasted:
+            "The pasted text has several lines but the prompt takes one, so nothing was encrypted and the rest of the paste was discarded; pipe the text in on stdin to keep its line breaks."
         }
     }
 }

@@ -14,17 +14,31 @@ public enum TextInput {
     /// Whether stdout is a terminal, where text from an SMS is printed escaped.
     public static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 
-    /// A message's text (or ciphertext): the argument; all of stdin for `-`; when left out, one
-    /// line typed after `prompt` if stdin is a terminal, else all of stdin.
+    /// A message's text: the argument, with a warning on stderr; all of stdin for `-`; when left
+    /// out, one line typed after `prompt` if stdin is a terminal, else all of stdin.
     ///
-    /// - Parameter warnIfGiven: Warn on stderr when the argument was given (texts, not ciphertexts).
-    public static func read(_ argument: String?, prompt: String, warnIfGiven: Bool) -> String {
+    /// - Throws: ``TerminalInputError/severalLinesPasted`` when several lines were pasted at the prompt.
+    public static func read(_ argument: String?, prompt: String) throws(TerminalInputError) -> String {
         if let argument, argument != "-" {
-            if warnIfGiven { warnAboutArgument("text", instead: "leave it out to type it at a prompt, or pipe it in") }
+            warnAboutArgument("text", instead: "leave it out to type it at a prompt, or pipe it in")
             return argument
         }
-        if argument == nil, stdinIsTerminal { return promptedLine(prompt) ?? "" }
-        return withoutTrailingNewline(String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self))
+        if argument == nil, stdinIsTerminal { return try promptedText(prompt) }
+        return allOfStdin()
+    }
+
+    /// A ciphertext: the argument (not secret, so no warning); all of stdin for `-`; when left
+    /// out, pasted after `prompt` if stdin is a terminal (see ``promptedCiphertext(_:length:)``),
+    /// else all of stdin.
+    public static func readCiphertext(_ argument: String?, prompt: String, length: Int) -> String {
+        if let argument, argument != "-" { return argument }
+        if argument == nil, stdinIsTerminal { return promptedCiphertext(prompt, length: length) }
+        return allOfStdin()
+    }
+
+    /// All of stdin without one trailing newline.
+    private static func allOfStdin() -> String {
+        withoutTrailingNewline(String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self))
     }
 
     /// `text` without one trailing LF or CRLF: what a shell's `echo` or a file's last line adds.

@@ -22,9 +22,47 @@ struct ArgumentTypeTests {
                 #expect(result.stderr.contains(option) && result.stderr.hasPrefix("smsgw: "), "\(arguments): \(result.stderr)")
             }
             #expect(try alice.run(["contact", "show", "bob"]).status == 66, "a refused contact was added")
+            // A local number says what is wrong with it and what to type, not only "invalid".
+            let local = try alice.run(["contact", "add", "bob", "--number", "07700 900123"])
+            #expect(local.stderr.contains("has no country code; add the country code, e.g. +44"), "\(local.stderr)")
             try alice.expect(["contact", "add", "bob", "--number", "+447700900123", "--number", "+447700900124"])
             let added = try alice.expect(["otp", "add", "bank", "--generate", "--algorithm", "SHA-256"])
             #expect(added.stdout.contains("algorithm=SHA256"), "\(added.stdout)")
+        }
+    }
+}
+
+/// A contact name (OTP name, vault title) is typed in every command about it: one that starts with
+/// a dash would be read as options (`-dash` as `-d -a -s -h`, the help), so no command naming it works.
+@Suite("Contact names a command line can take")
+struct ContactNameTests {
+    @Test("a contact name, OTP name or vault title starting with a dash is refused at add and rename (exit 65)")
+    func leadingDash() throws {
+        try withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            for arguments in [["contact", "add", "--", "-dash"], ["contact", "add", "--", "  -dash"]] {
+                let refused = try alice.run(arguments)
+                #expect(refused.status == 65, "\(arguments) exited \(refused.status): \(refused.stderr)")
+                #expect(refused.stderr.contains("smsgw: The contact name \"-dash\" starts with \"-\""), "\(refused.stderr)")
+            }
+            try alice.expect(["contact", "add", "bob"])
+            let renamed = try alice.run(["contact", "edit", "bob", "--name=-bob"])
+            #expect(renamed.status == 65, "\(renamed.stderr)")
+            #expect(try alice.expect(["contact", "list"]).lines.map { $0.split(separator: "\t").first } == ["bob"])
+            try alice.expect(["contact", "edit", "bob", "--name", "bob-2"])
+
+            // OTP names and vault titles are typed the same way.
+            let otp = try alice.run(["otp", "add", "--", "-work"], input: "JBSWY3DPEHPK3PXP\n")
+            #expect(otp.status == 65 && otp.stderr.contains("starts with \"-\""), "\(otp.stderr)")
+            let vault = try alice.run(["vault", "add", "--password-stdin", "--", "-site"], input: "a long enough password 42\n")
+            #expect(vault.status == 65 && vault.stderr.contains("starts with \"-\""), "\(vault.stderr)")
+            try alice.expect(["vault", "add", "site", "--password-stdin"], input: "a long enough password 42\n")
+            let retitled = try alice.run(["vault", "edit", "site", "--new-title=-site"])
+            #expect(retitled.status == 65, "\(retitled.stderr)")
+            #expect(try alice.expect(["otp", "list"]).stdout.isEmpty)
+            // An item without a TOTP secret names the command that adds one.
+            let code = try alice.run(["vault", "code", "site"])
+            #expect(code.status == 66 && code.stderr.contains("`smsgw vault edit site --totp -`"), "\(code.stderr)")
         }
     }
 }

@@ -114,13 +114,17 @@ struct CommandLineTests {
         }
     }
 
-    @Test("--transliterate errors name what it could not replace and do not tell the user to add --transliterate")
+    @Test("--transliterate is suggested only when it would replace a character; its errors name what it could not replace")
     func transliterateErrors() throws {
         try withTemporaryDirectory { root in
             let (alice, _) = try Peer.pairedCouple(in: root)
-            let plain = try alice.run(["encrypt", "bob"], input: "snow ☃ man\n")
+            let plain = try alice.run(["encrypt", "bob"], input: "“snow” ☃ man\n")
             #expect(plain.status == 65)
             #expect(plain.stderr.contains("use --transliterate"))
+            // A snowman has no replacement: the flag would not help, so it is not suggested.
+            let hopeless = try alice.run(["encrypt", "bob"], input: "snow ☃ man\n")
+            #expect(hopeless.status == 65)
+            #expect(hopeless.stderr.contains("no replacement") && !hopeless.stderr.contains("use --transliterate"), "\(hopeless.stderr)")
             let given = try alice.run(["encrypt", "bob", "--transliterate"], input: "“snow” ☃ man\n")
             #expect(given.status == 65)
             #expect(given.stderr.contains("☃") && given.stderr.contains("no replacement"), "\(given.stderr)")
@@ -129,6 +133,12 @@ struct CommandLineTests {
             let sent = try alice.run(["send", "bob", "--transliterate", "--lines"], input: "ok “quoted”\n☃\n")
             #expect(sent.status == 65)
             #expect(sent.stderr.contains("smsgw: line 2:") && !sent.stderr.contains("use --transliterate"), "\(sent.stderr)")
+
+            // A text over the default 8 parts names the --max-parts that fits it, and that works.
+            let long = String(repeating: "x", count: 1500) + "\n"
+            let tooLong = try alice.run(["encrypt", "bob"], input: long)
+            #expect(tooLong.status == 65 && tooLong.stderr.contains("`--max-parts 12`"), "\(tooLong.stderr)")
+            #expect(try alice.expect(["encrypt", "bob", "--max-parts", "12"], input: long).lines.count == 12)
         }
     }
 

@@ -65,7 +65,11 @@ struct ExchangeTests {
             let late = try alice.encrypt(["late on the old chain"], for: bob)
 
             // Manual re-pairing: new codes on both sides; the old session keeps working meanwhile.
-            let aliceNew = try #require(try alice.expect(["resync", "bob", "--manual"]).lines.first)
+            let rePairing = try alice.expect(["resync", "bob", "--manual"])
+            let aliceNew = try #require(rePairing.lines.first)
+            // The codes are the new secret (docs/PROTOCOL.md §4.1): never advised over the phone.
+            #expect(rePairing.stdout.contains("in person (not by phone call or SMS"), "\(rePairing.stdout)")
+            #expect(!rePairing.stdout.contains("Read this new code"), "\(rePairing.stdout)")
             let bobNew = try #require(try bob.expect(["resync", "alice", "--manual"]).lines.first)
             let meanwhile = try alice.encrypt(["sent while re-pairing"], for: bob)
             #expect(try bob.decrypt(meanwhile, from: alice).lines == ["sent while re-pairing"])

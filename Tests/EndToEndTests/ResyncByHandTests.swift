@@ -73,4 +73,19 @@ struct ResyncByHandTests {
             #expect(try bob.decrypt([ciphertext], from: alice).lines == ["old keys still work"])
         }
     }
+
+    @Test("resync --manual before pairing replaces a lost code: the new one pairs, and it says no session is kept")
+    func lostCodeBeforePairing() throws {
+        try withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            let bob = try Peer.create("bob", in: root)
+            _ = try alice.add(bob)  // this code is lost before alice gives it to bob
+            let bobCode = try bob.add(alice)
+            let replaced = try alice.expect(["resync", "bob", "--manual"])
+            #expect(replaced.stdout.contains("replaces the code shown before"), "\(replaced.stdout)")
+            #expect(!replaced.stdout.contains("current session"), "\(replaced.stdout)")
+            let aliceCode = try #require(replaced.lines.first)
+            #expect(try alice.pair(bob, code: bobCode) == (try bob.pair(alice, code: aliceCode)))
+        }
+    }
 }

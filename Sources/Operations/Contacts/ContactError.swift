@@ -21,11 +21,15 @@ public enum ContactError: CategorizedError, Sendable, Equatable {
     case noNumber(contact: String, purpose: Purpose)
     /// Acknowledgements asked for a contact whose peer speaks protocol version 1, which cannot read them.
     case acknowledgementsNeedVersionTwo(contact: String)
+    /// A new name that starts with a dash: a command line reads it as options, so no command
+    /// naming the contact (nor any advice that names one) would work as typed.
+    case nameStartsWithDash(name: String)
 
     public var category: ErrorCategory {
         switch self {
         case .notPaired, .alreadyPaired, .acknowledgementsNeedVersionTwo: .conflict
         case .noNumber: .unavailable
+        case .nameStartsWithDash: .invalidInput
         }
     }
 
@@ -39,6 +43,8 @@ public enum ContactError: CategorizedError, Sendable, Equatable {
             "The contact \"\(contact)\" has no phone number, so no SMS can go to them; add their number, or exchange messages by copy and paste."
         case .acknowledgementsNeedVersionTwo(let contact):
             "\"\(contact)\" speaks protocol version 1, whose gateway cannot read acknowledgements; set the contact to version 2 once its gateway is upgraded, then turn them on."
+        case .nameStartsWithDash(let name):
+            "The contact name \"\(name)\" starts with \"-\", which a command line reads as an option; choose a name that starts otherwise."
         case .noNumber(let contact, .resync):
             "The contact \"\(contact)\" has no phone number, so a resync cannot go over SMS; re-pair by hand with new codes, or add their number."
         }

@@ -14,11 +14,13 @@ public enum Contacts {
     ///   - numbers: The peer's numbers, the main one first; none for a copy-and-paste peer.
     ///   - modem: The modem to send to the contact through while it is ready; nil for any.
     ///   - rng: Randomness for the pairing code (at least 80 bits).
-    /// - Throws: ``Store/StoreError`` for a name or number already used or refused.
+    /// - Throws: ``Store/StoreError`` for a name or number already used or refused;
+    ///   ``ContactError/nameStartsWithDash(name:)``.
     public static func add(
         name: String, numbers: [PhoneNumber] = [], modem: String? = nil, store: UnlockedStore,
         using rng: inout some RandomNumberGenerator
     ) throws -> AddedContact {
+        try refuseLeadingDash(name)
         let code = PairingCode.generate(using: &rng)
         return try store.write { tx in
             var contact = try tx.addContact(name: name, number: numbers.first, pairingCode: code.storedData)
@@ -58,7 +60,8 @@ public enum Contacts {
     /// - Returns: The contact as it is now.
     /// - Throws: ``Store/StoreError`` for an unknown contact, or a name or number refused or used.
     public static func edit(_ contactName: String, changes: Changes, store: UnlockedStore) throws -> ContactStatus {
-        try store.write { tx in
+        if let name = changes.name { try refuseLeadingDash(name) }
+        return try store.write { tx in
             var contact = try tx.contact(named: contactName)
             if let numbers = changes.numbers { contact = try tx.setNumbers(numbers, forContactNamed: contact.name) }
             if let modem = changes.modem { contact = try tx.setModem(modem, forContactNamed: contact.name) }
@@ -74,6 +77,13 @@ public enum Contacts {
             if let name = changes.name { contact = try tx.renameContact(named: contact.name, to: name) }
             return try ContactStatus.read(contact, in: tx)
         }
+    }
+
+    /// Refuses a new name that starts with a dash (after the spaces the store trims); contacts
+    /// named so before this rule keep their names.
+    private static func refuseLeadingDash(_ name: String) throws(ContactError) {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.hasPrefix("-") { throw .nameStartsWithDash(name: trimmed) }
     }
 
     /// Deletes a contact with its key state, messages, queued SMS and other numbers, then empties

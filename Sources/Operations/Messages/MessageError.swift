@@ -1,4 +1,5 @@
 public import Failures
+import SMSCipher
 
 /// A text that cannot become a message, said before any key step is spent on it.
 public enum MessageError: CategorizedError, Sendable, Equatable {
@@ -11,10 +12,14 @@ public enum MessageError: CategorizedError, Sendable, Equatable {
     case partLimit(Int)
     /// A retry of a message none of whose SMS failed.
     case nothingToRetry(id: Int64)
+    /// A ciphertext to decrypt that holds no character at all (an empty paste or pipe).
+    case nothingToDecrypt
+    /// A ciphertext to decrypt as long as several SMS: two or more pasted at once.
+    case severalMessages(characters: Int)
 
     public var category: ErrorCategory {
         switch self {
-        case .emptyText, .partLimit: .invalidInput
+        case .emptyText, .partLimit, .nothingToDecrypt, .severalMessages: .invalidInput
         case .peerReadsOneMessage, .nothingToRetry: .conflict
         }
     }
@@ -29,6 +34,10 @@ public enum MessageError: CategorizedError, Sendable, Equatable {
             "A text may be split into 1 to 32 messages; \(limit) is outside that."
         case .nothingToRetry(let id):
             "Message \(id) has no failed SMS to send again; it is queued, on its way or delivered."
+        case .nothingToDecrypt:
+            "Nothing was given to decrypt; paste the whole SMS, all 160 characters."
+        case .severalMessages(let characters):
+            "This holds \(characters) characters, as many as \(characters / ProtocolConstants.wireLength) SMS pasted together; decrypt them one at a time (nothing was changed)."
         }
     }
 }

@@ -139,9 +139,22 @@ public enum Messages {
         let text = ciphertext.trimmingCharacters(in: .whitespacesAndNewlines)
         return try store.write(.contact(named: contactName)) { tx in
             let contact = try tx.contact(named: contactName)
+            try refuseAsNoMessage(text)
             let result = try tx.requirePairedSession(for: contact).opening(text, now: now, using: &rng)
             return try IncomingMessage.apply(
                 result, ciphertext: text, from: contact, fingerprint: nil, path: .byHand, in: tx, now: now, using: &rng)
+        }
+    }
+}
+
+extension Messages {
+    /// Refuses a paste that cannot be one SMS in words that say what happened: nothing at all, or
+    /// as many characters as several SMS pasted together (any other length is the cipher's).
+    static func refuseAsNoMessage(_ ciphertext: String) throws(MessageError) {
+        let characters = ciphertext.reduce(0) { $1.isWhitespace ? $0 : $0 + 1 }
+        if characters == 0 { throw .nothingToDecrypt }
+        if characters > ProtocolConstants.wireLength, characters % ProtocolConstants.wireLength == 0 {
+            throw .severalMessages(characters: characters)
         }
     }
 }

@@ -24,6 +24,8 @@ extension OTPEntries {
         using rng: inout some RandomNumberGenerator
     ) throws -> AddedOTPEntry {
         try requireUserName(name)
+        // A command line reads a name starting with a dash as options: no `otp code NAME` would work.
+        if name.trimmingCharacters(in: .whitespaces).hasPrefix("-") { throw OTPEntryError.nameStartsWithDash(name) }
         let enrolment = try request.enrolment(named: name, using: &rng)
         let uri = try enrolment.uri()
         let entry = try store.write { tx in

@@ -7,6 +7,8 @@ public import OTP
 public enum OTPEntryError: Error, Sendable, Hashable {
     /// The name is the one reserved for two-factor login, in a spelling the store takes for it.
     case reservedName(String)
+    /// A new name that starts with a dash, which a command line reads as options.
+    case nameStartsWithDash(String)
     /// A secret, URI or parameter the OTP module refuses; its sentence says which and why.
     case invalid(OTPError)
     /// An `otpauth://` URI came with parameters beside it (it carries its own).
@@ -30,7 +32,7 @@ public enum OTPEntryError: Error, Sendable, Hashable {
 extension OTPEntryError: CategorizedError {
     public var category: ErrorCategory {
         switch self {
-        case .reservedName, .invalid, .parametersWithURI, .timeForCounterEntry: .invalidInput
+        case .reservedName, .nameStartsWithDash, .invalid, .parametersWithURI, .timeForCounterEntry: .invalidInput
         case .counterExhausted: .conflict
         case .unreadable, .stateUnreadable: .corrupted
         case .codeRejected, .codeReplayed: .verificationFailed
@@ -42,6 +44,8 @@ extension OTPEntryError: CategorizedError {
         switch self {
         case .reservedName(let name):
             "\"\(name)\" is reserved for two-factor login; choose another name (two-factor login is an account setting)."
+        case .nameStartsWithDash(let name):
+            "The name \"\(name)\" starts with \"-\", which a command line reads as an option; choose a name that starts otherwise."
         case .invalid(let error):
             Self.sentence(error.message)
         case .parametersWithURI:

@@ -14,6 +14,7 @@ public enum Vault {
     @discardableResult
     public static func add(_ draft: VaultDraft, to store: UnlockedStore, now: Date) throws -> VaultSaved {
         let (title, key) = try VaultTitle.validate(draft.title)
+        try refuseLeadingDash(title)
         var item = VaultItem(
             id: UUID(), title: title, username: try Fields.optional(draft.username, .username),
             url: try Fields.optional(draft.url, .url), notes: try Fields.optional(draft.notes, .notes),
@@ -62,6 +63,7 @@ public enum Vault {
     public static func edit(titled title: String, _ changes: VaultChanges, in store: UnlockedStore, now: Date) throws -> VaultSaved {
         guard !changes.isEmpty else { throw VaultError.invalid("Nothing to change was given; give at least one field to change.") }
         let newTitle = try changes.title.map { raw throws in try VaultTitle.validate(raw) }
+        if let newTitle { try refuseLeadingDash(newTitle.title) }
         return try store.write { tx in
             try VaultSharing.expire(in: tx, now: now)
             let items = try items(in: tx)
@@ -113,5 +115,14 @@ public enum Vault {
     /// The item's strength: the generator's figure when it made the password, else the estimate.
     static func strength(of item: VaultItem) -> PasswordStrength {
         item.generatedBits.map { PasswordStrength(bits: $0, source: .generated) } ?? PasswordStrength.estimate(item.password)
+    }
+
+    /// Refuses a new title that starts with a dash: a command line reads it as options, so no
+    /// command naming the item would work as typed (an import keeps such a title).
+    private static func refuseLeadingDash(_ title: String) throws(VaultError) {
+        if title.hasPrefix("-") {
+            throw .invalid(
+                "The title \"\(title)\" starts with \"-\", which a command line reads as an option; choose a title that starts otherwise.")
+        }
     }
 }

@@ -11,4 +11,15 @@ extension PhoneNumber: ExpressibleByArgument {
     }
 
     public static var defaultCompletionKind: CompletionKind { .default }
+
+    /// Parses an option's value, failing with the store's sentence (no country code, too few
+    /// digits, a letter), which ``init(argument:)`` cannot carry: a local number is what a
+    /// person in a hurry types first, and "invalid" alone does not say what to type instead.
+    static func parsing(_ argument: String) throws -> PhoneNumber {
+        do {
+            return try PhoneNumber(argument)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
 }

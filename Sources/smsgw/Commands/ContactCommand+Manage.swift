@@ -98,7 +98,8 @@ extension ContactCommand {
         @Option(
             help: ArgumentHelp(
                 "The contact's number in international form; replaces all its numbers.",
-                discussion: "Repeat it for a peer gateway with several modems: the first is the main number, SMS go to each in turn."))
+                discussion: "Repeat it for a peer gateway with several modems: the first is the main number, SMS go to each in turn."),
+            transform: PhoneNumber.parsing)
         var number: [PhoneNumber] = []
 
         @Flag(name: .customLong("clear-number"), help: "Remove the numbers (a copy-and-paste peer).")

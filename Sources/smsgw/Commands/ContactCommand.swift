@@ -32,7 +32,7 @@ extension ContactCommand {
                 "The contact's number in international form, e.g. +447700900123.",
                 discussion:
                     "Repeat it for a peer gateway with several modems: SMS from any of its numbers are this contact's, and SMS to it go to each number in turn."
-            ))
+            ), transform: PhoneNumber.parsing)
         var number: [PhoneNumber] = []
 
         @Option(help: "Send to this contact through this modem (its name in the configuration) while it is ready.")

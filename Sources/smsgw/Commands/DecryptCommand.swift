@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Operations
+import SMSCipher
 import Store
 import TerminalIO
 
@@ -42,7 +43,8 @@ struct DecryptCommand: ParsableCommand {
         // On a terminal a decrypted text could drive it (CR, form feed are GSM-7): escape it.
         let onTerminal = TextInput.stdoutIsTerminal
         if !lines {
-            let input = TextInput.read(ciphertext, prompt: "Paste the SMS from \(name): ", warnIfGiven: false)
+            let input = TextInput.readCiphertext(
+                ciphertext, prompt: "Paste the SMS from \(name): ", length: ProtocolConstants.wireLength)
             Output.line(try open(input, store: store, logger: logger, line: nil, escape: onTerminal ? TerminalText.escaped : { $0 }))
             return
         }

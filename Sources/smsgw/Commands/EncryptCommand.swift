@@ -51,7 +51,7 @@ struct EncryptCommand: ParsableCommand {
         let store = try StoreAccess.unlock(global)
         let logger = global.makeLogger()
         if !lines {
-            let input = TextInput.read(text, prompt: "Text for \(name): ", warnIfGiven: true)
+            let input = try TextInput.read(text, prompt: "Text for \(name): ")
             Output.line(try seal(input, store: store, logger: logger, line: nil))
             return
         }

@@ -14,7 +14,8 @@ struct ResyncCommand: ParsableCommand {
             Without options the handshake is queued for the daemon, which sends it until the contact's \
             gateway answers; it prints the message id and a six-digit code to read to the contact. \
             --accept and --reject decide on the contact's request once its code matches; --manual prints \
-            a new pairing code, completed by `smsgw contact pair NAME THEIR-NEW-CODE`. See docs/CLI.md.
+            a new pairing code to exchange in person, completed by `smsgw contact pair NAME` with theirs. \
+            See docs/CLI.md.
             """
     )
 
@@ -54,6 +55,8 @@ struct ResyncCommand: ParsableCommand {
         if reject { return try rejectRequest(store: store) }
         guard manual else { return try startOverSMS(store: store) }
         var rng = SystemRandomNumberGenerator()
+        // Also how a code lost before pairing is replaced: then there is no session to keep.
+        let hadSession = try Contacts.contact(named: name, store: store).epoch != nil
         let rePairing = try Contacts.startRePairing(name, store: store, using: &rng)
         let contact = rePairing.name
         global.makeLogger().info("Started a manual re-pairing.", metadata: [LogKey.contact: "\(contact)"])
@@ -62,7 +65,10 @@ struct ResyncCommand: ParsableCommand {
         } else {
             Output.line(rePairing.pairingCode)
             Output.line(
-                "Read this new code to \(contact), then enter theirs with `smsgw contact pair \(Shell.quote(contact)) THEIR-NEW-CODE`; until then the current session keeps working."
+                "Give this new code to \(contact) in person (not by phone call or SMS, which the same network carries: the codes are the new keys' secret), then enter theirs with `smsgw contact pair \(Shell.quote(contact))`; "
+                    + (hadSession
+                        ? "until then the current session keeps working."
+                        : "it replaces the code shown before, which no longer pairs.")
             )
         }
     }

@@ -55,7 +55,7 @@ struct SendCommand: ParsableCommand {
             try batch.finish()
             return
         }
-        let input = TextInput.read(text, prompt: "Text for \(name): ", warnIfGiven: true)
+        let input = try TextInput.read(text, prompt: "Text for \(name): ")
         Output.line(try queue(input, store: store, line: nil, contact: &contact))
         adviseAboutDaemon(contact: contact)
     }

@@ -1,5 +1,6 @@
 import Failures
 import Operations
+import SMSCipher
 import TerminalIO
 
 /// The command-line side of errors from below it: the hint naming the `smsgw` command that helps,
@@ -17,6 +18,14 @@ enum ErrorHint {
             "Add it with `smsgw contact edit \(Shell.quote(contact)) --number +E164`, or use `smsgw encrypt \(Shell.quote(contact))` to copy and paste."
         case ContactError.noNumber(let contact, .resync):
             "Re-pair with `smsgw resync \(Shell.quote(contact)) --manual`, or add the number with `smsgw contact edit \(Shell.quote(contact)) --number +E164`."
+        case CipherError.malformed(.invalidCharacter(let character, _)) where "‘’“”".contains(character):
+            "\(character) is a typographic quote that an app's smart punctuation put for ' or \": copy the SMS again from where it arrived, with smart punctuation off."
+        case CipherError.textTooLong(let septets, _) where septets <= LongText.capacity(parts: TextPart.maxCount):
+            "`--max-parts \((2...TextPart.maxCount).first { LongText.capacity(parts: $0) >= septets } ?? TextPart.maxCount)` lets it go as that many SMS (at most \(TextPart.maxCount))."
+        case VaultError.noTOTP(let title):
+            "Add it with `smsgw vault edit \(Shell.quote(title)) --totp -` (the URI is asked for, masked)."
+        case MessageError.severalMessages:
+            "To decrypt several at once, pipe them in one per line with `--lines`."
         case ResyncError.requestWaiting(let contact, _):
             "Run `smsgw resync \(Shell.quote(contact)) --accept`, or `--reject`."
         case let error as DaemonError:

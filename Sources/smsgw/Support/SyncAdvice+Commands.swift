@@ -8,7 +8,7 @@ extension SyncAdvice {
         let name = Shell.quote(contact)
         return switch self {
         case .pair:
-            "Pair with `smsgw contact pair \(name) CODE`."
+            "Pair with `smsgw contact pair \(name)`, which asks for the code \(contact) gave you."
         case .decideResyncRequest(let code):
             "\(contact)'s gateway asks for a resync (code \(code)): confirm the code with \(contact) by phone, then run `smsgw resync \(name) --accept`, or `smsgw resync \(name) --reject` if \(contact) did not ask."
         case .restartUnansweredResync(let code):

@@ -16,9 +16,13 @@ enum Transliterated {
 
     /// The sentence naming the characters, ending with what still helps.
     static func sentence(for error: GSM7Error, transliterated: Bool) -> String {
-        guard case .unsupportedCharacters = error else { return error.description }
+        guard case .unsupportedCharacters(let offences) = error else { return error.description }
         let list = error.characterList
-        return transliterated
+        // Suggest the flag only when it would replace one of them: an emoji has no replacement.
+        let flagHelps = offences.contains { offence in
+            GSM7.transliterate(String(offence.character)).text.unicodeScalars.allSatisfy(GSM7.canEncode)
+        }
+        return transliterated || !flagHelps
             ? "The text contains characters that GSM-7 cannot carry: \(list) (--transliterate has no replacement for them); remove them."
             : "The text contains characters that GSM-7 cannot carry: \(list); remove them or use --transliterate."
     }

@@ -1,0 +1,68 @@
+import Foundation
+import Glibc
+import SystemCalls
+
+/// What a paste at a prompt leaves behind. A terminal hands a prompt one line at a time, so the
+/// lines of a paste after the first would wait in its input and reach the shell once smsgw exits:
+/// run there as commands (a ciphertext's `>` makes a file) and kept in the shell's history (a
+/// text's words). So a prompt reads what it needs and discards the rest of a paste.
+extension TextInput {
+    /// How long a paste's further lines may take to arrive after its first (a terminal writes a
+    /// paste at once; a person types far slower than this).
+    static let pasteGap: Duration = .milliseconds(50)
+
+    /// One line typed after `prompt`, for a text: a paste of several lines is refused whole, since
+    /// the prompt cannot hold a line break and sending only the first line would cut the text.
+    ///
+    /// - Throws: ``TerminalInputError/severalLinesPasted`` (the rest of the paste discarded).
+    static func promptedText(_ prompt: String) throws(TerminalInputError) -> String {
+        let line = promptedLine(prompt) ?? ""
+        guard !discardPendingInput() else { throw .severalLinesPasted }
+        return line
+    }
+
+    /// A ciphertext pasted after `prompt`: lines are joined until they hold `length` characters
+    /// other than whitespace (a paste that an app broke over lines, or its rest pasted after a
+    /// second prompt), or until an empty line or the end of input. Whatever was pasted after it
+    /// is discarded, with a warning that says so.
+    public static func promptedCiphertext(_ prompt: String, length: Int) -> String {
+        var text = promptedLine(prompt) ?? ""
+        var count = characterCount(text)
+        while count > 0, count < length {
+            if !inputPending() {
+                FileHandle.standardError.write(
+                    Data("(\(count) of \(length) characters; paste the rest, or press Enter to stop): ".utf8))
+            }
+            guard let line = firstLineOfStdin(), characterCount(line) > 0 else { break }
+            text += line
+            count = characterCount(text)
+        }
+        if discardPendingInput() {
+            Output.warning(
+                "more than one SMS was pasted; the first was read and the rest discarded: paste one SMS at a time, or pipe several in, one per line, with --lines."
+            )
+        }
+        return text
+    }
+
+    /// Characters of `text` that are not whitespace (which a receiver ignores in a ciphertext).
+    private static func characterCount(_ text: String) -> Int {
+        text.reduce(0) { $1.isWhitespace ? $0 : $0 + 1 }
+    }
+
+    /// Whether a whole line waits on stdin within ``pasteGap`` (a terminal in canonical mode
+    /// reports only complete lines).
+    static func inputPending() -> Bool {
+        var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
+        let ready = (try? SystemCall.poll(&descriptors, timeout: pasteGap)) ?? 0
+        return ready > 0 && descriptors[0].revents & Int16(POLLIN) != 0
+    }
+
+    /// Discards what waits on the terminal's input, a last unfinished line included; returns
+    /// whether a whole line was waiting (a paste of more than the prompt took).
+    static func discardPendingInput() -> Bool {
+        let pending = inputPending()
+        tcflush(STDIN_FILENO, TCIFLUSH)
+        return pending
+    }
+}
