@@ -31,6 +31,8 @@ public enum TerminalInputError: Error, Sendable, Hashable {
     case batchFailed(failures: Int, total: Int)
     /// Several lines were pasted at a prompt that takes one; the rest of the paste was discarded.
     case severalLinesPasted
+    /// More than `limit` bytes came on stdin for one text or ciphertext; the rest was not read.
+    case inputTooLong(limit: Int)
 }
 
 extension TerminalInputError: CategorizedError {
@@ -39,7 +41,7 @@ extension TerminalInputError: CategorizedError {
         case .noPassphraseSource, .passphraseFileEmpty, .echoUnavailable, .nothingTyped, .noCodeSource: .authentication
         case .passphraseFileUnreadable: .notFound
         case .passphrasesDiffer, .nothingGiven, .nothingTypedFor, .confirmationNeedsTerminal, .confirmationMismatch,
-            .batchFailed, .severalLinesPasted:
+            .batchFailed, .severalLinesPasted, .inputTooLong:
             .invalidInput
         }
     }
@@ -82,6 +84,8 @@ extension TerminalInputError: CategorizedError {
             "\(failures) of \(total) lines failed; see the messages above."
         case .severalLinesPasted:
             "The pasted text has several lines but the prompt takes one, so nothing was encrypted and the rest of the paste was discarded; pipe the text in on stdin to keep its line breaks."
+        case .inputTooLong(let limit):
+            "More than \(limit / 1_048_576) MiB came on stdin, far more than a message holds, so nothing was done with it; check what is piped in."
         }
     }
 }

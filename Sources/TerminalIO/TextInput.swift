@@ -17,28 +17,43 @@ public enum TextInput {
     /// A message's text: the argument, with a warning on stderr; all of stdin for `-`; when left
     /// out, one line typed after `prompt` if stdin is a terminal, else all of stdin.
     ///
-    /// - Throws: ``TerminalInputError/severalLinesPasted`` when several lines were pasted at the prompt.
+    /// - Throws: ``TerminalInputError/severalLinesPasted`` when several lines were pasted at the
+    ///   prompt, ``TerminalInputError/inputTooLong(limit:)`` for more than ``inputLimit`` bytes on stdin.
     public static func read(_ argument: String?, prompt: String) throws(TerminalInputError) -> String {
         if let argument, argument != "-" {
             warnAboutArgument("text", instead: "leave it out to type it at a prompt, or pipe it in")
             return argument
         }
         if argument == nil, stdinIsTerminal { return try promptedText(prompt) }
-        return allOfStdin()
+        return try allOfStdin()
     }
 
     /// A ciphertext: the argument (not secret, so no warning); all of stdin for `-`; when left
     /// out, pasted after `prompt` if stdin is a terminal (see ``promptedCiphertext(_:length:)``),
     /// else all of stdin.
-    public static func readCiphertext(_ argument: String?, prompt: String, length: Int) -> String {
+    ///
+    /// - Throws: ``TerminalInputError/inputTooLong(limit:)`` for more than ``inputLimit`` bytes on stdin.
+    public static func readCiphertext(_ argument: String?, prompt: String, length: Int) throws(TerminalInputError) -> String {
         if let argument, argument != "-" { return argument }
         if argument == nil, stdinIsTerminal { return promptedCiphertext(prompt, length: length) }
-        return allOfStdin()
+        return try allOfStdin()
     }
 
+    /// The most that is read from stdin for one text or ciphertext: far more than any message
+    /// holds, and a bound on what a mistaken pipe (`< /dev/zero`, a disk image) can make us hold.
+    public static let inputLimit = 1 << 20
+
     /// All of stdin without one trailing newline.
-    private static func allOfStdin() -> String {
-        withoutTrailingNewline(String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self))
+    ///
+    /// - Throws: ``TerminalInputError/inputTooLong(limit:)`` once more than ``inputLimit`` bytes
+    ///   came, without waiting for the rest.
+    private static func allOfStdin() throws(TerminalInputError) -> String {
+        var data = Data()
+        while let chunk = try? FileHandle.standardInput.read(upToCount: 1 << 16), !chunk.isEmpty {
+            data.append(chunk)
+            if data.count > inputLimit { throw .inputTooLong(limit: inputLimit) }
+        }
+        return withoutTrailingNewline(String(decoding: data, as: UTF8.self))
     }
 
     /// `text` without one trailing LF or CRLF: what a shell's `echo` or a file's last line adds.

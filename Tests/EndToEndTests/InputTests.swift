@@ -63,6 +63,25 @@ struct InputTests {
         }
     }
 
+    @Test("More than 1 MiB on stdin is refused (exit 65) without a key step, whatever the command")
+    func endlessStdin() throws {
+        try withTemporaryDirectory { root in
+            let (alice, _) = try Peer.pairedCouple(in: root)
+            try alice.expect(["contact", "edit", "bob", "--number", "+447700900123"])
+            let flood = String(repeating: "z", count: (1 << 20) + 1)
+            for arguments in [["encrypt", "bob"], ["send", "bob"], ["decrypt", "bob"], ["decrypt", "bob", "-"]] {
+                let refused = try alice.run(arguments, input: flood)
+                #expect(refused.status == 65, "\(arguments)")
+                #expect(refused.stderr.contains("More than 1 MiB came on stdin"), "\(refused.stderr)")
+            }
+            let shown = try alice.expect(["contact", "show", "bob", "--json"]).stdout
+            #expect(shown.contains("\"sendPosition\":0"), "\(shown)")
+            // Just under the bound is read whole: refused for its length by the message rules instead.
+            let long = try alice.run(["encrypt", "bob"], input: String(repeating: "z", count: 1 << 20))
+            #expect(long.status != 0 && !long.stderr.contains("came on stdin"), "\(long.stderr)")
+        }
+    }
+
     @Test("On a terminal, decrypt asks to paste the SMS and encrypt asks for the text; a pasted ciphertext with quotes and $ works")
     func terminalPrompts() async throws {
         guard TerminalSession.isAvailable else { return }

@@ -43,7 +43,7 @@ struct DecryptCommand: ParsableCommand {
         // On a terminal a decrypted text could drive it (CR, form feed are GSM-7): escape it.
         let onTerminal = TextInput.stdoutIsTerminal
         if !lines {
-            let input = TextInput.readCiphertext(
+            let input = try TextInput.readCiphertext(
                 ciphertext, prompt: "Paste the SMS from \(name): ", length: ProtocolConstants.wireLength)
             Output.line(try open(input, store: store, logger: logger, line: nil, escape: onTerminal ? TerminalText.escaped : { $0 }))
             return
