@@ -8,12 +8,19 @@ public struct LineBatch {
 
     /// Runs `body` on each stdin line (1-based number, line) and prints what it returns, or an
     /// empty line and the error described by `describe`; call ``finish()`` when done.
+    /// A line too long to read (``TerminalInputError/inputTooLong(limit:)``) fails as a line
+    /// does, and the batch ends there: what follows it is not read.
     public static func overStdin(describing describe: @escaping (any Error) -> String, _ body: (Int, String) throws -> String) -> LineBatch
     {
         var batch = LineBatch(describe: describe)
-        TextInput.forEachLine { number, line in
-            batch.total = number
-            batch.process(number) { try body(number, line) }
+        do {
+            try TextInput.forEachLine { number, line in
+                batch.total = number
+                batch.process(number) { try body(number, line) }
+            }
+        } catch {
+            batch.total += 1
+            batch.process(batch.total) { throw error }
         }
         return batch
     }

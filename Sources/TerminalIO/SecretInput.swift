@@ -20,7 +20,7 @@ public enum SecretInput {
             return argument
         }
         // On a terminal the value is typed masked, `-` or not: it must not show on the screen either.
-        let value = try TextInput.stdinIsTerminal ? masked(prompt, what: what) : TextInput.firstLineOfStdin() ?? ""
+        let value = try TextInput.stdinIsTerminal ? masked(prompt, what: what) : try TextInput.firstLineOfStdin() ?? ""
         guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { throw .nothingGiven(what: what) }
         return value
     }
@@ -37,7 +37,7 @@ public enum SecretInput {
             guard try terminal.readMasked(prompt: "Repeat it: ") == first else { throw .passphrasesDiffer }
             value = first
         } else {
-            value = TextInput.firstLineOfStdin()
+            value = try TextInput.firstLineOfStdin()
         }
         guard let given = value, !given.trimmingCharacters(in: .whitespaces).isEmpty else { throw .nothingGiven(what: what) }
         return given
@@ -45,7 +45,7 @@ public enum SecretInput {
 
     /// One line typed with echo off on the controlling terminal.
     private static func masked(_ prompt: String, what: String) throws(TerminalInputError) -> String {
-        guard let terminal = Terminal.open() else { return TextInput.firstLineOfStdin() ?? "" }
+        guard let terminal = Terminal.open() else { return try TextInput.firstLineOfStdin() ?? "" }
         do {
             return try terminal.readMasked(prompt: prompt)
         } catch {

@@ -16,7 +16,7 @@ extension TextInput {
     ///
     /// - Throws: ``TerminalInputError/severalLinesPasted`` (the rest of the paste discarded).
     static func promptedText(_ prompt: String) throws(TerminalInputError) -> String {
-        let line = promptedLine(prompt) ?? ""
+        let line = try promptedLine(prompt) ?? ""
         guard !discardPendingInput() else { throw .severalLinesPasted }
         return line
     }
@@ -25,15 +25,17 @@ extension TextInput {
     /// other than whitespace (a paste that an app broke over lines, or its rest pasted after a
     /// second prompt), or until an empty line or the end of input. Whatever was pasted after it
     /// is discarded, with a warning that says so.
-    public static func promptedCiphertext(_ prompt: String, length: Int) -> String {
-        var text = promptedLine(prompt) ?? ""
+    ///
+    /// - Throws: ``TerminalInputError/inputTooLong(limit:)`` past ``inputLimit`` bytes without Enter.
+    public static func promptedCiphertext(_ prompt: String, length: Int) throws(TerminalInputError) -> String {
+        var text = try promptedLine(prompt) ?? ""
         var count = characterCount(text)
         while count > 0, count < length {
             if !inputPending() {
                 FileHandle.standardError.write(
                     Data("(\(count) of \(length) characters; paste the rest, or press Enter to stop): ".utf8))
             }
-            guard let line = firstLineOfStdin(), characterCount(line) > 0 else { break }
+            guard let line = try firstLineOfStdin(), characterCount(line) > 0 else { break }
             text += line
             count = characterCount(text)
         }
@@ -53,6 +55,7 @@ extension TextInput {
     /// Whether a whole line waits on stdin within ``pasteGap`` (a terminal in canonical mode
     /// reports only complete lines).
     static func inputPending() -> Bool {
+        if StandardInput.holdsLine { return true }
         var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
         let ready = (try? SystemCall.poll(&descriptors, timeout: pasteGap)) ?? 0
         return ready > 0 && descriptors[0].revents & Int16(POLLIN) != 0
@@ -62,6 +65,7 @@ extension TextInput {
     /// whether a whole line was waiting (a paste of more than the prompt took).
     static func discardPendingInput() -> Bool {
         let pending = inputPending()
+        StandardInput.discard()
         tcflush(STDIN_FILENO, TCIFLUSH)
         return pending
     }

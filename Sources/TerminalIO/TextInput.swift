@@ -35,12 +35,13 @@ public enum TextInput {
     /// - Throws: ``TerminalInputError/inputTooLong(limit:)`` for more than ``inputLimit`` bytes on stdin.
     public static func readCiphertext(_ argument: String?, prompt: String, length: Int) throws(TerminalInputError) -> String {
         if let argument, argument != "-" { return argument }
-        if argument == nil, stdinIsTerminal { return promptedCiphertext(prompt, length: length) }
+        if argument == nil, stdinIsTerminal { return try promptedCiphertext(prompt, length: length) }
         return try allOfStdin()
     }
 
-    /// The most that is read from stdin for one text or ciphertext: far more than any message
-    /// holds, and a bound on what a mistaken pipe (`< /dev/zero`, a disk image) can make us hold.
+    /// The most that is read from stdin for one text, ciphertext, line or secret: far more than
+    /// any message holds, and a bound on what a mistaken pipe (`< /dev/zero`, a disk image) can
+    /// make us hold.
     public static let inputLimit = 1 << 20
 
     /// All of stdin without one trailing newline.
@@ -48,12 +49,7 @@ public enum TextInput {
     /// - Throws: ``TerminalInputError/inputTooLong(limit:)`` once more than ``inputLimit`` bytes
     ///   came, without waiting for the rest.
     private static func allOfStdin() throws(TerminalInputError) -> String {
-        var data = Data()
-        while let chunk = try? FileHandle.standardInput.read(upToCount: 1 << 16), !chunk.isEmpty {
-            data.append(chunk)
-            if data.count > inputLimit { throw .inputTooLong(limit: inputLimit) }
-        }
-        return withoutTrailingNewline(String(decoding: data, as: UTF8.self))
+        withoutTrailingNewline(try StandardInput.rest(limit: inputLimit))
     }
 
     /// `text` without one trailing LF or CRLF: what a shell's `echo` or a file's last line adds.
@@ -66,15 +62,18 @@ public enum TextInput {
 
     /// One line read from stdin after writing `prompt` to stderr; it ends on Enter (a ciphertext
     /// holds no line break, so a pasted SMS is one line). Nil at the end of input (Ctrl-D).
-    public static func promptedLine(_ prompt: String) -> String? {
+    ///
+    /// - Throws: ``TerminalInputError/inputTooLong(limit:)`` past ``inputLimit`` bytes without Enter.
+    public static func promptedLine(_ prompt: String) throws(TerminalInputError) -> String? {
         FileHandle.standardError.write(Data(prompt.utf8))
-        return firstLineOfStdin()
+        return try firstLineOfStdin()
     }
 
     /// The next line of stdin without its LF or CRLF; nil at the end of input.
-    public static func firstLineOfStdin() -> String? {
-        guard let line = readLine(strippingNewline: true) else { return nil }
-        return line.hasSuffix("\r") ? String(line.dropLast()) : line
+    ///
+    /// - Throws: ``TerminalInputError/inputTooLong(limit:)`` past ``inputLimit`` bytes without a line break.
+    public static func firstLineOfStdin() throws(TerminalInputError) -> String? {
+        try StandardInput.line(limit: inputLimit)
     }
 
     /// Warns that `what` was given as an argument, where other users and the shell's history see it.
@@ -85,11 +84,14 @@ public enum TextInput {
     }
 
     /// Calls `body` with each line of stdin (1-based number, line without its newline).
-    public static func forEachLine(_ body: (Int, String) throws -> Void) rethrows {
+    ///
+    /// - Throws: ``TerminalInputError/inputTooLong(limit:)`` at a line longer than
+    ///   ``inputLimit`` bytes; the lines before it were handed to `body`.
+    public static func forEachLine(_ body: (Int, String) -> Void) throws(TerminalInputError) {
         var number = 0
-        while let line = readLine(strippingNewline: true) {
+        while let line = try firstLineOfStdin() {
             number += 1
-            try body(number, line)
+            body(number, line)
         }
     }
 }

@@ -61,7 +61,7 @@ extension VaultCommand {
             }
             let generated = generate ? try generator.generate() : nil
             let password = try generated?.password ?? VaultCommand.readPassword(for: title, fromStdin: passwordStdin)
-            let notes = notesStdin ? VaultCommand.readNotes() : nil
+            let notes = notesStdin ? try VaultCommand.readNotes() : nil
             let draft = VaultDraft(
                 title: title, username: username, url: url, notes: notes, password: password, totp: totp,
                 generatedBits: generated?.bits)
@@ -146,7 +146,7 @@ extension VaultCommand {
                 value == "-" ? try SecretInput.read(nil, what: "TOTP URI", prompt: "otpauth://totp/ URI for \(title): ") : value
             }
             let changes = VaultChanges(
-                title: newTitle, username: username, url: url, notes: notesStdin ? VaultCommand.readNotes() : nil,
+                title: newTitle, username: username, url: url, notes: notesStdin ? try VaultCommand.readNotes() : nil,
                 password: newPassword, totp: uri, generatedBits: generated?.bits, markExposed: markExposed)
             let saved = try Vault.edit(titled: title, changes, in: try StoreAccess.unlock(global), now: Date())
             if json {

@@ -27,7 +27,7 @@ struct VaultCommand: ParsableCommand {
     /// a masked prompt (the first line of stdin when stdin is no terminal).
     static func readPassword(for title: String, fromStdin: Bool) throws -> String {
         if fromStdin {
-            guard let line = TextInput.firstLineOfStdin(), !line.isEmpty else {
+            guard let line = try TextInput.firstLineOfStdin(), !line.isEmpty else {
                 throw CLIError("--password-stdin was given but stdin held no password; pipe the password in.", status: .usage)
             }
             return line
@@ -41,9 +41,9 @@ struct VaultCommand: ParsableCommand {
     }
 
     /// The rest of stdin, for `--notes-stdin` (after the password's line when both come from stdin).
-    static func readNotes() -> String {
+    static func readNotes() throws -> String {
         var lines: [String] = []
-        while let line = readLine(strippingNewline: true) { lines.append(line) }
+        try TextInput.forEachLine { _, line in lines.append(line) }
         return lines.joined(separator: "\n")
     }
 
