@@ -63,7 +63,8 @@ struct ExitCodeTests {
             #expect(try alice.run(["contact", "list"], environment: wrong).status == 77)
             let third = try alice.run(["contact", "list"], environment: wrong)
             #expect(third.status == 77)
-            #expect(third.stderr.contains("locked"))
+            // The attempt that locks says its passphrase was wrong too, not only that it is locked.
+            #expect(third.stderr.contains("The passphrase is wrong, and that was one failure too many"), "\(third.stderr)")
             #expect(third.stderr.contains("try again after"))
             // Locked: even the right passphrase is refused until the time it names.
             let locked = try alice.run(["contact", "list"])

@@ -98,7 +98,7 @@ struct AccountTests {
         #expect(throws: StoreError.authenticationFailed(remainingAttempts: 1)) {
             _ = try store.unlock(passphrase: wrong, now: start + 1)
         }
-        #expect(throws: StoreError.lockedOut(until: start + 2 + 60)) {
+        #expect(throws: StoreError.lockedByThisAttempt(until: start + 2 + 60, secondFactor: false)) {
             _ = try store.unlock(passphrase: wrong, now: start + 2)
         }
 
@@ -110,10 +110,10 @@ struct AccountTests {
         #expect(try reopened.lockedUntil(now: start + 30) == start + 62)
 
         // The fourth failure after the lock expires locks twice as long, the fifth four times.
-        #expect(throws: StoreError.lockedOut(until: start + 70 + 120)) {
+        #expect(throws: StoreError.lockedByThisAttempt(until: start + 70 + 120, secondFactor: false)) {
             _ = try reopened.unlock(passphrase: wrong, now: start + 70)
         }
-        #expect(throws: StoreError.lockedOut(until: start + 200 + 240)) {
+        #expect(throws: StoreError.lockedByThisAttempt(until: start + 200 + 240, secondFactor: false)) {
             _ = try reopened.unlock(passphrase: wrong, now: start + 200)
         }
         let state = try reopened.readTransaction { try AccountRecord.require($0) }

@@ -59,7 +59,7 @@ struct TwoFactorLoginTests {
         let start = Date(timeIntervalSince1970: 1_900_000_000)
         _ = try? store.unlock(passphrase: TestStore.passphrase, now: start, secondFactor: FakeSecondFactor.check("0"))
         _ = try? store.unlock(passphrase: "not the passphrase", now: start + 1)
-        #expect(throws: StoreError.lockedOut(until: start + 2 + 60)) {
+        #expect(throws: StoreError.lockedByThisAttempt(until: start + 2 + 60, secondFactor: true)) {
             _ = try store.unlock(passphrase: TestStore.passphrase, now: start + 2, secondFactor: FakeSecondFactor.check("1"))
         }
         #expect(throws: StoreError.lockedOut(until: start + 62)) {

@@ -19,7 +19,8 @@ extension GatewayStore {
     ///   - now: The current time (a parameter so tests can move the clock).
     ///   - secondFactor: Compares the code read beforehand with the stored enrolment; nil when
     ///     no code was read (refused while two-factor login is on).
-    /// - Throws: ``StoreError/lockedOut(until:)`` while locked (and on the failure that locks),
+    /// - Throws: ``StoreError/lockedOut(until:)`` while locked,
+    ///   ``StoreError/lockedByThisAttempt(until:secondFactor:)`` on the failure that locks,
     ///   ``StoreError/authenticationFailed(remainingAttempts:)`` for a wrong passphrase,
     ///   ``StoreError/secondFactorFailed(_:remainingAttempts:)`` for a missing, wrong or replayed
     ///   code, ``StoreError/corrupted(_:)`` when the two-factor setting was altered in the file,
@@ -31,7 +32,7 @@ extension GatewayStore {
         let kek = try KeyEncryptionKey.derive(passphrase: passphrase, salt: record.salt, parameters: record.parameters)
         guard let (dataKey, rewrap) = try Self.unwrapDataKey(record, with: kek) else {
             logger.warning("Wrong passphrase for the gateway account.", metadata: failureMetadata(failures, lockedUntil))
-            if let lockedUntil { throw StoreError.lockedOut(until: lockedUntil) }
+            if let lockedUntil { throw StoreError.lockedByThisAttempt(until: lockedUntil, secondFactor: false) }
             throw StoreError.authenticationFailed(
                 remainingAttempts: lockoutPolicy.remainingAttempts(afterFailures: failures)
             )
@@ -40,7 +41,7 @@ extension GatewayStore {
         let (failure, upgraded) = try completeUnlock(record, keys: keys, rewrap: rewrap, secondFactor: secondFactor)
         if let failure {
             logger.warning("Second factor refused for the gateway account.", metadata: failureMetadata(failures, lockedUntil))
-            if let lockedUntil { throw StoreError.lockedOut(until: lockedUntil) }
+            if let lockedUntil { throw StoreError.lockedByThisAttempt(until: lockedUntil, secondFactor: true) }
             throw StoreError.secondFactorFailed(
                 failure, remainingAttempts: lockoutPolicy.remainingAttempts(afterFailures: failures)
             )

@@ -20,6 +20,9 @@ public enum StoreError: Error, Sendable, Equatable {
     case secondFactorFailed(SecondFactorFailure, remainingAttempts: Int)
     /// Too many wrong passphrases or codes: the account refuses to try again before `until`.
     case lockedOut(until: Date)
+    /// This attempt's passphrase (or, with `secondFactor`, its code) was wrong too, and it was
+    /// the one that locked the account until `until`.
+    case lockedByThisAttempt(until: Date, secondFactor: Bool)
     /// The data directory or the database cannot be used as it is (permissions, newer schema).
     case configuration(String)
     /// A stored secret failed authentication: the file was altered or belongs to another account.
@@ -85,10 +88,10 @@ extension StoreError: CustomStringConvertible, LocalizedError {
                     "That two-factor code was already used; wait for the next code and enter that (\(attempts) before the account locks)."
             }
         case .lockedOut(let until):
-            let stamp = ISO8601DateFormatter().string(from: until)
-            let seconds = max(1, Int(until.timeIntervalSinceNow.rounded(.up)))
-            return
-                "The account is locked after repeated wrong passphrases or codes; try again after \(stamp) (in \(StoreError.duration(seconds)))."
+            return "The account is locked after repeated wrong passphrases or codes; \(StoreError.tryAgain(after: until))."
+        case .lockedByThisAttempt(let until, let secondFactor):
+            let what = secondFactor ? "The two-factor code was not accepted" : "The passphrase is wrong"
+            return "\(what), and that was one failure too many: the account is now locked; \(StoreError.tryAgain(after: until))."
         case .daemonRunning(let pid):
             let daemon = pid > 0 ? "The daemon (process \(pid))" : "The daemon"
             return "\(daemon) is running on this data directory and holds the current data key; stop it first, then try again."
@@ -108,6 +111,12 @@ extension StoreError: CustomStringConvertible, LocalizedError {
     }
 
     public var errorDescription: String? { description }
+
+    /// "try again after 2026-…Z (in 1 minute)".
+    static func tryAgain(after until: Date) -> String {
+        let seconds = max(1, Int(until.timeIntervalSinceNow.rounded(.up)))
+        return "try again after \(ISO8601DateFormatter().string(from: until)) (in \(duration(seconds)))"
+    }
 
     /// A short human duration such as "3 minutes" or "2 hours 5 minutes".
     static func duration(_ seconds: Int) -> String {
@@ -155,7 +164,7 @@ extension StoreError: CategorizedError {
         case .alreadyExists, .invalidState, .daemonRunning: .conflict
         case .invalidInput: .invalidInput
         case .authenticationFailed, .secondFactorFailed: .authentication
-        case .lockedOut: .locked
+        case .lockedOut, .lockedByThisAttempt: .locked
         case .configuration: .configuration
         case .corrupted: .corrupted
         case .database(_, let busy), .server(_, let busy): busy ? .busy : .storage
