@@ -35,13 +35,21 @@ extension OTPEntries {
     /// refusal time) is committed whatever the outcome, before the outcome is thrown, so a code
     /// is accepted at most once across processes and failures count.
     ///
-    /// - Throws: ``OTPEntryError/codeRejected(_:)``, ``OTPEntryError/codeReplayed(_:)``,
-    ///   ``OTPEntryError/throttled(_:until:now:)``; the store's ``StoreError/notFound(_:)``.
+    /// A code that is not the entry's number of digits is a typing slip: refused before it is
+    /// compared, and not counted as a failure.
+    ///
+    /// - Throws: ``OTPEntryError/malformedCode(_:digits:length:)``, ``OTPEntryError/codeRejected(_:)``,
+    ///   ``OTPEntryError/codeReplayed(_:)``, ``OTPEntryError/throttled(_:until:now:)``; the
+    ///   store's ``StoreError/notFound(_:)``.
     public static func verify(_ code: String, named name: String, in store: UnlockedStore, now: Date) throws {
         try requireUserName(name)
         let (entryName, result) = try store.write { tx in
             let entry = try tx.otpEntry(named: name)
             let enrolment = try enrolment(of: entry)
+            let typed = code.utf8.filter { $0 != UInt8(ascii: " ") }
+            guard typed.count == enrolment.digits, typed.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+                throw OTPEntryError.malformedCode(entry.name, digits: enrolment.digits, length: typed.count)
+            }
             let state = try OTPEnrolment.decodeState(
                 entry.state, initial: enrolment.initialState, unreadable: OTPEntryError.stateUnreadable(entry.name))
             let outcome = try enrolment.verifier().verify(code, state: state, now: TOTP.unixTime(now))

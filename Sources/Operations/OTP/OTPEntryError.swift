@@ -21,6 +21,9 @@ public enum OTPEntryError: Error, Sendable, Hashable {
     case unreadable(String)
     /// The entry's stored verification state cannot be decoded.
     case stateUnreadable(String)
+    /// The code is not `digits` digits (spaces aside): a typing slip, refused before it is
+    /// compared or counted; `length` is how many characters it had.
+    case malformedCode(String, digits: Int, length: Int)
     /// The code matches nothing in the window.
     case codeRejected(String)
     /// The code matched a step or counter that was already accepted.
@@ -32,7 +35,7 @@ public enum OTPEntryError: Error, Sendable, Hashable {
 extension OTPEntryError: CategorizedError {
     public var category: ErrorCategory {
         switch self {
-        case .reservedName, .nameStartsWithDash, .invalid, .parametersWithURI, .timeForCounterEntry: .invalidInput
+        case .reservedName, .nameStartsWithDash, .invalid, .parametersWithURI, .timeForCounterEntry, .malformedCode: .invalidInput
         case .counterExhausted: .conflict
         case .unreadable, .stateUnreadable: .corrupted
         case .codeRejected, .codeReplayed: .verificationFailed
@@ -58,6 +61,8 @@ extension OTPEntryError: CategorizedError {
             "The OTP entry \"\(name)\" cannot be read; remove it and add it again."
         case .stateUnreadable(let name):
             "The verification state of \"\(name)\" cannot be read; remove the entry and add it again."
+        case .malformedCode(let name, let digits, let length):
+            "A code for \"\(name)\" is \(digits) digits, and the one given is not (\(length) characters); type the whole code as the app shows it."
         case .codeRejected(let name):
             "The code is wrong for \"\(name)\"; check the code (and the clock) and try again."
         case .codeReplayed(let name):

@@ -58,6 +58,15 @@ struct OTPEntriesTests {
                 try OTPEntries.verify(code, named: "login", in: reopened, now: Self.now + 1)
             }
 
+            // A slip of the fingers (too short, a letter) says so, and is not counted as a failure.
+            for slip in ["12", "12345a", "1234567"] {
+                let refused = #expect(throws: OTPEntryError.self) {
+                    try OTPEntries.verify(slip, named: "login", in: reopened, now: Self.now + 2)
+                }
+                #expect(refused == .malformedCode("login", digits: 6, length: slip.count), "\(String(describing: refused))")
+                #expect(refused?.description.contains("is 6 digits") == true && refused?.description.contains(slip) == false)
+            }
+
             let wrong = String(format: "%06d", (Int(code)! + 1) % 1_000_000)
             var failures: [OTPEntryError] = []
             for _ in 0..<4 {
