@@ -74,6 +74,18 @@ struct ResyncByHandTests {
         }
     }
 
+    @Test("status names a re-pairing in progress, as contact list does")
+    func statusShowsRePairing() throws {
+        try withTemporaryDirectory { root in
+            let (alice, _) = try Peer.pairedCouple(in: root)
+            let line = { try alice.expect(["status"]).lines.first { $0.hasPrefix("  bob:") } ?? "" }
+            #expect(try !line().contains("re-pairing"))
+            try alice.expect(["resync", "bob", "--manual"])
+            let pending = try line()
+            #expect(pending.contains("re-pairing pending"), "\(pending)")
+        }
+    }
+
     @Test("resync --manual before pairing replaces a lost code: the new one pairs, and it says no session is kept")
     func lostCodeBeforePairing() throws {
         try withTemporaryDirectory { root in

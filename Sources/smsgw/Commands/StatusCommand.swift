@@ -81,6 +81,7 @@ struct StatusCommand: ParsableCommand {
         if status.contacts.isEmpty { lines.append("  none; add one with `smsgw contact add NAME --number +E164`.") }
         for contact in status.contacts {
             var facts = [contact.sync.state.rawValue]
+            if contact.rePairing { facts.append("re-pairing pending (the current session is still in use)") }
             if !contact.numbers.isEmpty { facts.insert(contact.numbers.joined(separator: " "), at: 0) }
             if let modem = contact.modem {
                 facts.append("via \(modem)" + (contact.modemMissing ? " (no such modem is configured: any modem sends)" : ""))
