@@ -23,7 +23,7 @@ extension SimulatedNetwork {
     ///
     /// - Parameters:
     ///   - directory: Where its links, gammurc files, control socket and traffic log go
-    ///     (``temporaryDirectory()`` when nil).
+    ///     (``temporaryDirectory()`` when nil, removed again by ``stop()``).
     ///   - pin: A SIM PIN every modem asks for at power-on.
     ///   - storageCapacity: SMS each modem memory holds.
     /// - Returns: The running network; each modem's gammurc is ``gammurc(for:)``.
@@ -32,7 +32,8 @@ extension SimulatedNetwork {
         in directory: URL?, numbers: [String], pin: String? = nil, storageCapacity: Int = 30, faults: FaultPlan = FaultPlan(),
         seed: UInt64? = nil, logger: Logger = Logger(label: "smsgw.sim")
     ) throws -> SimulatedNetwork {
-        let network = SimulatedNetwork(directory: directory ?? temporaryDirectory(), seed: seed, faults: faults, logger: logger)
+        let network = SimulatedNetwork(
+            directory: directory ?? temporaryDirectory(), seed: seed, faults: faults, logger: logger, removesDirectory: directory == nil)
         for number in numbers {
             try network.addModem(number: number, pin: pin, storageCapacity: storageCapacity)
         }

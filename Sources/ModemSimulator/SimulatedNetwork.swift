@@ -16,6 +16,9 @@ public final class SimulatedNetwork: Sendable {
 
     /// Holds the symlinks, gammurc files, control socket and traffic log.
     public let directory: URL
+    /// Whether ``stop()`` removes ``directory``: one made for this network alone, which nothing
+    /// uses once its terminals are gone.
+    let removesDirectory: Bool
     let logger: Logger
     let traffic: TrafficLog
     /// SMSC routing, delays and store and forward, serialised.
@@ -61,11 +64,14 @@ public final class SimulatedNetwork: Sendable {
     ///   - directory: Created if missing.
     ///   - seed: Makes fault decisions repeatable; random when `nil`.
     ///   - faults: The global fault plan to start with (see ``faults``).
+    ///   - removesDirectory: Whether ``stop()`` removes the directory with what is in it (a
+    ///     temporary one made for this network).
     public init(
         directory: URL, seed: UInt64? = nil, faults: FaultPlan = FaultPlan(),
-        logger: Logger = Logger(label: "smsgw.sim")
+        logger: Logger = Logger(label: "smsgw.sim"), removesDirectory: Bool = false
     ) {
         self.directory = directory
+        self.removesDirectory = removesDirectory
         self.logger = logger
         // ``start()`` refuses a directory that is not private; this only prepares it for the log.
         try? PrivateDirectory.prepare(directory)
@@ -156,6 +162,7 @@ public final class SimulatedNetwork: Sendable {
         control?.stop()
         control = nil
         for modem in modems { modem.shutdown() }
+        if removesDirectory { try? FileManager.default.removeItem(at: directory) }
         logger.info("simulated network stopped")
     }
 

@@ -40,7 +40,8 @@ public final class SimulatedGateway: Sendable {
         var simLogger = logger
         simLogger.logLevel = max(logger.logLevel, .notice)
         let network = SimulatedNetwork(
-            directory: simulator.directory, seed: simulator.seed, faults: simulator.faults, logger: simLogger)
+            directory: simulator.directory, seed: simulator.seed, faults: simulator.faults, logger: simLogger,
+            removesDirectory: simulator.directoryIsTemporary)
         for number in simulator.numbers { try network.addModem(number: number) }
         try network.start()
         for modem in network.modems { try network.writeGammurc(for: modem) }

@@ -8,6 +8,8 @@ public import ModemSimulator
 public struct SimulatorSettings: Sendable, Equatable {
     /// Where the pseudo-terminal links, gammurc files, control socket and traffic log go.
     public var directory: URL
+    /// Whether ``directory`` is a temporary one made here, removed when the network stops.
+    public var directoryIsTemporary: Bool
     /// The simulated modems' numbers (the first ones the gateway drives; see ``drivenCount``).
     public var numbers: [String]
     /// How many of `numbers` the gateway drives itself; the others are peers to talk to.
@@ -20,7 +22,8 @@ public struct SimulatorSettings: Sendable, Equatable {
     /// Settings for a network of `numbers`.
     ///
     /// - Parameters:
-    ///   - directory: Where the network's files go (default: a new temporary directory).
+    ///   - directory: Where the network's files go (default: a new temporary directory, removed
+    ///     when the network stops).
     ///   - numbers: The simulated modems' numbers; the first `driven` are the gateway's.
     ///   - driven: How many modems the gateway drives (at least one, at most all).
     ///   - faults: Faults to inject.
@@ -29,9 +32,8 @@ public struct SimulatorSettings: Sendable, Equatable {
         directory: URL? = nil, numbers: [String] = ["+15550001", "+15550002"], driven: Int = 1,
         faults: FaultPlan = .none, seed: UInt64? = nil
     ) {
-        self.directory =
-            directory
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("smsgw-sim-\(UUID().uuidString.prefix(8))")
+        self.directory = directory ?? SimulatedNetwork.temporaryDirectory()
+        self.directoryIsTemporary = directory == nil
         self.numbers = numbers
         self.drivenCount = max(1, min(driven, numbers.count))
         self.faults = faults

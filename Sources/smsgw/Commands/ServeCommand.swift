@@ -33,7 +33,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "With --sim: the simulated numbers, comma-separated (the gateway drives the first).")
     var simNumbers: String = "+15550001,+15550002"
 
-    @Option(help: "With --sim: the directory for the network's device links, gammurc files and control socket.")
+    @Option(
+        help:
+            "With --sim: the directory for the network's device links, gammurc files, control socket and traffic log (default: a new temporary directory, removed when it stops)."
+    )
     var simDir: String?
 
     @Flag(help: "Check the configuration, passphrase and devices, say what would run, and exit.")

@@ -26,7 +26,10 @@ struct SimCommand: AsyncParsableCommand {
     @Option(help: "A SIM PIN every modem asks for at power-on.")
     var pin: String?
 
-    @Option(help: "Directory for the device symlinks, gammurc files, control socket and traffic log (default: a new temporary directory).")
+    @Option(
+        help:
+            "Directory for the device symlinks, gammurc files, control socket and traffic log (default: a new temporary directory, removed when it stops)."
+    )
     var dir: String?
 
     @Option(help: "Probability (0-1) that an SMS is lost.")
