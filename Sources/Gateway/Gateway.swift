@@ -35,6 +35,8 @@ public final class Gateway: Sendable {
     private let group: ServiceGroup
     private let context: GatewayContext
     private let logger: Logger
+    /// What the start-up line says: version, node, store and data directory.
+    private let startFacts: Logger.Metadata
 
     /// Builds the services; nothing talks to a modem before ``run()``.
     ///
@@ -118,6 +120,11 @@ public final class Gateway: Sendable {
         self.outboxWake = outboxWake
         self.services = services
         self.logger = logger
+        self.startFacts = [
+            GatewayLog.count: "\(configuration.modems.count)", GatewayLog.version: "\(node.version.isEmpty ? "-" : node.version)",
+            GatewayLog.node: "\(node.name)", GatewayLog.store: "\(store.gateway.backendName) \(store.gateway.location)",
+            GatewayLog.dataDirectory: "\(configuration.dataDirectory.path)",
+        ]
         self.context = context
         self.group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
@@ -135,7 +142,7 @@ public final class Gateway: Sendable {
     /// Runs every service until SIGTERM/SIGINT (or ``shutdown()``), then shuts them down in
     /// reverse order: new claims stop, an SMS being submitted finishes and is recorded, modems close.
     public func run() async throws {
-        logger.notice("Gateway starting.", metadata: [GatewayLog.count: "\(configuration.modems.count)"])
+        logger.notice("Gateway starting.", metadata: startFacts)
         try await context.recordStart(now: Date())
         // A daemon whose node another run took over stops as SIGTERM would stop it, then fails.
         let presence = context.presence

@@ -19,7 +19,11 @@ struct DaemonLogTests {
                 let lines = daemon.lines
                 #expect(lines.count >= 2, "\(lines)")
                 if journal {
-                    #expect(lines.contains("<5>Gateway starting. smsgw.count=1"), "\(lines)")
+                    // The start-up line says what runs where: an operator checking an upgrade or a move reads it.
+                    let start = lines.first { $0.hasPrefix("<5>Gateway starting. smsgw.count=1 ") } ?? ""
+                    for fact in ["smsgw.data-dir=\(alice.dataDir.path)", "smsgw.node=", "smsgw.store=", "sqlite", "smsgw.version="] {
+                        #expect(start.contains(fact), "\(fact): \(lines)")
+                    }
                     #expect(lines.allSatisfy { $0.range(of: #"^<[0-7]>"#, options: .regularExpression) != nil }, "\(lines)")
                     #expect(!lines.contains { $0.range(of: #"^<[0-7]>\d{4}-\d\d-\d\dT"#, options: .regularExpression) != nil })
                 } else {

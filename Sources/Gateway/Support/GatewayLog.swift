@@ -20,4 +20,8 @@ public enum GatewayLog {
     public static let webhook = "smsgw.webhook"
     /// A journal event's id.
     public static let event = "smsgw.event"
+    /// The smsgw version a daemon runs.
+    public static let version = "smsgw.version"
+    /// A daemon's data directory (its lock, its status socket, a SQLite store).
+    public static let dataDirectory = "smsgw.data-dir"
 }
