@@ -64,7 +64,7 @@ enum OpenAPIDocument {
                 '422':
                   $ref: '#/components/responses/Problem'
                 '429':
-                  $ref: '#/components/responses/Problem'
+                  $ref: '#/components/responses/Throttled'
                 '503':
                   $ref: '#/components/responses/Problem'
             get:
@@ -114,7 +114,7 @@ enum OpenAPIDocument {
                 '404':
                   $ref: '#/components/responses/Problem'
                 '429':
-                  $ref: '#/components/responses/Problem'
+                  $ref: '#/components/responses/Throttled'
           /v1/messages/{id}:
             get:
               operationId: getMessage
@@ -141,7 +141,7 @@ enum OpenAPIDocument {
                 '404':
                   $ref: '#/components/responses/Problem'
                 '429':
-                  $ref: '#/components/responses/Problem'
+                  $ref: '#/components/responses/Throttled'
           /v1/contacts:
             get:
               operationId: listContacts
@@ -160,7 +160,7 @@ enum OpenAPIDocument {
                 '403':
                   $ref: '#/components/responses/Problem'
                 '429':
-                  $ref: '#/components/responses/Problem'
+                  $ref: '#/components/responses/Throttled'
           /v1/contacts/{name}:
             get:
               operationId: getContact
@@ -181,7 +181,7 @@ enum OpenAPIDocument {
                 '404':
                   $ref: '#/components/responses/Problem'
                 '429':
-                  $ref: '#/components/responses/Problem'
+                  $ref: '#/components/responses/Throttled'
           /v1/contacts/{name}/resync:
             post:
               operationId: resyncContact
@@ -206,7 +206,7 @@ enum OpenAPIDocument {
                 '422':
                   $ref: '#/components/responses/Problem'
                 '429':
-                  $ref: '#/components/responses/Problem'
+                  $ref: '#/components/responses/Throttled'
                 '503':
                   $ref: '#/components/responses/Problem'
           /v1/status:
@@ -225,7 +225,7 @@ enum OpenAPIDocument {
                 '403':
                   $ref: '#/components/responses/Problem'
                 '429':
-                  $ref: '#/components/responses/Problem'
+                  $ref: '#/components/responses/Throttled'
           /v1/events:
             get:
               operationId: streamEvents
@@ -268,7 +268,7 @@ enum OpenAPIDocument {
                 '403':
                   $ref: '#/components/responses/Problem'
                 '429':
-                  $ref: '#/components/responses/Problem'
+                  $ref: '#/components/responses/Throttled'
           /v1/openapi.yaml:
             get:
               operationId: getOpenAPI
@@ -297,7 +297,7 @@ enum OpenAPIDocument {
                 '403':
                   $ref: '#/components/responses/Problem'
                 '429':
-                  $ref: '#/components/responses/Problem'
+                  $ref: '#/components/responses/Throttled'
           /health/live:
             get:
               operationId: getLiveness
@@ -351,6 +351,20 @@ enum OpenAPIDocument {
           responses:
             Problem:
               description: An error (RFC 9457) with a sentence that says what to do.
+              content:
+                application/problem+json:
+                  schema:
+                    $ref: '#/components/schemas/Problem'
+            Throttled:
+              description: >-
+                The client's address made 10 failed authentications within a minute and this request's
+                token is missing or fails too; Retry-After says when the address may try again. A request
+                with a valid token is served whatever its address's failures.
+              headers:
+                Retry-After:
+                  description: Seconds until the address may try again.
+                  schema:
+                    type: integer
               content:
                 application/problem+json:
                   schema:
