@@ -240,7 +240,9 @@ enum OpenAPIDocument {
                 Last-Event-ID (or ?after=) to resume after the last event seen, losing and repeating
                 nothing; 0 starts at the beginning of both, and an id below 10^9 (from a version whose
                 stream held log changes alone) resumes the log after it and the journal at its end.
-                Without either, the stream starts at the present.
+                Without either, the stream starts at the present. An id beyond every event this store
+                handed out (kept across a restored backup or from another store) gets 409: start again
+                without it.
               parameters:
                 - name: Last-Event-ID
                   in: header
@@ -266,6 +268,8 @@ enum OpenAPIDocument {
                 '401':
                   $ref: '#/components/responses/Problem'
                 '403':
+                  $ref: '#/components/responses/Problem'
+                '409':
                   $ref: '#/components/responses/Problem'
                 '429':
                   $ref: '#/components/responses/Throttled'
