@@ -21,6 +21,8 @@ struct APIHandlers: Sendable {
     let metrics: APIMetrics
     /// The sends waiting for their transaction (group commit).
     let submissions: SubmissionQueue
+    /// The configured webhook endpoints, for their backlog on the metrics page.
+    let webhooks: [WebhookEndpoint]
 
     /// Store calls block (SQLite, and a write may wait for another process's transaction), so
     /// they run here rather than on Swift's cooperative pool.
