@@ -44,7 +44,8 @@ public final class APIServer: Service, Sendable {
         let address = settings.listen ?? HTTPSettings.defaultAddress
         self.address = address.description
         let handlers = APIHandlers(
-            store: store, live: live, settings: settings, throttle: AuthenticationThrottle(), queued: queued, version: version,
+            store: store, live: live, settings: settings, throttle: AuthenticationThrottle(limit: settings.authFailureLimit),
+            queued: queued, version: version,
             metrics: APIMetrics(),
             submissions: SubmissionQueue(store: store, queueLimit: settings.maxQueued, writer: APIHandlers.storeQueue, queued: queued),
             webhooks: webhooks)

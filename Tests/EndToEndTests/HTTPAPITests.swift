@@ -15,10 +15,10 @@ struct HTTPAPITests {
         let daemon: ServeProcess
         let base: String
 
-        static func start(in root: URL) async throws -> Fixture {
+        static func start(in root: URL, environment: [String: String] = [:]) async throws -> Fixture {
             let (alice, _) = try Peer.pairedCouple(in: root)
             try alice.expect(["contact", "edit", "bob", "--number", "+15550002"])
-            let daemon = try await ServeProcess.simulated(alice, in: root)
+            let daemon = try await ServeProcess.simulated(alice, in: root, environment: environment)
             return Fixture(alice: alice, daemon: daemon, base: try await waitForAPI(log: daemon.log))
         }
 
