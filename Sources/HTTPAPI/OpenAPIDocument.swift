@@ -361,9 +361,10 @@ enum OpenAPIDocument {
                     $ref: '#/components/schemas/Problem'
             Throttled:
               description: >-
-                The client's address made 10 failed authentications within a minute and this request's
-                token is missing or fails too; Retry-After says when the address may try again. A request
-                with a valid token is served whatever its address's failures.
+                The client's address made 10 failed authentications within a minute ([http]
+                auth_failure_limit sets the number) and this request's token is missing or fails too;
+                Retry-After says when the address may try again. A request with a valid token is served
+                whatever its address's failures.
               headers:
                 Retry-After:
                   description: Seconds until the address may try again.
