@@ -62,7 +62,7 @@ extension ConsoleController {
             tokens: (try? APITokens.list(store: store)) ?? [],
             // The daemon registers every configured endpoint in the store before it serves, so
             // the store's list is the configuration's (and those removed from it since).
-            webhooks: (try? Webhooks.list(configured: [], store: store)) ?? [],
+            webhooks: (try? Webhooks.list(configured: environment.webhooks, store: store)) ?? [],
             deliveries: (try? Webhooks.deliveries(limit: Self.deliveryLimit, store: store)) ?? [], createdToken: createdToken)
         return AdminPage.render(operators: operators, audit: audit, integrations: integrations, viewer: viewer, banners: banners)
     }

@@ -20,11 +20,14 @@ public struct ConsoleController: Sendable {
         public var secure: Bool
         public var version: String
         public var clock: @Sendable () -> Date
+        /// The configured webhook endpoints: the admin page shows their events and backlogs.
+        public var webhooks: [WebhookEndpoint]
 
         public init(
             store: UnlockedStore, status: @escaping @Sendable (Date) throws -> GatewayStatus, wake: @escaping @Sendable () -> Void = {},
-            secure: Bool, version: String, clock: @escaping @Sendable () -> Date = { Date() }
+            secure: Bool, version: String, clock: @escaping @Sendable () -> Date = { Date() }, webhooks: [WebhookEndpoint] = []
         ) {
+            self.webhooks = webhooks
             self.store = store
             self.status = status
             self.wake = wake

@@ -65,7 +65,7 @@ extension AdminPage {
         let endpoints = integrations.webhooks.map { hook -> HTML in
             """
             <tr class="\(hook.state)"><td class="url">\(hook.url)</td><td>\(hook.state)\(hook.disabledReason.map { ": \($0)" }, or: "")</td>\
-            <td>\(hook.pending)</td><td>\(hook.delivered)</td><td>\(hook.failed)</td><td>\(ConsolePage.time(hook.lastDeliveredAt))</td></tr>
+            <td>\(hook.pending)</td><td class="waiting">\(hook.waiting)</td><td>\(hook.delivered)</td><td>\(hook.failed)</td><td>\(ConsolePage.time(hook.lastDeliveredAt))</td></tr>
 
             """
         }
@@ -82,7 +82,7 @@ extension AdminPage {
             <section><h2>Webhooks</h2>
             \(HTML.when(integrations.webhooks.isEmpty, "<p class=\"none\">No webhooks; they are set in the daemon's configuration.</p>"))
             \(HTML.when(!integrations.webhooks.isEmpty, """
-            <table class="webhooks"><thead><tr><th>Endpoint</th><th>State</th><th>Pending</th><th>Delivered</th><th>Failed</th><th>Last delivered</th></tr></thead>
+            <table class="webhooks"><thead><tr><th>Endpoint</th><th>State</th><th>Pending</th><th>Waiting</th><th>Delivered</th><th>Failed</th><th>Last delivered</th></tr></thead>
             <tbody>\(endpoints)</tbody></table>
             """))
             \(HTML.when(!integrations.deliveries.isEmpty, """

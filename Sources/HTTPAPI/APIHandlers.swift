@@ -21,6 +21,8 @@ struct APIHandlers: Sendable {
     let metrics: APIMetrics
     /// The sends waiting for their transaction (group commit).
     let submissions: SubmissionQueue
+    /// The configured webhook endpoints, for their backlog on the metrics page.
+    let webhooks: [WebhookEndpoint]
 
     /// Store calls block (SQLite, and a write may wait for another process's transaction), so
     /// they run here rather than on Swift's cooperative pool.
@@ -33,27 +35,25 @@ struct APIHandlers: Sendable {
         }
     }
 
-    /// The token of the request when it has `scope`; failures count against the client's address.
+    /// The token of the request when it has `scope`. A missing or failing token counts against
+    /// the client's address; a valid one is served even while the address is throttled.
     ///
     /// - Throws: ``Operations/APITokenError``: missing or invalid token (401), missing scope
-    ///   (403), too many failures from the address (429).
+    ///   (403), a missing or failing token from an address with too many failures (429).
     @discardableResult
     func authorize(_ request: Request, _ context: APIContext, _ scope: APIScope) async throws -> APIToken {
         let now = Date()
-        try throttle.check(context.clientAddress, now: now)
         guard let presented = Self.presentedToken(request) else {
-            throttle.recordFailure(context.clientAddress, now: now)
-            throw APITokenError.missing
+            throw throttle.refusal(.missing, from: context.clientAddress, now: now)
         }
         let store = store
+        let token: APIToken
         do {
-            let token = try await blocking { try APITokens.authenticate(presented, store: store, now: now) }
-            throttle.recordSuccess(context.clientAddress)
-            return try token.requiring(scope)
+            token = try await blocking { try APITokens.authenticate(presented, store: store, now: now) }
         } catch let error as APITokenError where error.category == .authentication {
-            throttle.recordFailure(context.clientAddress, now: now)
-            throw error
+            throw throttle.refusal(error, from: context.clientAddress, now: now)
         }
+        return try token.requiring(scope)
     }
 
     /// The token of the request's `Authorization: Bearer` header, or nil without one.

@@ -34,16 +34,19 @@ final class APIMetrics: Sendable {
         var submitDelays: (atMost: [Int], count: Int, sum: Double)
         var decryptFailures: [DecryptFailureReason: Int]
         var webhookDeliveries: [WebhookOutcome: Int]
+        /// Each configured endpoint's backlog (``Operations/WebhookStatus/waiting``).
+        var webhookWaiting: [(endpoint: String, count: Int)]
     }
 
     /// The bounds, in seconds, of the histogram from queued to submitted.
     static let submitBounds: [Double] = [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 3600]
 
-    /// Reads the figures of one scrape from one snapshot.
-    static func figures(from reader: StoreReader) throws -> StoreFigures {
+    /// Reads the figures of one scrape from one snapshot; `webhooks` are the configured endpoints.
+    static func figures(from reader: StoreReader, webhooks: [WebhookEndpoint]) throws -> StoreFigures {
         StoreFigures(
             messages: try reader.messageCounts(), submitDelays: try reader.submitDelays(bounds: submitBounds),
-            decryptFailures: try DecryptFailureReason.counts(in: reader), webhookDeliveries: try WebhookOutcome.counts(in: reader))
+            decryptFailures: try DecryptFailureReason.counts(in: reader), webhookDeliveries: try WebhookOutcome.counts(in: reader),
+            webhookWaiting: try Webhooks.list(configured: webhooks, reader: reader).filter(\.configured).map { ($0.url, $0.waiting) })
     }
 
     /// The page: the gauges as of now, then the histograms.
@@ -70,6 +73,11 @@ final class APIMetrics: Sendable {
                 "webhook_deliveries", [("outcome", outcome.rawValue)],
                 "Webhook deliveries the store keeps, by outcome (retrying: failed, will be tried again).",
                 figures.webhookDeliveries[outcome] ?? 0)
+        }
+        for (endpoint, count) in figures.webhookWaiting {
+            set(
+                "webhook_waiting", [("endpoint", endpoint)],
+                "Journal events an endpoint takes that wait for their delivery (behind a retrying one, or not picked up yet).", count)
         }
         for (state, count) in status.outbox { set("outbox", [("state", state.rawValue)], "Outbox SMS by state.", count) }
         for modem in status.modems {

@@ -64,8 +64,10 @@ extension APIHandlers {
     func metricsPage(_ request: Request, _ context: APIContext) async throws -> Response {
         try await authorize(request, context, .metrics)
         let live = live
-        let store = store
-        let (status, figures) = try await blocking { (try live.read(now: Date()), try store.read(APIMetrics.figures(from:))) }
+        let (store, webhooks) = (store, webhooks)
+        let (status, figures) = try await blocking {
+            (try live.read(now: Date()), try store.read { try APIMetrics.figures(from: $0, webhooks: webhooks) })
+        }
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
             body: ResponseBody(

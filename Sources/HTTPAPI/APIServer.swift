@@ -7,7 +7,7 @@ import HummingbirdTLS
 public import Logging
 import NIOCore
 import NIOSSL
-import Operations
+public import Operations
 public import ServiceLifecycle
 public import Store
 
@@ -31,20 +31,24 @@ public final class APIServer: Service, Sendable {
     ///   - live: The gateway's live status.
     ///   - logger: Where the API logs (never a token or a text).
     ///   - version: The daemon's version, for `GET /v1/status`.
+    ///   - webhooks: The configured webhook endpoints, whose backlogs the metrics and the console show.
     ///   - queued: Called after the API queued a message, to wake the outbox sender.
     ///   - listening: Called with the bound address (`HOST:PORT`) once the API listens.
     ///   - console: Whether the web console answers under `/` (docs/OPERATIONS.md, "The web console").
     /// - Throws: ``APIServerError`` when the TLS files cannot be read.
     public init(
         settings: HTTPSettings, store: UnlockedStore, live: LiveStatus, logger: Logger, version: String,
-        queued: @escaping @Sendable () -> Void = {}, listening: @escaping @Sendable (String) -> Void = { _ in }, console: Bool = true
+        webhooks: [WebhookEndpoint] = [], queued: @escaping @Sendable () -> Void = {},
+        listening: @escaping @Sendable (String) -> Void = { _ in }, console: Bool = true
     ) throws {
         let address = settings.listen ?? HTTPSettings.defaultAddress
         self.address = address.description
         let handlers = APIHandlers(
-            store: store, live: live, settings: settings, throttle: AuthenticationThrottle(), queued: queued, version: version,
+            store: store, live: live, settings: settings, throttle: AuthenticationThrottle(limit: settings.authFailureLimit),
+            queued: queued, version: version,
             metrics: APIMetrics(),
-            submissions: SubmissionQueue(store: store, queueLimit: settings.maxQueued, writer: APIHandlers.storeQueue, queued: queued))
+            submissions: SubmissionQueue(store: store, queueLimit: settings.maxQueued, writer: APIHandlers.storeQueue, queued: queued),
+            webhooks: webhooks)
         let server: HTTPServerBuilder
         if let certificate = settings.tlsCertificate, let key = settings.tlsKey {
             server = try .tls(.http1(), tlsConfiguration: try Self.tls(certificate: certificate, key: key))
@@ -56,7 +60,8 @@ public final class APIServer: Service, Sendable {
         application = Application(
             router: APIRoutes.router(
                 handlers,
-                console: console ? Self.console(store: store, live: live, settings: settings, version: version, wake: queued) : nil),
+                console: console
+                    ? Self.console(store: store, live: live, settings: settings, version: version, wake: queued, webhooks: webhooks) : nil),
             server: server,
             configuration: ApplicationConfiguration(address: .hostname(address.host, port: address.port), serverName: nil),
             onServerRunning: { channel in
@@ -79,11 +84,15 @@ public final class APIServer: Service, Sendable {
 
     /// The web console over the same store, status and wake as the API.
     static func console(
-        store: UnlockedStore, live: LiveStatus, settings: HTTPSettings, version: String, wake: @escaping @Sendable () -> Void
+        store: UnlockedStore, live: LiveStatus, settings: HTTPSettings, version: String, wake: @escaping @Sendable () -> Void,
+        webhooks: [WebhookEndpoint]
     )
         -> ConsoleController
     {
-        ConsoleController(.init(store: store, status: { try live.read(now: $0) }, wake: wake, secure: settings.servesTLS, version: version))
+        ConsoleController(
+            .init(
+                store: store, status: { try live.read(now: $0) }, wake: wake, secure: settings.servesTLS, version: version,
+                webhooks: webhooks))
     }
 
     static func tls(certificate: String, key: String) throws -> TLSConfiguration {

@@ -64,7 +64,7 @@ enum OpenAPIDocument {
                 '422':
                   $ref: '#/components/responses/Problem'
                 '429':
-                  $ref: '#/components/responses/Problem'
+                  $ref: '#/components/responses/Throttled'
                 '503':
                   $ref: '#/components/responses/Problem'
             get:
@@ -114,7 +114,7 @@ enum OpenAPIDocument {
                 '404':
                   $ref: '#/components/responses/Problem'
                 '429':
-                  $ref: '#/components/responses/Problem'
+                  $ref: '#/components/responses/Throttled'
           /v1/messages/{id}:
             get:
               operationId: getMessage
@@ -141,7 +141,7 @@ enum OpenAPIDocument {
                 '404':
                   $ref: '#/components/responses/Problem'
                 '429':
-                  $ref: '#/components/responses/Problem'
+                  $ref: '#/components/responses/Throttled'
           /v1/contacts:
             get:
               operationId: listContacts
@@ -160,7 +160,7 @@ enum OpenAPIDocument {
                 '403':
                   $ref: '#/components/responses/Problem'
                 '429':
-                  $ref: '#/components/responses/Problem'
+                  $ref: '#/components/responses/Throttled'
           /v1/contacts/{name}:
             get:
               operationId: getContact
@@ -181,7 +181,7 @@ enum OpenAPIDocument {
                 '404':
                   $ref: '#/components/responses/Problem'
                 '429':
-                  $ref: '#/components/responses/Problem'
+                  $ref: '#/components/responses/Throttled'
           /v1/contacts/{name}/resync:
             post:
               operationId: resyncContact
@@ -206,7 +206,7 @@ enum OpenAPIDocument {
                 '422':
                   $ref: '#/components/responses/Problem'
                 '429':
-                  $ref: '#/components/responses/Problem'
+                  $ref: '#/components/responses/Throttled'
                 '503':
                   $ref: '#/components/responses/Problem'
           /v1/status:
@@ -225,7 +225,7 @@ enum OpenAPIDocument {
                 '403':
                   $ref: '#/components/responses/Problem'
                 '429':
-                  $ref: '#/components/responses/Problem'
+                  $ref: '#/components/responses/Throttled'
           /v1/events:
             get:
               operationId: streamEvents
@@ -240,7 +240,9 @@ enum OpenAPIDocument {
                 Last-Event-ID (or ?after=) to resume after the last event seen, losing and repeating
                 nothing; 0 starts at the beginning of both, and an id below 10^9 (from a version whose
                 stream held log changes alone) resumes the log after it and the journal at its end.
-                Without either, the stream starts at the present.
+                Without either, the stream starts at the present. An id beyond every event this store
+                handed out (kept across a restored backup or from another store) gets 409: start again
+                without it.
               parameters:
                 - name: Last-Event-ID
                   in: header
@@ -267,8 +269,10 @@ enum OpenAPIDocument {
                   $ref: '#/components/responses/Problem'
                 '403':
                   $ref: '#/components/responses/Problem'
-                '429':
+                '409':
                   $ref: '#/components/responses/Problem'
+                '429':
+                  $ref: '#/components/responses/Throttled'
           /v1/openapi.yaml:
             get:
               operationId: getOpenAPI
@@ -297,7 +301,7 @@ enum OpenAPIDocument {
                 '403':
                   $ref: '#/components/responses/Problem'
                 '429':
-                  $ref: '#/components/responses/Problem'
+                  $ref: '#/components/responses/Throttled'
           /health/live:
             get:
               operationId: getLiveness
@@ -351,6 +355,21 @@ enum OpenAPIDocument {
           responses:
             Problem:
               description: An error (RFC 9457) with a sentence that says what to do.
+              content:
+                application/problem+json:
+                  schema:
+                    $ref: '#/components/schemas/Problem'
+            Throttled:
+              description: >-
+                The client's address made 10 failed authentications within a minute ([http]
+                auth_failure_limit sets the number) and this request's token is missing or fails too;
+                Retry-After says when the address may try again. A request with a valid token is served
+                whatever its address's failures.
+              headers:
+                Retry-After:
+                  description: Seconds until the address may try again.
+                  schema:
+                    type: integer
               content:
                 application/problem+json:
                   schema:

@@ -70,10 +70,10 @@ struct ConsoleAdminTests {
 
     @Test("An admin redelivers a delivery that failed: pending again, audited, listed with its endpoint")
     func redeliver() throws {
-        let rig = try Rig()
         let endpoint = WebhookEndpoint(
             url: URL(string: "http://127.0.0.1:9/hook")!, events: [.messageReceived],
             secrets: [try WebhookSecret("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")])
+        let rig = try Rig(webhooks: [endpoint])
         var rng = SystemRandomNumberGenerator()
         try rig.store.write { tx in try Webhooks.register([endpoint], in: tx, now: Date()) }
         let bob = try rig.store.read { try $0.contact(named: "bob") }
@@ -85,8 +85,15 @@ struct ConsoleAdminTests {
             _ = try Webhooks.record(.status(410), of: delivery.deliveryID, to: endpoint, in: tx, now: Date(), using: &rng)
             return delivery.deliveryID
         }
+        // Two more texts wait behind the delivery the 410 held: the page shows the backlog.
+        for text in ["two", "three"] {
+            try rig.store.write { tx in
+                _ = try tx.appendLog(NewLogEntry(direction: .incoming, contact: bob, status: .decrypted, text: text))
+            }
+        }
         let chief = try rig.signIn("chief")
         let page = admin(rig, chief).body
+        #expect(page.contains("<th>Waiting</th>") && page.contains("<td class=\"waiting\">2</td>"), "\(page)")
         #expect(page.contains("action=\"/admin/deliveries/\(id)/redeliver\"") && page.contains("HTTP 410"), "\(page)")
         #expect(try page.contains("<td>disabled: ") && Webhooks.list(configured: [], store: rig.store).first?.state == "disabled")
         #expect(rig.post("/admin/deliveries/\(id)/redeliver", chief).status == 303)

@@ -22,7 +22,7 @@ struct ConsoleControllerTests {
         let controller: ConsoleController
         let wakes = WakeCount()
 
-        init(secure: Bool = false) throws {
+        init(secure: Bool = false, webhooks: [WebhookEndpoint] = []) throws {
             store = try directory.unlockedStore()
             let peer = try peerDirectory.unlockedStore()
             var rng = SystemRandomNumberGenerator()
@@ -38,7 +38,7 @@ struct ConsoleControllerTests {
                 .init(
                     store: store, status: { try GatewayStatus.read(from: store, now: $0) },
                     wake: { [wakes] in wakes.count.withLock { $0 += 1 } }, secure: secure,
-                    version: "test"),
+                    version: "test", webhooks: webhooks),
                 throttle: AddressThrottle(limit: 5, window: 600))
         }
 

@@ -82,6 +82,15 @@ struct HTTPAPIStreamTests {
             #expect(Set(resumed.map(\.id)).count == resumed.count, "no event repeated")
             #expect(resumed.contains { $0.type == "modem.up" && $0.data.contains("\"modem.up\"") }, "the modem's events are in the stream")
             #expect(zip(resumed, resumed.dropFirst()).allSatisfy { $0.id < $1.id }, "ids increase")
+            // A cursor ahead of the store (a restored backup, another store) is refused, not
+            // resumed after, which would skip every event up to it.
+            for ahead in [
+                try await client.get("/v1/events?after=99000000000"),
+                try await client.send(.GET, "/v1/events", headers: [("Last-Event-ID", "\(end + 500_000)")]),
+            ] {
+                #expect(ahead.status == 409, "\(ahead.status) \(ahead.text)")
+                #expect((ahead.object["detail"] as? String)?.contains("ahead of every event of this store") == true, "\(ahead.text)")
+            }
             // A stream that is still open does not hold up a graceful shutdown.
             let open = EventReader(client, lastEventID: nil)
             try await GatewayRig.wait("the last stream to start", timeout: 30) { !open.events.isEmpty }

@@ -15,10 +15,10 @@ struct HTTPAPITests {
         let daemon: ServeProcess
         let base: String
 
-        static func start(in root: URL) async throws -> Fixture {
+        static func start(in root: URL, environment: [String: String] = [:]) async throws -> Fixture {
             let (alice, _) = try Peer.pairedCouple(in: root)
             try alice.expect(["contact", "edit", "bob", "--number", "+15550002"])
-            let daemon = try await ServeProcess.simulated(alice, in: root)
+            let daemon = try await ServeProcess.simulated(alice, in: root, environment: environment)
             return Fixture(alice: alice, daemon: daemon, base: try await waitForAPI(log: daemon.log))
         }
 
@@ -58,6 +58,26 @@ struct HTTPAPITests {
             let listed = try fixture.alice.expect(["api", "token", "list", "--json"])
             #expect(!listed.stdout.contains("\"reader\""))
             #expect(!listed.stdout.contains("smsgw_"), "a token list never shows a token")
+        }
+    }
+
+    @Test("After 11 bad tokens from loopback a valid token is still served; a bad or missing one gets 429")
+    func throttleSparesValidTokens() async throws {
+        try await withTemporaryDirectory { root in
+            let fixture = try await Fixture.start(in: root)
+            let client = try fixture.client(scopes: "send,read")
+            for index in 0...10 {
+                let guess = try APIClient(base: fixture.base, token: "smsgw_bad\(index)")
+                #expect([401, 429].contains(try await guess.get("/v1/contacts").status))
+            }
+            let refused = try await APIClient(base: fixture.base, token: "smsgw_bad11").get("/v1/contacts")
+            #expect(refused.status == 429 && refused.headers.first(name: "Retry-After") != nil, "\(refused.status) \(refused.text)")
+            #expect(try await APIClient(base: fixture.base, token: nil).get("/v1/contacts").status == 429)
+            let served = try await client.get("/v1/contacts")
+            #expect(served.status == 200, "a valid token is served on a throttled address: \(served.status) \(served.text)")
+            #expect(try await client.post(text: "still here", to: "bob").status == 202)
+            let after = try await APIClient(base: fixture.base, token: "smsgw_bad12").get("/v1/contacts")
+            #expect(after.status == 429, "a valid token does not clear the address's failures")
         }
     }
 

@@ -13,6 +13,10 @@ struct HTTPSettingsTests {
             environment: ["SMSGW_HTTP_LISTEN": "127.0.0.2:0", "SMSGW_HTTP_MAX_QUEUED": "7"])
         #expect(configured.http.listen == HTTPSettings.Address(host: "127.0.0.2", port: 0))
         #expect(configured.http.maxQueued == 7)
+        #expect(try GatewayConfiguration(toml: "").http.authFailureLimit == 10)
+        #expect(try GatewayConfiguration(toml: "[http]\nauth_failure_limit = 50\n").http.authFailureLimit == 50)
+        #expect(try GatewayConfiguration(toml: "", environment: ["SMSGW_HTTP_AUTH_FAILURE_LIMIT": "1000"]).http.authFailureLimit == 1000)
+        #expect(throws: ConfigurationError.self) { try GatewayConfiguration(toml: "[http]\nauth_failure_limit = 0\n") }
         #expect(try GatewayConfiguration(toml: "[http]\nlisten = \"[::1]:9000\"\n").http.listen?.description == "[::1]:9000")
         #expect(try GatewayConfiguration(toml: "[http]\nlisten = \"off\"\n").http.listen == nil)
     }

@@ -11,8 +11,8 @@ import Testing
 /// what the store records.
 @Suite("The metrics page")
 struct MetricsPageTests {
-    private func page(_ store: UnlockedStore) throws -> String {
-        let figures = try store.read(APIMetrics.figures(from:))
+    private func page(_ store: UnlockedStore, webhooks: [WebhookEndpoint] = []) throws -> String {
+        let figures = try store.read { try APIMetrics.figures(from: $0, webhooks: webhooks) }
         return APIMetrics().page(status: try GatewayStatus.read(from: store, now: Date()), figures: figures, arrivals: ([], 0, 0))
     }
 
@@ -88,5 +88,23 @@ struct MetricsPageTests {
         for (outcome, count) in [("pending", 1), ("delivered", 2), ("retrying", 1), ("gave_up", 1), ("disabled", 1)] {
             #expect(text.contains("smsgw_webhook_deliveries{outcome=\"\(outcome)\"} \(count)"), "\(outcome): \(text)")
         }
+    }
+
+    @Test("Each configured endpoint's backlog: the events of its types after its cursor")
+    func webhookBacklog() throws {
+        let (directory, _, store) = try TestStore.unlockedStore()
+        defer { _ = directory }
+        let endpoint = WebhookEndpoint(
+            url: URL(string: "http://127.0.0.1:1/a")!, events: [.modemUp],
+            secrets: [try WebhookSecret("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")])
+        try store.write { tx in try Webhooks.register([endpoint], in: tx, now: Date()) }
+        let series = "smsgw_webhook_waiting{endpoint=\"http://127.0.0.1:1/a\"}"
+        #expect(try page(store, webhooks: [endpoint]).contains(series + " 0"))
+        try store.write { tx in
+            for type in ["modem.up", "modem.down", "modem.up"] { try tx.appendEvent(type: type, time: Date(), payload: "{}") }
+        }
+        let text = try page(store, webhooks: [endpoint])
+        #expect(text.contains(series + " 2"), "two modem.up wait, modem.down is not its type: \(text)")
+        #expect(!(try page(store)).contains("smsgw_webhook_waiting"), "no series for an endpoint the configuration does not name")
     }
 }

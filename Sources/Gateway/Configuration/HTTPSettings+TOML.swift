@@ -3,7 +3,7 @@ import TOMLKit
 /// Reading the `[http]` table and its environment overrides (`SMSGW_HTTP_<KEY>`).
 extension HTTPSettings {
     /// Keys of `[http]`.
-    static let keys = ["listen", "tls_certificate", "tls_key", "allow_plaintext", "max_queued"]
+    static let keys = ["listen", "tls_certificate", "tls_key", "allow_plaintext", "max_queued", "auth_failure_limit"]
 
     /// Reads the table of a configuration file.
     mutating func read(_ table: TOMLTable, source: String) throws(ConfigurationError) {
@@ -13,16 +13,17 @@ extension HTTPSettings {
             if let text = try reader.string(http, key, path: "http.\(key)") { try set(key, text, name: "http.\(key)") }
         }
         if let allow = try reader.bool(http, "allow_plaintext", path: "http.allow_plaintext") { allowPlaintext = allow }
-        if let count = http["max_queued"] {
+        for key in ["max_queued", "auth_failure_limit"] {
+            guard let count = http[key] else { continue }
             guard count.type == .int, let number = count.int, number > 0 else {
-                throw ConfigurationError(key: "http.max_queued", "http.max_queued must be a whole number > 0.")
+                throw ConfigurationError(key: "http.\(key)", "http.\(key) must be a whole number > 0.")
             }
-            maxQueued = number
+            setCount(key, number)
         }
     }
 
     /// Applies `SMSGW_HTTP_LISTEN`, `SMSGW_HTTP_TLS_CERTIFICATE`, `SMSGW_HTTP_TLS_KEY`,
-    /// `SMSGW_HTTP_ALLOW_PLAINTEXT` and `SMSGW_HTTP_MAX_QUEUED`.
+    /// `SMSGW_HTTP_ALLOW_PLAINTEXT`, `SMSGW_HTTP_MAX_QUEUED` and `SMSGW_HTTP_AUTH_FAILURE_LIMIT`.
     mutating func applyEnvironment(_ environment: [String: String], prefix: String) throws(ConfigurationError) {
         let httpPrefix = prefix + "HTTP_"
         for (name, text) in environment where name.hasPrefix(httpPrefix) {
@@ -36,11 +37,11 @@ extension HTTPSettings {
                 case "false", "0", "no": allowPlaintext = false
                 default: throw ConfigurationError(key: name, "\(name) must be true or false, not \"\(text)\".")
                 }
-            case "max_queued":
+            case "max_queued", "auth_failure_limit":
                 guard let number = Int(text.trimmingCharacters(in: .whitespaces)), number > 0 else {
                     throw ConfigurationError(key: name, "\(name) must be a whole number > 0, not \"\(text)\".")
                 }
-                maxQueued = number
+                setCount(key, number)
             default:
                 throw ConfigurationError(
                     key: name,
@@ -48,6 +49,10 @@ extension HTTPSettings {
                 )
             }
         }
+    }
+
+    private mutating func setCount(_ key: String, _ number: Int) {
+        if key == "max_queued" { maxQueued = number } else { authFailureLimit = number }
     }
 
     private mutating func set(_ key: String, _ text: String, name: String) throws(ConfigurationError) {

@@ -16,14 +16,18 @@ public struct HTTPSettings: Sendable, Equatable {
     public var allowPlaintext: Bool
     /// `max_queued`: refuse new sends (503) while this many messages wait in the outbox; nil for no limit.
     public var maxQueued: Int?
+    /// `auth_failure_limit`: failed authentications from one address within a minute after which
+    /// its requests without a valid token get 429 (a valid token is always served).
+    public var authFailureLimit: Int
 
     /// The default listen address.
     public static let defaultAddress = Address(host: "127.0.0.1", port: 8640)
 
     public init(
         listen: Address? = HTTPSettings.defaultAddress, tlsCertificate: String? = nil, tlsKey: String? = nil,
-        allowPlaintext: Bool = false, maxQueued: Int? = nil
+        allowPlaintext: Bool = false, maxQueued: Int? = nil, authFailureLimit: Int = 10
     ) {
+        self.authFailureLimit = authFailureLimit
         self.listen = listen
         self.tlsCertificate = tlsCertificate
         self.tlsKey = tlsKey

@@ -1,8 +1,14 @@
 public import Foundation
 
 /// Failed authentications counted per client address: after ``limit`` failures within
-/// ``window`` an address is refused, without looking at its token, until the window has passed
-/// since its first failure. A success clears the address's count.
+/// ``window``, a request from the address whose token is missing or fails is refused as
+/// throttled until the window has passed since its first failure.
+///
+/// A request with a valid token is served whatever its address's count: clients behind one
+/// address (loopback, a reverse proxy) must not lock each other out. That gives a guesser
+/// nothing: a token is 256 random bits, so learning that one guess was wrong does not bring the
+/// next closer. A valid token leaves the count as it is, so that a working client on the same
+/// address cannot reset the throttle for a guesser beside it.
 ///
 /// One per API listener, in memory: a restart forgets the counts, which costs an attacker a
 /// daemon restart they cannot cause.
@@ -16,18 +22,12 @@ public final class AuthenticationThrottle: Sendable {
         counts = AddressThrottle(limit: limit, window: window)
     }
 
-    /// Throws ``APITokenError/throttled(until:)`` while `address` has used up its failures.
-    public func check(_ address: String, now: Date) throws(APITokenError) {
-        if let until = counts.blockedUntil(address, now: now) { throw .throttled(until: until) }
-    }
-
-    /// Counts a failed authentication from `address`.
-    public func recordFailure(_ address: String, now: Date) {
+    /// The error to answer a failed authentication from `address` with: `error`, counted against
+    /// the address, or ``APITokenError/throttled(until:)`` once the address has used up its
+    /// failures.
+    public func refusal(_ error: APITokenError, from address: String, now: Date) -> APITokenError {
+        if let until = counts.blockedUntil(address, now: now) { return .throttled(until: until) }
         counts.fail(address, now: now)
-    }
-
-    /// Forgets the address's failures after a success.
-    public func recordSuccess(_ address: String) {
-        counts.succeed(address)
+        return error
     }
 }

@@ -52,13 +52,25 @@ public enum EventStream {
     /// The position an id stands for: 0 is the start of both sources; an id from before the
     /// journal was merged in (below 10⁹) resumes the log after it and the journal at its end.
     ///
-    /// - Throws: ``Store/StoreError`` when the journal's end cannot be read.
+    /// An id beyond what this store's log or journal ever handed out is refused rather than
+    /// resumed after, which would skip every event up to it. The high-water marks, not the
+    /// newest rows, are the bound, so a cursor stays good after `log prune`.
+    ///
+    /// - Throws: ``EventStreamError/cursorAhead(_:)``; ``Store/StoreError`` when the store
+    ///   cannot be read.
     public static func position(after id: Int64, store: UnlockedStore) throws -> Position {
-        switch id {
-        case ..<1: Position(log: 0, journal: 0)
-        case ..<Position.scale: Position(log: id, journal: try EventJournal.latest(store: store))
-        default: Position(id: id)
+        let position: Position =
+            switch id {
+            case ..<1: Position(log: 0, journal: 0)
+            case ..<Position.scale: Position(log: id, journal: try EventJournal.latest(store: store))
+            default: Position(id: id)
+            }
+        let ahead = try store.read { reader in
+            let (log, journal) = (try reader.logSequenceHighWater(), try reader.eventIDHighWater())
+            return position.log > log || position.journal > journal
         }
+        if ahead { throw EventStreamError.cursorAhead(id) }
+        return position
     }
 
     /// The position of the newest event (following from it gives only new events).

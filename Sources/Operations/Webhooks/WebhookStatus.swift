@@ -4,7 +4,7 @@ public import Store
 /// One webhook endpoint as `webhook list` shows it: its settings (never a secret) and progress.
 ///
 /// Its JSON has every key: `url, configured, events, includeText, secrets, state, disabledReason,
-/// pending, delivered, failed, lastDeliveredAt`.
+/// pending, waiting, delivered, failed, lastDeliveredAt`.
 public struct WebhookStatus: Sendable, Equatable, Encodable {
     public var url: String
     /// Whether the configuration names it (an endpoint removed from it keeps its history).
@@ -17,12 +17,15 @@ public struct WebhookStatus: Sendable, Equatable, Encodable {
     public var state: String
     public var disabledReason: String?
     public var pending: Int
+    /// Journal events of its types after its cursor: those still to be given a delivery (behind
+    /// a retrying one, or not yet picked up). 0 for an endpoint the configuration no longer names.
+    public var waiting: Int
     public var delivered: Int
     public var failed: Int
     public var lastDeliveredAt: Date?
 
     enum CodingKeys: String, CodingKey {
-        case url, configured, events, includeText, secrets, state, disabledReason, pending, delivered, failed, lastDeliveredAt
+        case url, configured, events, includeText, secrets, state, disabledReason, pending, waiting, delivered, failed, lastDeliveredAt
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -35,6 +38,7 @@ public struct WebhookStatus: Sendable, Equatable, Encodable {
         try container.encode(state, forKey: .state)
         try container.encode(disabledReason, forKey: .disabledReason)
         try container.encode(pending, forKey: .pending)
+        try container.encode(waiting, forKey: .waiting)
         try container.encode(delivered, forKey: .delivered)
         try container.encode(failed, forKey: .failed)
         try container.encode(lastDeliveredAt, forKey: .lastDeliveredAt)
@@ -45,20 +49,22 @@ extension Webhooks {
     /// The configured endpoints, then those the store remembers that the configuration no longer
     /// names, each with its progress.
     public static func list(configured endpoints: [WebhookEndpoint], store: UnlockedStore) throws -> [WebhookStatus] {
-        try store.read { reader in
-            var statuses: [WebhookStatus] = []
-            var seen: Set<String> = []
-            for endpoint in endpoints {
-                seen.insert(endpoint.key)
-                statuses.append(
-                    try status(
-                        url: endpoint.key, endpoint: endpoint, record: try reader.webhookEndpoint(url: endpoint.key), reader: reader))
-            }
-            for record in try reader.webhookEndpoints() where !seen.contains(record.url) {
-                statuses.append(try status(url: record.url, endpoint: nil, record: record, reader: reader))
-            }
-            return statuses
+        try store.read { try list(configured: endpoints, reader: $0) }
+    }
+
+    /// ``list(configured:store:)`` in the caller's read (the metrics page reads one snapshot).
+    public static func list(configured endpoints: [WebhookEndpoint], reader: StoreReader) throws -> [WebhookStatus] {
+        var statuses: [WebhookStatus] = []
+        var seen: Set<String> = []
+        for endpoint in endpoints {
+            seen.insert(endpoint.key)
+            statuses.append(
+                try status(url: endpoint.key, endpoint: endpoint, record: try reader.webhookEndpoint(url: endpoint.key), reader: reader))
         }
+        for record in try reader.webhookEndpoints() where !seen.contains(record.url) {
+            statuses.append(try status(url: record.url, endpoint: nil, record: record, reader: reader))
+        }
+        return statuses
     }
 
     private static func status(url: String, endpoint: WebhookEndpoint?, record: WebhookEndpointRecord?, reader: StoreReader) throws
@@ -66,10 +72,15 @@ extension Webhooks {
     {
         let summary = try reader.webhookDeliverySummary(endpoint: url)
         let state = record == nil ? "new" : record?.disabledAt == nil ? "active" : "disabled"
+        // A new endpoint starts at the journal's end when the daemon first runs with it.
+        let waiting = try record.map { record in
+            try reader.eventCount(after: record.cursor, types: Set(endpoint?.events.map(\.rawValue) ?? []))
+        }
         return WebhookStatus(
             url: url, configured: endpoint != nil, events: endpoint?.events.map(\.rawValue).sorted() ?? [],
             includeText: endpoint?.includeText ?? false, secrets: endpoint?.secrets.count ?? 0, state: state,
-            disabledReason: record?.disabledReason, pending: summary.counts[.pending] ?? 0, delivered: summary.counts[.delivered] ?? 0,
+            disabledReason: record?.disabledReason, pending: summary.counts[.pending] ?? 0, waiting: waiting ?? 0,
+            delivered: summary.counts[.delivered] ?? 0,
             failed: summary.counts[.failed] ?? 0, lastDeliveredAt: summary.lastDeliveredAt)
     }
 

@@ -43,6 +43,15 @@ extension StoreReader {
         ).map(Self.event(row:))
     }
 
+    /// How many events after `id` have one of `types`: an endpoint's backlog.
+    public func eventCount(after id: Int64, types: Set<String>) throws -> Int {
+        guard !types.isEmpty else { return 0 }
+        var arguments: StoreArguments = [id]
+        arguments.append(contentsOf: StoreArguments(types.sorted()))
+        let marks = Array(repeating: "?", count: types.count).joined(separator: ", ")
+        return try db.value(Int.self, sql: "SELECT COUNT(*) FROM events WHERE id > ? AND type IN (\(marks))", arguments: arguments) ?? 0
+    }
+
     /// One event, or nil when no event has this id.
     public func event(id: Int64) throws -> StoredEvent? {
         try db.row(

@@ -93,7 +93,7 @@ struct ServeCommand: AsyncParsableCommand {
             return [
                 try APIServer(
                     settings: http, store: store, live: live, logger: logger, version: SMSGW.configuration.version,
-                    queued: { outboxWake.wake() },
+                    webhooks: configuration.webhooks, queued: { outboxWake.wake() },
                     listening: { address in
                         // Under systemd stdout goes to the journal too: each line carries a priority there.
                         let notice = StandardErrorLogHandler.isJournal ? "<5>" : ""

@@ -34,7 +34,7 @@ struct WebhookListCommand: ParsableCommand {
                 Output.line(
                     [
                         status.url, status.state, events, status.includeText ? "text" : "no-text", "pending \(status.pending)",
-                        "delivered \(status.delivered)", "failed \(status.failed)", "last \(last)",
+                        "waiting \(status.waiting)", "delivered \(status.delivered)", "failed \(status.failed)", "last \(last)",
                     ].joined(separator: "\t"))
                 if let reason = status.disabledReason { Output.line("\t\(reason)") }
             }

@@ -38,9 +38,9 @@ final class ServeProcess {
 
     /// Starts `smsgw serve --sim` for `peer` (its own simulated network in a new directory under
     /// `root`) and waits until it serves.
-    static func simulated(_ peer: Peer, in root: URL) async throws -> ServeProcess {
+    static func simulated(_ peer: Peer, in root: URL, environment: [String: String] = [:]) async throws -> ServeProcess {
         let directory = root.appendingPathComponent("sim-\(peer.name)-\(UUID().uuidString.prefix(6))")
-        let daemon = try ServeProcess(peer, ["--sim", "--sim-dir", directory.path], in: root)
+        let daemon = try ServeProcess(peer, ["--sim", "--sim-dir", directory.path], in: root, environment: environment)
         try await daemon.waitUntilServing(peer)
         return daemon
     }

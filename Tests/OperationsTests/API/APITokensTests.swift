@@ -71,18 +71,15 @@ struct APITokensTests {
         }
     }
 
-    @Test func failuresFromOneAddressAreThrottledUntilTheWindowPasses() throws {
+    @Test func failuresFromOneAddressAreThrottledUntilTheWindowPasses() {
         let throttle = AuthenticationThrottle(limit: 3, window: 60)
         let now = Date()
         for _ in 0..<3 {
-            try throttle.check("192.0.2.1", now: now)
-            throttle.recordFailure("192.0.2.1", now: now)
+            #expect(throttle.refusal(.invalid, from: "192.0.2.1", now: now) == .invalid)
         }
-        #expect(throws: APITokenError.throttled(until: now.addingTimeInterval(60))) { try throttle.check("192.0.2.1", now: now) }
-        try throttle.check("192.0.2.2", now: now)
-        try throttle.check("192.0.2.1", now: now.addingTimeInterval(61))
-        throttle.recordFailure("192.0.2.3", now: now)
-        throttle.recordSuccess("192.0.2.3")
-        try throttle.check("192.0.2.3", now: now)
+        #expect(throttle.refusal(.invalid, from: "192.0.2.1", now: now) == .throttled(until: now.addingTimeInterval(60)))
+        #expect(throttle.refusal(.missing, from: "192.0.2.1", now: now) == .throttled(until: now.addingTimeInterval(60)))
+        #expect(throttle.refusal(.missing, from: "192.0.2.2", now: now) == .missing, "another address is not throttled")
+        #expect(throttle.refusal(.invalid, from: "192.0.2.1", now: now.addingTimeInterval(61)) == .invalid, "the window passed")
     }
 }

@@ -62,4 +62,21 @@ struct EventStreamTests {
         let fromOld = try await read(after: try EventStream.position(after: 1, store: couple.alice), couple.alice)
         #expect(fromOld.map(kind) == ["message two queued"])
     }
+
+    @Test("An id beyond what the store handed out is refused; the newest one stays good after log prune")
+    func anIdAheadOfTheStoreIsRefused() throws {
+        let store = try Couple().alice
+        try store.write { tx in
+            _ = try tx.appendLog(NewLogEntry(direction: .incoming, contact: nil, remoteNumber: "BANK", status: .plain))
+            try tx.saveModemStatus(ModemStatusRecord(name: "m1", state: .ready, connected: true))
+        }
+        let newest = try EventStream.latest(store: store)
+        #expect(try store.pruneLog(before: Date().addingTimeInterval(3600)).deleted == 1)
+        #expect(try EventStream.latest(store: store).log < newest.log, "the newest change is gone")
+        #expect(try EventStream.position(after: newest.id, store: store) == newest, "a cursor the store issued stays good")
+        #expect(try EventStream.position(after: newest.log, store: store).log == newest.log)
+        for ahead in [99_000_000_000, newest.id + 1, EventStream.Position(log: newest.log + 1, journal: 0).id, newest.log + 1] {
+            #expect(throws: EventStreamError.cursorAhead(ahead)) { try EventStream.position(after: ahead, store: store) }
+        }
+    }
 }

@@ -151,4 +151,17 @@ struct WebhookDeliveryTests {
         #expect(
             line.contains("\"state\":\"delivered\"") && line.contains("\"nextAttemptAt\":null") && line.contains("\"webhookId\":\"evt_"))
     }
+
+    @Test func theListingCountsTheEventsWaitingBehindARetryingDelivery() throws {
+        #expect(try next() == .idle)
+        _ = try receive("one")
+        let first = try prepared(try next())
+        #expect(try record(.status(500), first).state == .pending)
+        for text in ["two", "three", "four"] { _ = try receive(text) }
+        try couple.bob.write { tx in try tx.saveModemStatus(ModemStatusRecord(name: "m1", state: .stopped, connected: false)) }
+        let status = try #require(try Webhooks.list(configured: [endpoint], store: couple.bob).first)
+        #expect(status.pending == 1 && status.waiting == 3, "three texts wait behind the retrying one; modem.down is not its type")
+        #expect(try OperationsJSON.string(status).contains("\"waiting\":3"))
+        #expect(try Webhooks.list(configured: [], store: couple.bob).first?.waiting == 0, "no longer configured: nothing waits")
+    }
 }
