@@ -238,27 +238,3 @@ struct ConsoleControllerTests {
         #expect(try Operators.list(in: rig.store, now: Date()).map(\.name).contains("newbie"))
     }
 }
-
-extension ConsoleControllerTests {
-    @Test("The live log streams each committed change once, and resumes after Last-Event-ID")
-    func liveLog() async throws {
-        let rig = try Rig()
-        let session = try rig.signIn("watch")
-        let request = ConsoleRequest(method: "GET", path: "/events", cookies: [ConsoleController.sessionCookie: session.cookie])
-        #expect(rig.controller.events(ConsoleRequest(method: "GET", path: "/events"), lastEventID: nil) == nil)
-        let stream = try #require(rig.controller.events(request, lastEventID: nil))
-        var rng = SystemRandomNumberGenerator()
-        let queued = try Messages.queue("<b>live</b>", to: "bob", store: rig.store, now: Date(), using: &rng)
-        var iterator = stream.makeAsyncIterator()
-        let frame = try #require(try await iterator.next())
-        #expect(frame.hasPrefix("id: ") && frame.hasSuffix("\n\n"))
-        #expect(frame.contains("\"id\":\(queued.logID)") && frame.contains("\"status\":\"queued\""))
-        // The text is JSON in the frame; the script puts it in the page as text, never as markup.
-        #expect(frame.contains("<b>live</b>") && frame.components(separatedBy: "\n").count == 4)
-
-        let seq = try #require(Int64(frame.dropFirst(4).prefix { $0 != "\n" }))
-        let resumed = try #require(rig.controller.events(request, lastEventID: seq - 1))
-        var again = resumed.makeAsyncIterator()
-        #expect(try await again.next() == frame)
-    }
-}
