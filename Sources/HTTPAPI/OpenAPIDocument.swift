@@ -86,7 +86,7 @@ enum OpenAPIDocument {
                     type: string
                 - name: after
                   in: query
-                  description: The previous page's next (0 for the first page).
+                  description: The previous page's next (0 for the first page). A cursor beyond every message id this store has handed out (from a restored backup or another store) is 409.
                   schema:
                     type: integer
                     minimum: 0
@@ -112,6 +112,8 @@ enum OpenAPIDocument {
                 '403':
                   $ref: '#/components/responses/Problem'
                 '404':
+                  $ref: '#/components/responses/Problem'
+                '409':
                   $ref: '#/components/responses/Problem'
                 '429':
                   $ref: '#/components/responses/Throttled'

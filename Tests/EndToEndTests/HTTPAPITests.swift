@@ -147,7 +147,7 @@ struct HTTPAPITests {
         }
     }
 
-    @Test("A page of messages and its cursor: new messages come after, nothing repeats")
+    @Test("A page of messages and its cursor: new messages come after, nothing repeats; a cursor ahead of the store is 409")
     func paging() async throws {
         try await withTemporaryDirectory { root in
             let fixture = try await Fixture.start(in: root)
@@ -162,6 +162,12 @@ struct HTTPAPITests {
             let secondTexts = (second.object["messages"] as? [[String: Any]])?.compactMap { $0["text"] as? String }
             #expect(secondTexts == ["page 3", "page 4", "page 5"])
             #expect(try await client.get("/v1/messages?direction=sideways").status == 400)
+            // A cursor this store never gave (a restored backup's client) is refused, not an empty page for ever.
+            let last = try #require(second.object["next"] as? Int)
+            #expect(try await client.get("/v1/messages?after=\(last)").status == 200)
+            let ahead = try await client.get("/v1/messages?after=\(last + 1000)")
+            #expect(ahead.status == 409)
+            #expect((ahead.object["detail"] as? String)?.contains("ahead of every message of this store") == true, "\(ahead.object)")
         }
     }
 }

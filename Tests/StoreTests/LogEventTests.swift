@@ -62,17 +62,20 @@ struct LogEventTests {
         let (_, _, store) = try unlockedStore(on: backend)
         #expect(try store.read { try $0.logSequenceHighWater() } == 0)
         #expect(try store.read { try $0.eventIDHighWater() } == 0)
+        #expect(try store.read { try $0.messageIDHighWater() } == 0)
         let bob = try store.addContact(name: "bob", number: TestStore.number("+447700900010"), pairingCode: Data())
         try store.write { tx in
             _ = try tx.appendLog(NewLogEntry(direction: .incoming, contact: bob, status: .decrypted, text: "a"))
             try tx.appendEvent(type: "contact.desync", time: Date(), contact: bob, payload: "{}")
         }
         let (log, journal) = try store.read { (try $0.latestLogSequence(), try $0.latestEventID()) }
-        #expect(log > 0 && journal > 0)
+        let message = try store.read { try $0.messageIDHighWater() }
+        #expect(log > 0 && journal > 0 && message > 0)
         try store.removeContact(named: "bob")
         #expect(try store.read { try $0.latestLogSequence() } < log, "the newest change is gone")
         #expect(try store.read { try $0.logSequenceHighWater() } == log)
         #expect(try store.read { try $0.eventIDHighWater() } == journal)
+        #expect(try store.read { try $0.messageIDHighWater() } == message, "the message is gone, its id is not")
     }
 
     @Test("A store written before v4-message-events gets one event per existing message, oldest first")

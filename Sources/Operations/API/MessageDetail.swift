@@ -128,12 +128,16 @@ extension MessageLog {
     /// The most a page holds.
     public static let pageLimit = 500
 
-    /// A page of the log: messages after the query's cursor, oldest first.
+    /// A page of the log: messages after the query's cursor, oldest first. A cursor no page of
+    /// this store can have given (beyond the message ids' high-water mark, which `log prune`
+    /// does not lower) is refused rather than answered with empty pages.
     ///
-    /// - Throws: ``Store/StoreError/notFound(_:)`` for an unknown contact.
+    /// - Throws: ``Store/StoreError/notFound(_:)`` for an unknown contact,
+    ///   ``CursorError/messageAhead(_:)``.
     public static func page(_ query: MessagePage.Query, store: UnlockedStore) throws -> MessagePage {
         let limit = min(max(query.limit, 1), pageLimit)
         return try store.read { reader in
+            if query.after > 0, query.after > (try reader.messageIDHighWater()) { throw CursorError.messageAhead(query.after) }
             let contact = try query.contact.map { try reader.contact(named: $0) }
             let entries = try reader.logPage(
                 direction: query.direction, contact: contact, status: query.status, afterId: query.after, limit: limit)

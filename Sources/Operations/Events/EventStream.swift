@@ -56,7 +56,7 @@ public enum EventStream {
     /// resumed after, which would skip every event up to it. The high-water marks, not the
     /// newest rows, are the bound, so a cursor stays good after `log prune`.
     ///
-    /// - Throws: ``EventStreamError/cursorAhead(_:)``; ``Store/StoreError`` when the store
+    /// - Throws: ``CursorError/eventAhead(_:)``; ``Store/StoreError`` when the store
     ///   cannot be read.
     public static func position(after id: Int64, store: UnlockedStore) throws -> Position {
         let position: Position =
@@ -69,7 +69,7 @@ public enum EventStream {
             let (log, journal) = (try reader.logSequenceHighWater(), try reader.eventIDHighWater())
             return position.log > log || position.journal > journal
         }
-        if ahead { throw EventStreamError.cursorAhead(id) }
+        if ahead { throw CursorError.eventAhead(id) }
         return position
     }
 

@@ -8,6 +8,11 @@ extension StoreReader {
         try highWater(table: "message_events", column: "seq")
     }
 
+    /// The largest message id ever handed out, 0 for none (see ``logSequenceHighWater()``).
+    public func messageIDHighWater() throws -> Int64 {
+        try highWater(table: "messages", column: "id")
+    }
+
     /// The largest journal event id ever handed out, 0 for none (see ``logSequenceHighWater()``).
     public func eventIDHighWater() throws -> Int64 {
         try highWater(table: "events", column: "id")

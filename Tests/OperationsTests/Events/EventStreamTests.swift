@@ -76,7 +76,7 @@ struct EventStreamTests {
         #expect(try EventStream.position(after: newest.id, store: store) == newest, "a cursor the store issued stays good")
         #expect(try EventStream.position(after: newest.log, store: store).log == newest.log)
         for ahead in [99_000_000_000, newest.id + 1, EventStream.Position(log: newest.log + 1, journal: 0).id, newest.log + 1] {
-            #expect(throws: EventStreamError.cursorAhead(ahead)) { try EventStream.position(after: ahead, store: store) }
+            #expect(throws: CursorError.eventAhead(ahead)) { try EventStream.position(after: ahead, store: store) }
         }
     }
 }
