@@ -126,7 +126,7 @@ public struct OutboxSender: Service {
             logger.info("SMS sent.", metadata: [GatewayLog.reference: "\(reference)"])
             // Its acknowledgement's deadline starts now.
             if item.awaitsAcknowledgement { context.timersBell.ring() }
-            if link.snapshot.reportsDeferred { link.requestInboxScan() }
+            context.storeWrote()
             return true
         } catch let error as ModemError {
             await recordFailure(item, error: error, link: link, logger: logger)
