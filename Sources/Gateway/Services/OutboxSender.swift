@@ -131,6 +131,8 @@ public struct OutboxSender: Service {
         } catch let error as ModemError {
             await recordFailure(item, error: error, link: link, logger: logger)
             return !error.needsRecovery
+        } catch is CancellationError {
+            return true  // a stop cut the record's retries short; logged with what becomes of the row
         } catch {
             // The store still unreachable after the lease (or the claim lost meanwhile): the row
             // stays submitting and is requeued by another node or at the next start (same body, so

@@ -6,7 +6,6 @@ import TestSupport
 import Testing
 
 @testable import Gateway
-@testable import Store
 
 /// The inbox receiver while what it reads cannot be recorded yet: a status report for an SMS
 /// still being recorded as sent, or a store that refuses writes (a full disk). It must pause
@@ -26,18 +25,6 @@ struct InboxRetryTests {
 
     /// How many times the receiver read the modem's storage.
     static func reads(_ rig: MemoryRig) -> Int { rig.modem.calls.filter { $0 == .storage }.count }
-
-    /// Makes the store refuse every received SMS, as a full disk does: recording its fingerprint fails.
-    static func refuseReceivedSMS(_ rig: MemoryRig) throws {
-        try rig.store.write { tx in
-            try tx.db.execute(
-                sql: "CREATE TRIGGER refuse BEFORE INSERT ON received_pdus BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
-        }
-    }
-
-    static func acceptReceivedSMS(_ rig: MemoryRig) throws {
-        try rig.store.write { tx in try tx.db.execute(sql: "DROP TRIGGER refuse") }
-    }
 
     /// A status report (reference 9) on the modem for an SMS claimed but not yet recorded as sent.
     /// - Returns: Its queued message.
@@ -86,7 +73,7 @@ struct InboxRetryTests {
         let rig = try await MemoryRig.make()
         let lines = CapturingLogHandler.Lines()
         let context = Self.context(rig, lines: lines)
-        try Self.refuseReceivedSMS(rig)
+        try rig.refuseWrites("INSERT", on: "received_pdus")  // every received SMS records its fingerprint
         rig.modem.deliver(rig.sms(try rig.sealedByBob("kept on the modem")))
         rig.modem.deliver(rig.sms("plain, kept too", from: "+15559999"))
         // As on a full disk: the SMS the sender submitted cannot be recorded as sent, so its
@@ -102,7 +89,7 @@ struct InboxRetryTests {
         #expect(rig.modem.stored.count == 3)
 
         // Space is back and another service's write succeeds: the SMS are recorded at once.
-        try Self.acceptReceivedSMS(rig)
+        try rig.acceptWrites()
         context.storeWrote()
         #expect(await eventually(timeout: MemoryRig.patience) { rig.modem.stored.count == 1 })
         #expect(try rig.incoming(.decrypted).map(\.text) == ["kept on the modem"])
