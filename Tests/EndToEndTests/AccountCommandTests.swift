@@ -8,12 +8,27 @@ import Testing
 struct AccountCommandTests {
     static let rfcSecret = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
 
-    @Test("No account, a second account, no database: the status and the command that helps")
+    @Test("No store, a second account, no database: the status and the command that helps; only init creates a store")
     func accountHints() throws {
         try withTemporaryDirectory { root in
+            // A command in a data directory without a store creates none: on a node whose store
+            // is on PostgreSQL, run without the configuration, it made an empty second store.
             let empty = Peer(name: "nobody", dataDir: root.appendingPathComponent("empty"))
-            let none = try empty.run(["contact", "list"])
-            #expect(none.status == 66 && none.stderr.contains("create one with `smsgw init --username NAME`"), "\(none.stderr)")
+            try FileManager.default.createDirectory(
+                at: empty.dataDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            for arguments in [["contact", "list"], ["log"], ["status"]] {
+                let none = try empty.run(arguments)
+                #expect(none.status == 66, "\(arguments): \(none.stderr)")
+                #expect(none.stderr.contains("There is no store in \(empty.dataDir.path)"), "\(none.stderr)")
+                #expect(none.stderr.contains("create one with `smsgw init --username NAME`"), "\(none.stderr)")
+                #expect(none.stderr.contains("if this node's store is on PostgreSQL, set SMSGW_CONFIG"), "\(none.stderr)")
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: empty.dataDir.path).isEmpty)
+            let nowhere = Peer(name: "nowhere", dataDir: root.appendingPathComponent("nowhere"))
+            #expect(try nowhere.run(["contact", "list"]).status == 66)
+            #expect(!FileManager.default.fileExists(atPath: nowhere.dataDir.path))
+            try empty.expect(["init", "--username", "nobody", "--kdf-memory", "19", "--kdf-iterations", "2"])
+            #expect(try empty.expect(["contact", "list"]).status == 0)
             let backup = try Peer(name: "x", dataDir: root.appendingPathComponent("missing")).run([
                 "backup", root.appendingPathComponent("copy").path,
             ])

@@ -37,13 +37,16 @@ public struct StoreSettings: Sendable, Equatable {
     /// Opens the configured store: SQLite in `dataDirectory`, or the PostgreSQL database with
     /// `dataDirectory` holding this node's locks and status socket.
     ///
+    /// - Parameter creating: Whether a missing SQLite store is created (see
+    ///   ``Store/GatewayStore/open(directory:logger:creating:)``).
     /// - Throws: ``ConfigurationError`` for a missing url or an unreadable or open password
     ///   file; the store's errors otherwise.
     public func open(
-        dataDirectory: URL, logger: Logger, environment: [String: String] = ProcessInfo.processInfo.environment
+        dataDirectory: URL, logger: Logger, creating: Bool = true,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> GatewayStore {
         switch backend {
-        case .sqlite: try GatewayStore.open(directory: dataDirectory, logger: logger)
+        case .sqlite: try GatewayStore.open(directory: dataDirectory, logger: logger, creating: creating)
         case .postgresql:
             try GatewayStore.open(postgres: try address(environment: environment), directory: dataDirectory, logger: logger)
         }

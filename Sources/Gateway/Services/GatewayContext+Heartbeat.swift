@@ -22,6 +22,7 @@ extension GatewayContext {
             logger.warning("Could not record this node's heartbeat; retrying at the next.", metadata: [GatewayLog.error: "\(error)"])
             return nil
         }
+        storeWrote()
         if beat.takenOver != nil {
             if presence.markTakenOver() {
                 logger.error(

@@ -43,6 +43,13 @@ struct GatewayContext: Sendable {
         for link in links { outboxWake.register(link.outboxBell) }
     }
 
+    /// Says that a write changed the store (an SMS recorded as sent, a heartbeat): rings the
+    /// inbox receiver of every modem whose last scan left SMS to retry, since what they waited
+    /// for (that row's record, a store that takes writes again) may have come.
+    func storeWrote() {
+        for link in links where link.snapshot.retryPending { link.requestInboxScan() }
+    }
+
     /// Sleeps for `seconds`, returning early (without throwing) when the task is cancelled.
     static func pause(_ seconds: Double) async {
         await WakeSignal.sleep(until: .now + .milliseconds(Int64(max(seconds, 0) * 1000)))

@@ -33,24 +33,30 @@ public struct InboxReceiver: Service {
         }
     }
 
-    /// Scans `link` when it rings (a +CMTI or status report, a reconnect, a deferred report) and,
-    /// as the fallback, every `poll_seconds` for a modem that does not announce new messages, or
-    /// every ``announcedFallbackHealthChecks`` health intervals for one that does (a lost +CMTI;
-    /// any later one reads the whole storage too). A ring while the modem is not ready is kept:
-    /// its supervisor rings again when it is.
+    /// Scans `link` when it rings (a +CMTI or status report, a reconnect, a row or heartbeat
+    /// written while SMS wait to be retried) and, as the fallback, every `poll_seconds` for a
+    /// modem that does not announce new messages, or every ``announcedFallbackHealthChecks``
+    /// health intervals for one that does (a lost +CMTI; any later one reads the whole storage
+    /// too). A scan that left SMS on the modem is followed by another after ``InboxRetry``'s
+    /// pause. A ring while the modem is not ready is kept: its supervisor rings again when it is.
     private func watch(_ link: ModemLink) async {
         var modemLogger = context.logger
         modemLogger[metadataKey: GatewayLog.modem] = "\(link.name)"
         let logger = modemLogger
         var nextPoll = ContinuousClock.now + fallback(for: link)
+        var retry = InboxRetry(healthSeconds: context.intervals.healthSeconds)
         while !Task.isCancelled {
-            await link.inboxBell.wait(until: nextPoll)
-            if ContinuousClock.now >= nextPoll {
-                nextPoll = ContinuousClock.now + fallback(for: link)
+            await link.inboxBell.wait(until: min(nextPoll, retry.due ?? nextPoll))
+            let now = ContinuousClock.now
+            if now >= nextPoll {
+                nextPoll = now + fallback(for: link)
                 link.update { $0.inboxRequested = true }
             }
+            if let due = retry.due, now >= due { link.update { $0.inboxRequested = true } }
             guard link.isReady, link.takeInboxRequest() else { continue }
-            await scan(link, logger: logger)
+            let left = await scan(link, logger: logger)
+            retry.note(left, logger: logger)
+            link.update { $0.retryPending = retry.due != nil }
             context.timersBell.ring()
         }
     }
@@ -74,9 +80,12 @@ public struct InboxReceiver: Service {
     /// read (logged once with their raw form, deleted); then parts still waiting, which are logged
     /// as partial and deleted once they waited too long or their sender has too many waiting; and
     /// only then, if the storage is full, the oldest waiting parts and outbox copies make room.
-    func scan(_ link: ModemLink, logger: Logger) async {
+    /// - Returns: What stays on the modem to be read again (the caller logs a refusal, once per pause).
+    @discardableResult
+    func scan(_ link: ModemLink, logger: Logger) async -> InboxLeftovers {
+        var left = InboxLeftovers()
         for sms in link.takeDirect() {
-            if await processSingle(sms, link: link, logger: logger, arrived: .now) == nil {
+            if await processSingle(sms, link: link, logger: logger, arrived: .now, left: &left) == nil {
                 link.update { $0.direct.append(sms) }  // the store failed; kept for the next scan
             }
         }
@@ -87,10 +96,9 @@ public struct InboxReceiver: Service {
             let modemError = ModemSupervisor.modemError(error)
             logger.warning("Could not read the modem's messages.", metadata: [GatewayLog.error: "\(modemError)"])
             if modemError.needsRecovery { link.requestRecovery(because: modemError) }
-            return
+            return left
         }
         let listed = ContinuousClock.now
-        var deferred = false
         var groups: [PartialGroupKey: [StoredMessage]] = [:]
         for sms in listing.messages {
             if let concatenation = sms.concatenation, !sms.isStatusReport {
@@ -98,38 +106,41 @@ public struct InboxReceiver: Service {
                     .append(sms)
                 continue
             }
-            if await processSingle(sms, link: link, logger: logger, arrived: listed) == .deferred { deferred = true }
+            await processSingle(sms, link: link, logger: logger, arrived: listed, left: &left)
         }
         for entry in listing.unreadable { await handleUnreadable(entry, link: link, logger: logger) }
         let waiting = await handleGroups(groups, link: link, logger: logger)
         await freeStorageIfFull(waiting: waiting, listing: listing, link: link, logger: logger)
-        link.update { $0.reportsDeferred = deferred }
-        if deferred { link.requestInboxScan() }
+        return left
     }
 
     /// Processes one SMS that is not part of a concatenated one and deletes it once committed.
-    /// - Parameter arrived: When the daemon had it from the modem; the time to its committed log
-    ///   row goes into ``GatewayContext/arrivals``.
+    /// - Parameters:
+    ///   - arrived: When the daemon had it from the modem; the time to its committed log row goes
+    ///     into ``GatewayContext/arrivals``.
+    ///   - left: Counts it when it stays on the modem: deferred, or refused by the store.
     /// - Returns: The outcome, or nil when the store failed (it stays on the modem).
     @discardableResult
-    func processSingle(_ sms: StoredMessage, link: ModemLink, logger: Logger, arrived: ContinuousClock.Instant) async -> IncomingOutcome? {
+    func processSingle(
+        _ sms: StoredMessage, link: ModemLink, logger: Logger, arrived: ContinuousClock.Instant, left: inout InboxLeftovers
+    ) async -> IncomingOutcome? {
         let name = link.name
         let leftBehind = link.snapshot.undeleted.contains(sms.fingerprint)
         do {
             let outcome = try await context.store.write(.contact(number: try? PhoneNumber(sms.number))) { tx in
                 try IncomingProcessor.process(sms, modem: name, leftBehind: leftBehind, resync: context.resync, in: tx)
             }
-            guard outcome != .deferred else { return outcome }
+            guard outcome != .deferred else {
+                left.deferred += 1
+                return outcome
+            }
             if outcome.message != nil { context.arrivals.record(.now - arrived) }
             await record(outcome, link: link, logger: logger)
             await delete(sms.location, fingerprint: sms.fingerprint, link: link, logger: logger)
             return outcome
         } catch {
-            logger.error(
-                "Could not process a received SMS; it stays on the modem and is tried again.",
-                metadata: [
-                    GatewayLog.error: "\(error)"
-                ])
+            left.failed += 1
+            left.error = "\(error)"
             return nil
         }
     }

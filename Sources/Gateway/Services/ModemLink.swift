@@ -22,7 +22,9 @@ final class ModemLink: Sendable {
         /// Why another service asked for recovery (the failed call's sentence), until the supervisor takes it.
         var recoveryRequest: String?
         var inboxRequested = true
-        var reportsDeferred = false
+        /// Whether the last scan left SMS on the modem to read again (a report for an SMS still
+        /// being recorded, or the store refused one): a write elsewhere rings the receiver then.
+        var retryPending = false
         /// Fingerprints of processed SMS whose deletion from the modem failed.
         var undeleted: Set<String> = []
         /// SMS the modem handed over directly (+CMT), waiting to be processed: their only copy.

@@ -1,30 +1,67 @@
 import Foundation
 import Logging
+import ServiceLifecycle
 import Store
+import Synchronization
 
 extension OutboxSender {
+    /// How long a graceful stop still tries to record an SMS that left: well under systemd's
+    /// 90 s stop timeout, so a stop on a full disk or without a server ends by itself.
+    static let stopGraceSeconds = 10.0
+
     /// Runs `write`, the record of an SMS that left, again while the store cannot be reached
-    /// (a PostgreSQL server lost and another promoted, a connection dropped), after 1 s, 2, 4 …
-    /// up to 30 s, for at most the node's lease.
+    /// (a PostgreSQL server lost and another promoted, a connection dropped, a full disk), after
+    /// 1 s, 2, 4 … up to 30 s, for at most the node's lease, or ``stopGraceSeconds`` once the
+    /// daemon is asked to stop.
     ///
     /// Without it a node that lost its server in the moment between a send and its record left
     /// the row submitting for as long as it ran: sent, but never recorded as sent. Past the lease
     /// another node may have queued the row again, and this node's record would be refused
     /// anyway; the row is then that node's (the peer drops the second copy as a duplicate).
+    /// - Throws: The store's error; `CancellationError` when a stop cut the retries short (logged
+    ///   here, with what becomes of the row).
     func recordingThroughOutage(logger: Logger, _ write: () async throws -> Void) async throws {
-        let deadline = ContinuousClock.now + .seconds(context.presence.node.leaseSeconds)
-        var delay = 1.0
-        while true {
-            do {
-                return try await write()
-            } catch let error as StoreError where ContinuousClock.now + .seconds(delay) < deadline {
-                guard let message = error.databaseFailure else { throw error }
-                logger.warning(
-                    "Could not record a sent SMS yet; trying again.",
-                    metadata: [GatewayLog.error: "\(message)", GatewayLog.retryIn: "\(delay)"])
-                await GatewayContext.pause(delay)
-                delay = min(delay * 2, 30)
+        let lease = ContinuousClock.now + .seconds(context.presence.node.leaseSeconds)
+        let stop = StopRequest()
+        try await withGracefulShutdownHandler {
+            var delay = 1.0
+            while true {
+                do {
+                    return try await write()
+                } catch let error as StoreError {
+                    guard let message = error.databaseFailure else { throw error }
+                    let deadline = min(lease, stop.deadline ?? lease)
+                    guard ContinuousClock.now + .seconds(delay) < deadline else {
+                        guard stop.deadline != nil else { throw error }
+                        logger.error(
+                            "Stopping before a sent SMS could be recorded as sent; it stays submitting and is sent again (same text) when this node starts, or by another node once this node's lease ends.",
+                            metadata: [GatewayLog.error: "\(message)"])
+                        throw CancellationError()
+                    }
+                    logger.warning(
+                        "Could not record a sent SMS yet; trying again.",
+                        metadata: [GatewayLog.error: "\(message)", GatewayLog.retryIn: "\(delay)"])
+                    await stop.bell.wait(until: .now + .milliseconds(Int64(delay * 1000)))
+                    delay = min(delay * 2, 30)
+                }
             }
+        } onGracefulShutdown: {
+            stop.ask(grace: Self.stopGraceSeconds)
         }
+    }
+}
+
+/// A stop asked while a record is retried: when the retries end, and the bell that cuts the
+/// current pause short so the next attempt comes at once.
+private final class StopRequest: Sendable {
+    private let asked = Mutex<ContinuousClock.Instant?>(nil)
+    let bell = WakeSignal()
+
+    /// When the retries end; nil while no stop was asked.
+    var deadline: ContinuousClock.Instant? { asked.withLock { $0 } }
+
+    func ask(grace: Double) {
+        asked.withLock { $0 = $0 ?? .now + .milliseconds(Int64(grace * 1000)) }
+        bell.ring()
     }
 }

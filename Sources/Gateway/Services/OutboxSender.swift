@@ -126,11 +126,13 @@ public struct OutboxSender: Service {
             logger.info("SMS sent.", metadata: [GatewayLog.reference: "\(reference)"])
             // Its acknowledgement's deadline starts now.
             if item.awaitsAcknowledgement { context.timersBell.ring() }
-            if link.snapshot.reportsDeferred { link.requestInboxScan() }
+            context.storeWrote()
             return true
         } catch let error as ModemError {
             await recordFailure(item, error: error, link: link, logger: logger)
             return !error.needsRecovery
+        } catch is CancellationError {
+            return true  // a stop cut the record's retries short; logged with what becomes of the row
         } catch {
             // The store still unreachable after the lease (or the claim lost meanwhile): the row
             // stays submitting and is requeued by another node or at the next start (same body, so

@@ -1,6 +1,7 @@
 public import Foundation
 import GRDB
 public import Logging
+import SystemCalls
 
 /// One gateway's database: opened once per process, shared by the CLI and the daemon.
 ///
@@ -42,12 +43,21 @@ public final class GatewayStore: Sendable {
     /// - Throws: ``StoreError/configuration(_:)`` when the directory or file cannot be used
     ///   (another user's, writable by others, a symbolic link in place of a file, a store a copy
     ///   moved elsewhere: ``markMoved(to:at:)``), ``StoreError/database(_:busy:)`` when SQLite fails.
-    public static func open(directory: URL, logger: Logger) throws -> GatewayStore {
-        try open(directory: directory, logger: logger, lockoutPolicy: .standard)
+    ///   - creating: Whether a missing store is created; when false (every command but the one
+    ///     that creates an account), a data directory without one is left as it is and refused
+    ///     with ``StoreError/notFound(_:)`` (``StoreError/Missing/store(directory:)``): on a node
+    ///     whose store is on PostgreSQL, a command run without the configuration would otherwise
+    ///     make a second, empty store beside it.
+    public static func open(directory: URL, logger: Logger, creating: Bool = true) throws -> GatewayStore {
+        try open(directory: directory, logger: logger, lockoutPolicy: .standard, creating: creating)
     }
 
-    static func open(directory: URL, logger: Logger, lockoutPolicy: LockoutPolicy) throws -> GatewayStore {
+    static func open(directory: URL, logger: Logger, lockoutPolicy: LockoutPolicy, creating: Bool = true) throws -> GatewayStore {
         let directory = directory.standardizedFileURL
+        let file = directory.appendingPathComponent(databaseFileName, isDirectory: false).path
+        if !creating, (try? FileSystem.status(of: file, followingLinks: false)) == nil {
+            throw StoreError.notFound(.store(directory: directory.path))
+        }
         try FilePermissions.prepareDirectory(directory, logger: logger)
         try FilePermissions.checkFiles(in: directory)
         try refuseIfMoved(directory)

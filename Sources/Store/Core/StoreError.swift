@@ -44,6 +44,9 @@ public enum StoreError: Error, Sendable, Equatable {
     public enum Missing: Sendable, Hashable {
         /// No account exists in the data directory yet.
         case account
+        /// The data directory (its path) holds no SQLite store, and opening it was not to create
+        /// one: none was made there yet, or this node's store is elsewhere (on PostgreSQL).
+        case store(directory: String)
         /// No contact has this name.
         case contact(named: String)
         /// The contact (by its name when known) was removed since it was read.
@@ -136,6 +139,8 @@ extension StoreError.Missing {
         switch self {
         case .account:
             "No account exists in this data directory; create one first."
+        case .store(let directory):
+            "There is no store in \(directory); create one first, or, if this node's store is on PostgreSQL, give the configuration that names it."
         case .contact(let name):
             "No contact is named \"\(name)\"; check the name against the list of contacts."
         case .removedContact(let name?):

@@ -39,7 +39,7 @@ struct InitCommand: ParsableCommand {
     }
 
     func run() throws {
-        let gateway = try StoreAccess.open(global)
+        let gateway = try StoreAccess.open(global, creating: true)
         // Said before the prompt, not after the passphrase was typed twice.
         try Account.requireNoAccount(in: gateway)
         let passphrase = try PassphraseSource.account.read(prompt: "New passphrase for smsgw: ", confirm: true)

@@ -139,7 +139,9 @@ struct ServeCommand: AsyncParsableCommand {
     static func lockDataDirectory(_ options: GlobalOptions, settings: StoreSettings) throws -> DaemonLock {
         let directory = options.dataDirectory
         if !FileManager.default.fileExists(atPath: directory.path) {
-            _ = try StoreAccess.open(options, settings: settings)  // creates it 0700, with the checks every command makes
+            // On PostgreSQL this creates it 0700, with the checks every command makes; on SQLite a
+            // directory without a store is refused (`init` creates both).
+            _ = try StoreAccess.open(options, settings: settings)
         }
         if let lock = try DaemonLock.acquire(directory: directory) { return lock }
         let pid = DaemonLock.probe(directory: directory).flatMap { $0 > 0 ? "PID \($0)" : nil } ?? "its PID is not known yet"

@@ -30,6 +30,8 @@ extension ErrorReport {
         switch missing {
         case .account:
             "No account exists in this data directory; create one with `smsgw init --username NAME`."
+        case .store(let directory):
+            "There is no store in \(directory); create one with `smsgw init --username NAME`, or, if this node's store is on PostgreSQL, set SMSGW_CONFIG to the configuration file that names it (`smsgw serve` takes --config FILE)."
         case .contact(let name):
             "No contact is named \"\(name)\"; see `smsgw contact list` for the names."
         case .removedContact(let name?):

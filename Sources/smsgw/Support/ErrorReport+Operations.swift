@@ -42,7 +42,7 @@ extension ErrorReport {
         case OperatorError.twoFactorAlreadyOn(let name):
             "\(name) already has two-factor login on; turn it off with `smsgw operator 2fa disable \(name)` first."
         case MaintenanceError.noDatabase(let path):
-            "There is no database at \(path); check --data-dir (or SMSGW_DATA_DIR)."
+            "There is no database at \(path); check --data-dir (or SMSGW_DATA_DIR), or, if this node's store is on PostgreSQL, set SMSGW_CONFIG to the configuration file that names it (`smsgw serve` takes --config FILE)."
         default:
             librarySentence(for: error) ?? error.description
         }

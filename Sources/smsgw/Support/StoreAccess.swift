@@ -7,12 +7,15 @@ import TerminalIO
 
 /// Opening the gateway database and unlocking its account, shared by every command.
 enum StoreAccess {
-    /// Opens the configured store (creating it if needed): `settings`, or for a command other
-    /// than `serve` the `[store]` table of `SMSGW_CONFIG`'s file and the `SMSGW_STORE_*`
-    /// variables; SQLite in the data directory when neither says otherwise.
-    static func open(_ options: GlobalOptions, settings: StoreSettings? = nil) throws -> GatewayStore {
+    /// Opens the configured store: `settings`, or for a command other than `serve` the `[store]`
+    /// table of `SMSGW_CONFIG`'s file and the `SMSGW_STORE_*` variables; SQLite in the data
+    /// directory when neither says otherwise.
+    /// - Parameter creating: Whether a missing SQLite store is created: only for `init`. Any
+    ///   other command in a data directory without one is refused (66), so one run on a
+    ///   PostgreSQL node without the configuration makes no empty second store.
+    static func open(_ options: GlobalOptions, settings: StoreSettings? = nil, creating: Bool = false) throws -> GatewayStore {
         let settings = try settings ?? StoreSettings.load(configurationFile: ConfigurationOption.environmentFile)
-        return try settings.open(dataDirectory: options.dataDirectory, logger: options.makeLogger())
+        return try settings.open(dataDirectory: options.dataDirectory, logger: options.makeLogger(), creating: creating)
     }
 
     /// Opens the database and unlocks the account (``Login``) with the passphrase from

@@ -120,10 +120,13 @@ struct InboxReceiverTests {
         _ = try rig.store.write { tx in try tx.claimNextOutbox(modem: "m1") }
         rig.modem.deliver(rig.statusReport(reference: 9))
         _ = rig.link.takeInboxRequest()
-        await Self.scan(rig)
+        let left = await InboxReceiver(context: rig.context).scan(rig.link, logger: quietLogger("smsgw.gateway.test"))
         #expect(rig.modem.stored.count == 1)
-        #expect(rig.link.snapshot.reportsDeferred)
-        #expect(rig.link.takeInboxRequest())
+        #expect(left.deferred == 1 && left.failed == 0)
+        // Not read again at once: that looped as fast as the modem answered for as long as the
+        // row stayed submitting (for ever on a full disk). The receiver pauses, and the outbox
+        // sender rings it when it records the row (InboxRetryTests).
+        #expect(!rig.link.takeInboxRequest())
     }
 
     @Test func theReceiverWakesOnTheModemsAnnouncement() async throws {
