@@ -35,34 +35,33 @@ public final class GatewayStore: Sendable {
         self.lockoutPolicy = lockoutPolicy
     }
 
-    /// Opens (creating if needed) the gateway database in `directory` and migrates it.
+    /// Opens (creating if needed and asked) the gateway database in `directory` and migrates it.
     ///
     /// - Parameters:
     ///   - directory: The data directory; created with mode 0700 when missing.
     ///   - logger: Receives open, migration and lockout events; never key material.
-    /// - Throws: ``StoreError/configuration(_:)`` when the directory or file cannot be used
-    ///   (another user's, writable by others, a symbolic link in place of a file, a store a copy
-    ///   moved elsewhere: ``markMoved(to:at:)``), ``StoreError/database(_:busy:)`` when SQLite fails.
     ///   - creating: Whether a missing store is created; when false (every command but the one
     ///     that creates an account), a data directory without one is left as it is and refused
     ///     with ``StoreError/notFound(_:)`` (``StoreError/Missing/store(directory:)``): on a node
     ///     whose store is on PostgreSQL, a command run without the configuration would otherwise
     ///     make a second, empty store beside it.
+    /// - Throws: ``StoreError/configuration(_:)`` when the directory or file cannot be used
+    ///   (another user's, writable by others, a symbolic link in place of a file, a store a copy
+    ///   moved elsewhere: ``markMoved(to:at:)``), ``StoreError/database(_:busy:)`` when SQLite fails.
     public static func open(directory: URL, logger: Logger, creating: Bool = true) throws -> GatewayStore {
         try open(directory: directory, logger: logger, lockoutPolicy: .standard, creating: creating)
     }
 
     static func open(directory: URL, logger: Logger, lockoutPolicy: LockoutPolicy, creating: Bool = true) throws -> GatewayStore {
         let directory = directory.standardizedFileURL
-        let file = directory.appendingPathComponent(databaseFileName, isDirectory: false).path
-        if !creating, (try? FileSystem.status(of: file, followingLinks: false)) == nil {
+        let databaseURL = directory.appendingPathComponent(databaseFileName, isDirectory: false)
+        let path = databaseURL.path
+        if !creating, (try? FileSystem.status(of: path, followingLinks: false)) == nil {
             throw StoreError.notFound(.store(directory: directory.path))
         }
         try FilePermissions.prepareDirectory(directory, logger: logger)
         try FilePermissions.checkFiles(in: directory)
         try refuseIfMoved(directory)
-        let databaseURL = directory.appendingPathComponent(databaseFileName, isDirectory: false)
-        let path = databaseURL.path
 
         var configuration = Configuration()
         configuration.label = "smsgw.store"
