@@ -62,7 +62,8 @@ struct InboxRetryTests {
             await eventually(timeout: MemoryRig.patience) {
                 try rig.store.read { try $0.outboxItem(id: queued.outboxID) }.state == .delivered
             })
-        #expect(rig.modem.stored.isEmpty)
+        // The report is deleted from the modem after its outcome is committed, so wait for that too.
+        #expect(await eventually(timeout: MemoryRig.patience) { rig.modem.stored.isEmpty })
         receiver.cancel()
         _ = try? await receiver.value
     }
