@@ -40,8 +40,10 @@ struct ResyncTests {
         let rejected = try Resync.reject(from: "alice", store: couple.bob, now: Date())
         #expect(rejected.contact == "alice" && rejected.rejected)
         #expect(try OperationsJSON.string(rejected) == "{\"contact\":\"alice\",\"rejected\":true}")
-        #expect(throws: CipherError.noResyncRequest) { try Resync.reject(from: "alice", store: couple.bob, now: Date()) }
-        #expect(throws: CipherError.noResyncRequest) { try Resync.accept(from: "alice", store: couple.bob, now: Date(), using: &rng) }
+        #expect(throws: ResyncError.noRequestWaiting(contact: "alice")) { try Resync.reject(from: "alice", store: couple.bob, now: Date()) }
+        #expect(throws: ResyncError.noRequestWaiting(contact: "alice")) {
+            try Resync.accept(from: "alice", store: couple.bob, now: Date(), using: &rng)
+        }
         #expect(try Contacts.contact(named: "alice", store: couple.bob).epoch == 0)
     }
 

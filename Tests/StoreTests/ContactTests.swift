@@ -84,7 +84,19 @@ struct ContactTests {
     func duplicatesAndBadNames(_ backend: StoreBackendKind) throws {
         let (_, _, store) = try unlockedStore(on: backend)
         _ = try store.addContact(name: "Alice", number: TestStore.number("+447700900001"), pairingCode: Data())
-        #expect(throws: StoreError.self) { _ = try store.addContact(name: "alice", number: nil, pairingCode: Data()) }
+        // The sentence names the contact as stored, which a full-width or other-case name matched.
+        #expect {
+            _ = try store.addContact(name: "ａｌｉｃｅ", number: nil, pairingCode: Data())
+        } throws: { error in
+            guard case .alreadyExists(let message)? = error as? StoreError else { return false }
+            return message.contains("\"ａｌｉｃｅ\" is taken by the contact \"Alice\"")
+        }
+        #expect {
+            _ = try store.addContact(name: "Alice", number: nil, pairingCode: Data())
+        } throws: { error in
+            guard case .alreadyExists(let message)? = error as? StoreError else { return false }
+            return message == "A contact named \"Alice\" already exists; choose another name."
+        }
         #expect {
             _ = try store.addContact(name: "other", number: TestStore.number("0044 7700 900001"), pairingCode: Data())
         } throws: { error in

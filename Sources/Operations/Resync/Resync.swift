@@ -50,15 +50,18 @@ public enum Resync {
     /// with the new keys, in one transaction. The operator's own decision, so not counted against
     /// the budget of automatic replies.
     ///
-    /// - Throws: ``SMSCipher/CipherError/noResyncRequest`` when nothing waits;
+    /// - Throws: ``ResyncError/noRequestWaiting(contact:)`` when nothing waits;
     ///   ``ContactError/notPaired(contact:)``.
     public static func accept(
         from contactName: String, store: UnlockedStore, now: Date, using rng: inout some RandomNumberGenerator
     ) throws -> AcceptedResync {
         try store.write { tx in
             let contact = try tx.contact(named: contactName)
-            let accepted = try tx.requirePairedSession(for: contact).acceptingResync(now: now, using: &rng)
-            guard case .resync(let event) = accepted.opened, let answer = event.reply else { throw CipherError.noResyncRequest }
+            let session = try tx.requirePairedSession(for: contact)
+            let accepted = try deciding(for: contact) { try session.acceptingResync(now: now, using: &rng) }
+            guard case .resync(let event) = accepted.opened, let answer = event.reply else {
+                throw ResyncError.noRequestWaiting(contact: contact.name)
+            }
             try tx.saveSession(accepted.session, for: contact)
             let outboxID = contact.number == nil ? nil : try tx.enqueueOutbox(answer, to: contact, kind: .handshake, now: now)
             let logID = try tx.appendLog(
@@ -77,19 +80,28 @@ public enum Resync {
 
     /// Drops the contact's resync request unanswered and logs it; the keys stay as they are.
     ///
-    /// - Throws: ``SMSCipher/CipherError/noResyncRequest`` when nothing waits.
+    /// - Throws: ``ResyncError/noRequestWaiting(contact:)`` when nothing waits.
     @discardableResult
     public static func reject(from contactName: String, store: UnlockedStore, now: Date) throws -> RejectedResync {
         try store.write { tx in
             let contact = try tx.contact(named: contactName)
             let session = try tx.requirePairedSession(for: contact)
             let code = session.resyncRequest?.code ?? ""
-            try tx.saveSession(try session.rejectingResync(), for: contact)
+            try tx.saveSession(try deciding(for: contact) { try session.rejectingResync() }, for: contact)
             try tx.appendLog(
                 NewLogEntry(
                     time: now, direction: .incoming, contact: contact, status: .resync,
                     text: "Resync request (code \(code)) rejected by the operator; the keys are unchanged."))
             return RejectedResync(contact: contact.name)
+        }
+    }
+
+    /// The outcome of deciding on the contact's resync request, naming the contact when none waits.
+    private static func deciding<Decided>(for contact: Contact, _ decide: () throws -> Decided) throws -> Decided {
+        do {
+            return try decide()
+        } catch CipherError.noResyncRequest {
+            throw ResyncError.noRequestWaiting(contact: contact.name)
         }
     }
 }
@@ -98,6 +110,9 @@ public enum Resync {
 public enum ResyncError: CategorizedError, Sendable, Equatable {
     /// The contact's gateway asked for a resync first: accept or reject that request.
     case requestWaiting(contact: String, code: String)
+    /// Nothing to accept or reject: the contact has not asked for a resync, or its request was
+    /// already decided.
+    case noRequestWaiting(contact: String)
 
     public var category: ErrorCategory { .conflict }
 
@@ -105,6 +120,8 @@ public enum ResyncError: CategorizedError, Sendable, Equatable {
         switch self {
         case .requestWaiting(let contact, let code):
             "\(contact)'s gateway already asks for a resync (code \(code)); confirm the code with \(contact), then accept or reject that request first."
+        case .noRequestWaiting(let contact):
+            "\(contact) has not asked for a resync (or its request was already accepted or rejected), so there is nothing to accept or reject."
         }
     }
 }

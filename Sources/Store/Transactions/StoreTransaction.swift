@@ -153,9 +153,15 @@ public final class StoreTransaction: StoreReader {
     }
 
     private func ensureNameIsFree(key: String, name: String, except id: UUID?) throws {
-        let owner = try db.value(String.self, sql: "SELECT id FROM contacts WHERE name_key = ?", arguments: [key])
-        if let owner, owner != id?.storeString {
-            throw StoreError.alreadyExists("A contact named \"\(name)\" already exists; choose another name.")
+        let owner = try db.row(sql: "SELECT id, name FROM contacts WHERE name_key = ?", arguments: [key])
+        if let owner, (owner["id"] as String) != id?.storeString {
+            // Names are compared ignoring case and width, so the taken name may be spelled otherwise.
+            let taken: String = owner["name"]
+            throw StoreError.alreadyExists(
+                taken == name
+                    ? "A contact named \"\(name)\" already exists; choose another name."
+                    : "\"\(name)\" is taken by the contact \"\(taken)\" (names are compared ignoring case and width); choose another name."
+            )
         }
     }
 

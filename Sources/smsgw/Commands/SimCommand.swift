@@ -8,7 +8,7 @@ import UnixSignals
 struct SimCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sim",
-        abstract: "Run a simulated GSM network of AT modems",
+        abstract: "Run a simulated GSM network of AT modems.",
         discussion: """
             Each modem is a pseudo-terminal that gammu and smsgw open through a stable path \
             (DIR/modem-N, with DIR/gammurc-N beside it). Control a running network with \
