@@ -43,6 +43,14 @@ def start(procs, alice, root, name, listen):
     return (p, None, None) if listen == "off" else (p, m.group(1), int(m.group(2)))
 
 
+def paired_alice(smsgw, root):
+    """alice's account with bob paired at the simulated +15550002, and an API token (send, read)."""
+    alice = make_account(os.path.abspath(smsgw), root, "alice")
+    bob = make_account(os.path.abspath(smsgw), root, "bob")
+    pair(alice, bob, "+15550001", "+15550002", "bob", "alice")
+    return alice, json.loads(alice.cli("api", "token", "create", "bench", "--scope", "send,read", "--json").stdout)["token"]
+
+
 def post_load(host, port, token, clients, seconds, limit):
     """`clients` threads, each with one keep-alive connection, POST until `seconds` pass or
     `limit` requests were made in all; returns (latencies in ms, statuses, elapsed seconds)."""
@@ -140,10 +148,7 @@ def main():
     procs = Procs()
     ok = False
     try:
-        alice = make_account(os.path.abspath(args.smsgw), root, "alice")
-        bob = make_account(os.path.abspath(args.smsgw), root, "bob")
-        pair(alice, bob, "+15550001", "+15550002", "bob", "alice")
-        token = json.loads(alice.cli("api", "token", "create", "bench", "--scope", "send,read", "--json").stdout)["token"]
+        alice, token = paired_alice(args.smsgw, root)
 
         p, _, _ = start(procs, alice, root, "serve-api-off", "off")
         time.sleep(2)

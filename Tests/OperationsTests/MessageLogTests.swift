@@ -46,6 +46,25 @@ struct MessageLogTests {
         #expect(json.contains("\"seq\":\(seen[0].sequence)") && json.contains("\"status\":\"sent\""))
     }
 
+    /// A following feed that caught up sleeps on the store's commit signal, and a commit of this
+    /// process wakes it at once: the daemon's event streams do not poll at a short interval.
+    @Test(arguments: StoreBackendKind.allCases)
+    func aCaughtUpFeedWaitsForTheNextCommitOfThisProcess(_ backend: StoreBackendKind) async throws {
+        let couple = try Couple(on: backend)
+        let store = couple.alice
+        let commits = store.gateway.commits
+        let cursor = try MessageLog.recent(limit: 1, store: store).cursor
+        let follower = Task { () async throws -> LogChange? in
+            for try await change in try MessageLog.changes(after: cursor, following: true, store: store) { return change }
+            return nil
+        }
+        #expect(await eventually { commits.waiting == 1 })
+        var rng = SystemRandomNumberGenerator()
+        let queued = try Messages.queue("woken", to: "bob", store: store, now: Date(), using: &rng)
+        #expect(try await follower.value?.message.id == queued.logID)
+        #expect(commits.waiting == 0)
+    }
+
     @Test(arguments: StoreBackendKind.allCases)
     func aFollowingFeedStopsWhenItsTaskIsCancelled(_ backend: StoreBackendKind) async throws {
         let couple = try Couple(on: backend)
@@ -55,6 +74,14 @@ struct MessageLogTests {
         }
         follower.cancel()
         await #expect(throws: CancellationError.self) { try await follower.value }
+        // Cancelled while it waits for a commit.
+        let asleep = Task {
+            for try await _ in try MessageLog.changes(after: 0, following: true, store: store) {}
+        }
+        #expect(await eventually { store.gateway.commits.waiting == 1 })
+        asleep.cancel()
+        await #expect(throws: CancellationError.self) { try await asleep.value }
+        #expect(store.gateway.commits.waiting == 0)
     }
 
     @Test(arguments: StoreBackendKind.allCases)

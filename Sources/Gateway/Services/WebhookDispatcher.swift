@@ -26,10 +26,8 @@ public struct WebhookDispatcher: Service {
     /// How long a connection to an endpoint may take.
     static let connectTimeoutSeconds = 10
 
-    /// How often an idle worker looks for new events (a read of the journal's newest id).
-    static let idlePoll: Double = 0.25
-    /// The longest an idle or waiting worker goes without asking the store again, so a
-    /// redelivery (another process's write) is picked up.
+    /// The longest an idle or waiting worker goes without asking the store again, so an event or
+    /// a redelivery that another process wrote (a command, another node) is picked up.
     static let recheck: Double = 2
 
     /// A dispatcher for `endpoints` over `store`; the gateway adds one to its services when the
@@ -110,12 +108,20 @@ public struct WebhookDispatcher: Service {
         }
     }
 
-    /// Returns when the journal has grown, or after ``recheck`` seconds.
+    /// Returns when the journal has grown, or after ``recheck`` seconds. The journal is read
+    /// again after each commit of this process (``Store/CommitSignal``), not on a timer, so an
+    /// idle worker wakes once per ``recheck`` and an event goes out as soon as it is committed.
     private func waitForEvents() async {
+        let commits = store.store.gateway.commits
+        // Noted before the read: a commit during it ends the first wait at once.
+        var seen = commits.count
         let start = try? await store.read { try $0.latestEventID() }
-        let deadline = Date().addingTimeInterval(Self.recheck)
-        while !Task.isCancelled && Date() < deadline {
-            await GatewayContext.pause(Self.idlePoll)
+        let deadline = ContinuousClock.now + .milliseconds(Int64(Self.recheck * 1000))
+        var readAt = ContinuousClock.now
+        while !Task.isCancelled && .now < deadline {
+            await commits.wait(after: seen, since: readAt, until: deadline)
+            seen = commits.count
+            readAt = .now
             if let latest = try? await store.read({ try $0.latestEventID() }), latest != start { return }
         }
     }

@@ -6,9 +6,12 @@ public typealias LogFeed = StoreFeed<LogChange>
 /// A table the store appends to, read in order from a cursor as an `AsyncSequence`: the log's
 /// changes (``LogFeed``, the `message_events` table) and the event journal (``EventFeed``).
 ///
-/// The daemon and the commands are other processes, and SQLite tells no process of another's
-/// commits, so a following feed reads again after ``pollInterval`` when nothing changed, and at
-/// once after a batch. Reading is cheap: one indexed query.
+/// A following feed that found nothing waits for the store's next commit in this process
+/// (``Store/CommitSignal``): the daemon's own writes, its API's and its console's wake its streams
+/// at once (under load, one read per ``Store/CommitSignal/gap`` at most). It waits
+/// ``pollInterval`` at most, since the commands and other nodes are other processes and neither
+/// SQLite nor PostgreSQL tells one process of another's commits. After a batch it reads again at
+/// once. Reading is cheap: one indexed query.
 public struct StoreFeed<Element: Sendable>: AsyncSequence, Sendable {
     let store: UnlockedStore
     let cursor: Int64
@@ -18,8 +21,8 @@ public struct StoreFeed<Element: Sendable>: AsyncSequence, Sendable {
     /// An element's cursor: what the next read starts after.
     let position: @Sendable (Element) -> Int64
 
-    /// How long a following feed waits before reading again when it found nothing.
-    public static var pollInterval: Duration { .milliseconds(200) }
+    /// How long a following feed waits for a commit in this process before reading again anyway.
+    public static var pollInterval: Duration { .seconds(1) }
     /// Elements read at once.
     static var batchSize: Int { 500 }
 
@@ -37,10 +40,15 @@ public struct StoreFeed<Element: Sendable>: AsyncSequence, Sendable {
             while pending.isEmpty {
                 let after = cursor
                 let feed = feed
+                let commits = feed.store.gateway.commits
+                // Noted before the read: a commit during the read ends the wait below at once.
+                let seen = commits.count
                 pending = try feed.store.read { reader in try feed.read(reader, after) }
                 guard pending.isEmpty else { break }
                 guard feed.following else { return nil }
-                try await Task.sleep(for: StoreFeed.pollInterval)
+                let readAt = ContinuousClock.now
+                await commits.wait(after: seen, since: readAt, until: readAt + StoreFeed.pollInterval)
+                try Task.checkCancellation()
             }
             let element = pending.removeFirst()
             cursor = feed.position(element)

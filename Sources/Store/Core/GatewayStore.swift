@@ -26,6 +26,8 @@ public final class GatewayStore: Sendable {
     let backend: StoreBackend
     let logger: Logger
     let lockoutPolicy: LockoutPolicy
+    /// Rung after each write transaction this process commits (``CommitSignal``).
+    public let commits = CommitSignal()
 
     private init(directory: URL, databaseURL: URL, backend: StoreBackend, logger: Logger, lockoutPolicy: LockoutPolicy) {
         self.directory = directory

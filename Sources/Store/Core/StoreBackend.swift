@@ -22,21 +22,25 @@ extension GatewayStore {
     /// Runs `body` in one write transaction and commits if it returns; throwing rolls back and
     /// rethrows. On SQLite an IMMEDIATE transaction: a second process's write waits (up to the
     /// busy timeout) until this one commits. On PostgreSQL a serialisable one under the locks of
-    /// `scope`, run again while it fails as busy (see ``PostgresPool``, ``WriteScope``).
+    /// `scope`, run again while it fails as busy (see ``PostgresPool``, ``WriteScope``). A commit
+    /// rings ``commits``.
     func writeTransaction<T>(_ scope: WriteScope = .database, _ body: (StoreDatabase) throws -> T) throws -> T {
-        switch backend {
-        case .sqlite(let pool):
-            try pool.writeWithoutTransaction { db in
-                var result: T?
-                try db.inTransaction(.immediate) {
-                    result = try body(StoreDatabase(GRDBConnection(db)))
-                    return .commit
+        let result: T =
+            switch backend {
+            case .sqlite(let pool):
+                try pool.writeWithoutTransaction { db in
+                    var result: T?
+                    try db.inTransaction(.immediate) {
+                        result = try body(StoreDatabase(GRDBConnection(db)))
+                        return .commit
+                    }
+                    return result!
                 }
-                return result!
+            case .postgresql(let pool, _):
+                try pool.writeTransaction(scope, body)
             }
-        case .postgresql(let pool, _):
-            try pool.writeTransaction(scope, body)
-        }
+        commits.ring()
+        return result
     }
 
     /// Runs `body` on a consistent read-only snapshot of the database.
