@@ -87,8 +87,8 @@ final class APIMetrics: Sendable {
                 set("modem_phase", [name, ("phase", phase.rawValue)], "1 for the modem's current phase.", modem.state == phase ? 1 : 0)
             }
             if let signal = modem.signalPercent { set("modem_signal_percent", [name], "Signal strength, 0-100.", signal) }
-            set("modem_sent", [name], "SMS the modem sent since it connected.", modem.sentCount)
-            set("modem_received", [name], "SMS the modem received since it connected.", modem.receivedCount)
+            set("modem_sent", [name], "SMS the modem sent since the daemon started.", modem.sentCount)
+            set("modem_received", [name], "SMS the modem received since the daemon started.", modem.receivedCount)
         }
         var syncStates: [String: Int] = [:]
         for contact in status.contacts { syncStates[contact.sync.state.rawValue, default: 0] += 1 }
