@@ -89,7 +89,7 @@ public enum StatusPage {
                 ConsolePage.button("Retry", action: "/outbox/\(entry.id ?? 0)/retry", viewer: viewer))
             return """
                 <tr class="\(entry.state.rawValue)"><td>\(what)</td><td>\(entry.contact)</td><td>\(entry.state.rawValue)</td>\
-                <td>\(entry.attempts)</td><td>\(entry.lastError, or: "")</td><td>\(ConsolePage.time(entry.updatedAt))</td><td>\(retry)</td></tr>
+                <td>\(entry.attempts)\(entry.temporaryFailures > 0 ? ", \(entry.temporaryFailures) failed temporarily" : "")</td><td>\(entry.lastError, or: "")</td><td>\(ConsolePage.time(entry.updatedAt))</td><td>\(retry)</td></tr>
                 """
         }
         return """

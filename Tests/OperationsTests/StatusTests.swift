@@ -74,6 +74,23 @@ struct StatusTests {
         #expect(try JSONDecoder().decode(GatewayStatus.NodeStatus.self, from: try JSONEncoder().encode(north)) == north)
     }
 
+    @Test("A queued message's attempts count modem trouble too; the status says which of them max_attempts counts")
+    func attemptsAndTheFailuresTheLimitCounts() throws {
+        let couple = try Couple()
+        var rng = SystemRandomNumberGenerator()
+        let queued = try Messages.queue("tried often", to: "bob", store: couple.alice, now: Date(), using: &rng)
+        try couple.alice.write { tx in
+            for counted in [false, false, true] {
+                _ = try tx.claimNextOutbox(modem: "m1")
+                try tx.markOutboxFailed(queued.outboxID, error: "refused", permanent: false, counted: counted)
+            }
+        }
+        let entry = try #require(try GatewayStatus.read(from: couple.alice, now: Date()).queue.first)
+        #expect(entry.attempts == 3 && entry.temporaryFailures == 1)
+        #expect(try OperationsJSON.string(entry).contains("\"attempts\":3,\"contact\":\"bob\""))
+        #expect(try OperationsJSON.string(entry).contains("\"temporaryFailures\":1"))
+    }
+
     @Test func aContactFailingVerificationShowsAsFailingAtTheThreshold() throws {
         let couple = try Couple()
         try couple.alice.write { tx in

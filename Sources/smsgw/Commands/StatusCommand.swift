@@ -132,11 +132,14 @@ struct StatusCommand: ParsableCommand {
         return facts
     }
 
-    /// "message 42 to bob: queued, 2 attempts, last error: …", or a resync handshake.
+    /// "message 42 to bob: queued, 5 attempts, 2 failed temporarily (…), last error: …", or a
+    /// resync handshake.
     static func describe(_ entry: GatewayStatus.OutboxEntry, now: Date) -> String {
         let what = entry.id.map { "message \($0) to \(entry.contact)" } ?? "resync handshake to \(entry.contact)"
         var facts = [entry.state == .failed ? "failed \(age(of: entry.updatedAt, now: now))" : entry.state.rawValue]
         if entry.attempts > 0 { facts.append("\(entry.attempts) attempt\(entry.attempts == 1 ? "" : "s")") }
+        // Attempts count modem trouble too; the limit counts only these.
+        if entry.temporaryFailures > 0 { facts.append("\(entry.temporaryFailures) failed temporarily (max_attempts counts these)") }
         if let error = entry.lastError { facts.append("last error: \(error)") }
         return "\(what): " + facts.joined(separator: ", ")
     }
