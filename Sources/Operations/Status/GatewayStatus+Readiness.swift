@@ -1,3 +1,5 @@
+import Store
+
 extension GatewayStatus {
     /// Whether the gateway can do its work now, as a health check asks it.
     public enum Readiness: Sendable, Equatable {
@@ -8,12 +10,18 @@ extension GatewayStatus {
     }
 
     /// Ready while the store takes the received SMS and a modem is ready. A modem that was ready
-    /// and went away is said to have gone (and when), not to be "not ready yet".
+    /// and went away is said to have gone (and when), not to be "not ready yet". Another node's
+    /// modem counts only while that node is up: a dead node's last record says nothing now (the
+    /// running daemon's own modems, ``DaemonState/modems``, are live whatever its row says).
     public var readiness: Readiness {
         if let storeRefusal { return .notReady(storeRefusal.sentence) }
-        let ready = modems.filter { $0.state == .ready }.map(\.name)
+        let gone = Set(nodes.filter { $0.state != .up || $0.stoppedUncleanly }.map(\.name))
+        let own = Set(daemon?.modems ?? [])
+        let stale = { (modem: ModemStatusRecord) in !own.contains(modem.name) && gone.contains(modem.node ?? "") }
+        let ready = modems.filter { $0.state == .ready && !stale($0) }.map(\.name)
         if !ready.isEmpty { return .ready(modems: ready) }
         let states = modems.map { modem in
+            if stale(modem) { return "\(modem.name): its node \(modem.node ?? "") is not up" }
             guard let left = modem.leftReadyAt else { return "\(modem.name): \(modem.state)" }
             return "\(modem.name) went away at \(OperationsJSON.timestamp(left)) (now \(modem.state))"
         }

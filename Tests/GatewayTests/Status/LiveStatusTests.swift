@@ -75,6 +75,31 @@ struct LiveStatusTests {
         #expect(try live.read(now: Date()).modems.first?.leftReadyAt == nil)
     }
 
+    @Test("Another node's modem counts toward readiness only while that node is up")
+    func aDeadNodesModemIsNotReadiness() async throws {
+        let rig = try await MemoryRig.make(ready: false)
+        let live = Self.live(rig, context: rig.context)
+        let start = Date()
+        try rig.store.write { tx in
+            try tx.startNode(GatewayNode(name: "south-1", healthSeconds: 10), now: start)
+            try tx.saveModemStatus(ModemStatusRecord(name: "far", state: .ready, connected: true, node: "south-1"))
+        }
+        #expect(try live.read(now: start).readiness == .ready(modems: ["far"]))
+        let later = start.addingTimeInterval(31)  // past south-1's lease of three heartbeats
+        #expect(try live.read(now: later).nodes.first?.state == .down)
+        #expect(
+            try live.read(now: later).readiness
+                == .notReady(
+                    "No modem is ready yet (m1: connecting, far: its node south-1 is not up); wait, or see the status and the daemon's log."
+                ))
+
+        // The running daemon's own modems are live, even when its own row looks late.
+        var own = try live.read(now: later)
+        own.modems = [ModemStatusRecord(name: "near", state: .ready, connected: true, node: "south-1")]
+        own.daemon = DaemonState(running: true, modems: ["near"])
+        #expect(own.readiness == .ready(modems: ["near"]))
+    }
+
     @Test("A node row an earlier run at this daemon's place left is stopped uncleanly; this run's and other places' are not")
     func rowsOfAnEndedRunAtThisPlace() async throws {
         let rig = try await MemoryRig.make()
