@@ -21,17 +21,21 @@ public enum StatusPage {
         return ConsolePage.document(title: "Status", viewer: viewer, section: .status, banners: banners(status), body: body)
     }
 
-    /// A problem banner for a daemon that is not running, for each node that is down and for each
-    /// modem that is not ready; the log page shows them too.
+    /// A problem banner for a daemon that is not running, for a store that refuses writes, for
+    /// each node that is down or stopped without a clean shutdown and for each modem that is not
+    /// ready; the log page shows them too.
     public static func banners(_ status: GatewayStatus) -> [Banner] {
         var banners: [Banner] = []
         if status.daemon?.running == false {
             banners.append(
                 Banner(.problem, "The daemon is not running: nothing is sent or received. The modems are shown as it last recorded them."))
         }
-        for node in status.nodes where node.state == .down {
+        if let refusal = status.storeRefusal { banners.append(Banner(.problem, refusal.sentence)) }
+        for node in status.nodes where node.state == .down || node.stoppedUncleanly {
             let sentence =
-                "Node \(node.name) is down (no heartbeat within its lease): the other nodes send its messages and pinned contacts."
+                node.state == .down
+                ? "Node \(node.name) is down (no heartbeat within its lease): the other nodes send its messages and pinned contacts."
+                : "Node \(node.name) stopped without a clean shutdown; its lease would have ended at \(OperationsJSON.timestamp(node.leaseEndsAt)), and until then the other nodes leave its messages."
             banners.append(Banner(.problem, sentence))
         }
         for modem in status.modems where modem.state != .ready {
@@ -65,7 +69,7 @@ public enum StatusPage {
     static func nodes(_ nodes: [GatewayStatus.NodeStatus]) -> HTML {
         let rows = nodes.map { node -> HTML in
             """
-            <tr class="\(node.state.rawValue)"><td>\(node.name)</td><td>\(node.state.rawValue)</td>\
+            <tr class="\(node.state.rawValue)"><td>\(node.name)</td><td>\(node.state.rawValue)\(node.stoppedUncleanly ? ", stopped without a clean shutdown" : "")</td>\
             <td>\(ConsolePage.time(node.heartbeatAt))</td><td>\(node.modems.joined(separator: ", "))</td><td>\(node.version)</td></tr>
             """
         }
@@ -85,7 +89,7 @@ public enum StatusPage {
                 ConsolePage.button("Retry", action: "/outbox/\(entry.id ?? 0)/retry", viewer: viewer))
             return """
                 <tr class="\(entry.state.rawValue)"><td>\(what)</td><td>\(entry.contact)</td><td>\(entry.state.rawValue)</td>\
-                <td>\(entry.attempts)</td><td>\(entry.lastError, or: "")</td><td>\(ConsolePage.time(entry.updatedAt))</td><td>\(retry)</td></tr>
+                <td>\(entry.attempts)\(entry.temporaryFailures > 0 ? ", \(entry.temporaryFailures) failed temporarily" : "")</td><td>\(entry.lastError, or: "")</td><td>\(ConsolePage.time(entry.updatedAt))</td><td>\(retry)</td></tr>
                 """
         }
         return """

@@ -65,7 +65,7 @@ public final class Gateway: Sendable {
         }
         var node = configuration.gatewayNode
         // The status socket is given only while this process holds the data directory's lock.
-        node.place = statusSocket.map { "\(NodeSettings.hostName):\($0)" }
+        node.place = statusSocket.map(Daemon.place(statusSocket:))
         var links: [ModemLink] = []
         for (offset, settings) in configuration.modems.enumerated() {
             var modemConfiguration = try settings.modemConfiguration(index: offset + 1)
@@ -107,11 +107,14 @@ public final class Gateway: Sendable {
             services.append(WebhookDispatcher(endpoints: configuration.webhooks, store: store, logger: logger, node: node))
         }
         let live = LiveStatus(
-            store: store, links: links, daemon: DaemonState(running: true, pid: getpid(), startedAt: Date(), modems: links.map(\.name)),
+            store: store, links: links, node: node, storeWrites: context.storeWrites,
+            daemon: DaemonState(running: true, pid: getpid(), startedAt: Date(), modems: links.map(\.name)),
             arrivals: context.arrivals)
         if let statusSocket {
             services.append(
-                try StatusServer(path: statusSocket, logger: logger) { request in Self.answer(request, live: live, outboxWake: outboxWake) }
+                try StatusServer(path: statusSocket, logger: logger) { request in
+                    Self.answer(request, live: live, webhooks: configuration.webhooks, outboxWake: outboxWake)
+                }
             )
         }
         services += try frontEnds(live)
@@ -167,11 +170,18 @@ public final class Gateway: Sendable {
         await group.triggerGracefulShutdown()
     }
 
-    /// The reply to one status socket request: the store's status with the modems' live state.
-    static func answer(_ request: String, live: LiveStatus, outboxWake: OutboxWake) -> DaemonReply {
+    /// The reply to one status socket request: the store's status with the modems' live state, or
+    /// the webhook endpoints as this daemon's configuration has them.
+    static func answer(_ request: String, live: LiveStatus, webhooks: [WebhookEndpoint], outboxWake: OutboxWake) -> DaemonReply {
         switch StatusSocket.Request(rawValue: request) {
         case .status:
             break
+        case .webhooks:
+            do {
+                return DaemonReply(webhooks: try Webhooks.daemonList(configured: webhooks, store: live.store))
+            } catch {
+                return DaemonReply(error: "The daemon could not read its store (\(error)); see its log.")
+            }
         case .wake:
             outboxWake.wake()
             return DaemonReply()

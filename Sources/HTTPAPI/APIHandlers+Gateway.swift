@@ -47,19 +47,16 @@ extension APIHandlers {
         try json(["status": "live"])
     }
 
-    /// 200 when the store is unlocked (it is while the API runs) and a modem is ready, else 503.
+    /// 200 when the store takes writes and a modem is ready, else 503 with why
+    /// (``Operations/GatewayStatus/readiness``).
     func readiness(_ request: Request, _ context: APIContext) async throws -> Response {
         let live = live
-        let modems = try await blocking { try live.read(now: Date()).modems }
-        let ready = modems.filter { $0.state == .ready }.map(\.name)
-        guard !ready.isEmpty else {
-            throw Problem(
-                status: .serviceUnavailable, type: "unavailable",
-                detail:
-                    "No modem is ready yet (\(modems.map { "\($0.name): \($0.state)" }.joined(separator: ", "))); wait, or see the status and the daemon's log.",
-                headers: [.retryAfter: "5"])
+        switch try await blocking({ try live.read(now: Date()).readiness }) {
+        case .ready(let modems):
+            return try json(["status": "ready", "modems": modems.joined(separator: ",")])
+        case .notReady(let reason):
+            throw Problem(status: .serviceUnavailable, type: "unavailable", detail: reason, headers: [.retryAfter: "5"])
         }
-        return try json(["status": "ready", "modems": ready.joined(separator: ",")])
     }
 }
 

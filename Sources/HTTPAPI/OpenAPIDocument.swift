@@ -323,7 +323,7 @@ enum OpenAPIDocument {
           /health/ready:
             get:
               operationId: getReadiness
-              summary: 200 when the store is unlocked and a modem is ready, else 503.
+              summary: 200 when the store is unlocked and takes writes and a modem is ready, else 503 saying why (the store refuses writes; no modem ready yet; a modem that went away, and when).
               security: []
               responses:
                 '200':
@@ -569,6 +569,9 @@ enum OpenAPIDocument {
                 node:
                   type: [string, 'null']
                   description: The node whose daemon drives the modem ([node] name).
+                leftReadyAt:
+                  type: [string, 'null']
+                  description: When the modem stopped being ready while its daemon runs (this node's modems); null while ready, or when not ready since the daemon started.
             Node:
               type: object
               required: [name, state, version, startedAt, heartbeatAt, healthSeconds, leaseSeconds, modems]
@@ -578,7 +581,10 @@ enum OpenAPIDocument {
                 state:
                   type: string
                   enum: [up, down, stopped]
-                  description: down once its last heartbeat is older than its lease; the other nodes then send its claims and pinned contacts.
+                  description: As its lease says; down once its last heartbeat is older than its lease; the other nodes then send its claims and pinned contacts.
+                stoppedUncleanly:
+                  type: boolean
+                  description: Its daemon on this host's data directory ended without a clean stop (killed, crashed), whatever its lease says.
                 version:
                   type: string
                 startedAt:
@@ -589,6 +595,9 @@ enum OpenAPIDocument {
                   type: number
                 leaseSeconds:
                   type: number
+                leaseEndsAt:
+                  type: string
+                  description: Its last heartbeat plus its lease.
                 modems:
                   type: array
                   items:
@@ -619,6 +628,18 @@ enum OpenAPIDocument {
                     $ref: '#/components/schemas/Contact'
                 daemon:
                   type: [object, 'null']
+                storeRefusal:
+                  type: object
+                  description: Present while the store refuses the daemon's writes (a full disk); received SMS wait on the modems.
+                  required: [since, waiting, error]
+                  properties:
+                    since:
+                      type: string
+                    waiting:
+                      type: integer
+                      description: Received SMS the last reads of the modems could not record.
+                    error:
+                      type: [string, 'null']
                 version:
                   type: string
                 uptimeSeconds:

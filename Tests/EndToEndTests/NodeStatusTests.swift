@@ -72,8 +72,16 @@ struct NodeStatusTests {
             try rig.startDaemon(alice)
             try await Self.wait("alice's modem to be ready again", alice, timeout: 60) { $0.modems.first?.state == "ready" }
             try await rig.stopDaemon(alice, signal: SIGKILL)
-            // Killed: its last heartbeat stands until the lease has passed, then it is down. Each
-            // look unlocks the store, so look every few seconds.
+            // Killed: the data directory's lock is free at once, so the status says the node
+            // stopped without a clean shutdown, while its lease still holds for other nodes.
+            let killed = try await offPool { try alice.expect(["status", "--json"]).stdout }
+            #expect(killed.contains(#""state":"up","stoppedUncleanly":true"#), "\(killed)")
+            let killedText = try await offPool { try alice.expect(["status"]).stdout }
+            #expect(killedText.contains("north-1: stopped without a clean shutdown, heartbeat "), "\(killedText)")
+            #expect(killedText.contains("lease would have ended at "), "\(killedText)")
+            #expect(!killedText.contains("north-1: up"), "\(killedText)")
+            // Its last heartbeat stands until the lease has passed, then it is down. Each look
+            // unlocks the store, so look every few seconds.
             try await Self.wait("the killed node to show down", alice, timeout: 180, every: 5) { $0.nodes.map(\.state) == ["down"] }
             #expect(try await offPool { try alice.expect(["status"]).stdout }.contains("north-1: down"))
         }

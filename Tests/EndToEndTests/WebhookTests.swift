@@ -103,6 +103,15 @@ struct WebhookTests {
                 line.contains(wrongSecret.url) ? "wrong" : line.contains("\"state\":\"disabled\"") ? "disabled" : "?"
             }
             #expect(states.sorted() == ["?", "disabled", "wrong"], "\(list.stdout)")
+            // Without the daemon's SMSGW_WEBHOOK_* variables the list still judges by the daemon's configuration.
+            let bare = try daemonPeer.run(["webhook", "list"])
+            #expect(bare.status == 0 && bare.lines.count >= 3, "\(bare.stdout)\(bare.stderr)")
+            #expect(!bare.stdout.contains("no longer configured") && bare.stdout.contains("modem.up"), "\(bare.stdout)")
+            #expect(bare.stderr.contains("as the running daemon has them configured"), "\(bare.stderr)")
+            #expect(
+                try daemonPeer.run(["webhook", "list", "--json"]).lines.allSatisfy {
+                    $0.contains(#""configured":true,"delivered""#) && $0.contains(#""source":"daemon""#)
+                })
             let deliveries = try daemonPeer.expect(["webhook", "deliveries", "--json"])
             #expect(deliveries.stdout.contains("\"lastStatus\":401") && deliveries.stdout.contains("\"lastStatus\":410"))
             var refused = ""

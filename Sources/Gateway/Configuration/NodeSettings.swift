@@ -1,10 +1,7 @@
 import Foundation
+import Operations
 public import Store
 import TOMLKit
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The `[node]` table: this daemon's name among the nodes that share one store.
 ///
@@ -24,10 +21,7 @@ public struct NodeSettings: Sendable, Equatable {
 
     /// The machine's host name, or `smsgw` when it has none a node could be named by.
     public static var hostName: String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "smsgw" }
-        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return (try? validated(name, key: "node.name")) ?? "smsgw"
+        (try? validated(Daemon.hostName, key: "node.name")) ?? "smsgw"
     }
 
     /// Reads the `[node]` table.

@@ -56,6 +56,7 @@ public struct InboxReceiver: Service {
             guard link.isReady, link.takeInboxRequest() else { continue }
             let left = await scan(link, logger: logger)
             retry.note(left, logger: logger)
+            context.storeWrites.noteRead(of: link.name, failed: left.failed, error: left.error, now: Date())
             link.update { $0.retryPending = retry.due != nil }
             context.timersBell.ring()
         }

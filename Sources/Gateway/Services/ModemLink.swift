@@ -14,6 +14,8 @@ import Synchronization
 final class ModemLink: Sendable {
     struct State {
         var phase: ModemPhase = .connecting
+        /// When the phase last left ready; nil while ready, or never ready yet.
+        var leftReadyAt: Date?
         var signalPercent: Int?
         var networkOperator: String?
         var lastError: String?
@@ -59,6 +61,19 @@ final class ModemLink: Sendable {
     var isReady: Bool { state.withLock { $0.phase == .ready && $0.recoveryRequest == nil } }
 
     func update(_ body: (inout State) -> Void) { state.withLock { body(&$0) } }
+
+    /// Enters `phase` with `lastError`, noting the moment the modem stops being ready.
+    func enter(_ phase: ModemPhase, lastError: String?, now: Date) {
+        state.withLock { s in
+            if phase == .ready {
+                s.leftReadyAt = nil
+            } else if s.phase == .ready {
+                s.leftReadyAt = now
+            }
+            s.phase = phase
+            s.lastError = lastError
+        }
+    }
 
     /// Asks the supervisor to run the recovery ladder; `error` becomes the modem's last error.
     func requestRecovery(because error: ModemError) {
@@ -137,6 +152,6 @@ final class ModemLink: Sendable {
         return ModemStatusRecord(
             name: name, state: s.phase, connected: ready, signalPercent: ready ? s.signalPercent : nil,
             networkOperator: ready ? s.networkOperator : nil, lastError: s.lastError, sentCount: s.sent, receivedCount: s.received,
-            node: node)
+            node: node, leftReadyAt: s.leftReadyAt)
     }
 }

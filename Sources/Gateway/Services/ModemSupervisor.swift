@@ -155,10 +155,7 @@ public struct ModemSupervisor: Service {
             link.requestInboxScan()
         }
         guard step.publishes else { return }
-        link.update {
-            $0.phase = ladder.phase
-            $0.lastError = ladder.lastError
-        }
+        link.enter(ladder.phase, lastError: ladder.lastError, now: Date())
         // Readiness changed: this modem's worker may claim again, the others may take over its pinned contacts.
         context.outboxWake.wake()
         await publish()

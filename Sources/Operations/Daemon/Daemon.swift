@@ -1,6 +1,12 @@
 public import Foundation
 import Store
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Whether a daemon (`smsgw serve`) runs on a data directory, and what it says about itself:
 /// liveness as every front end asks it, without the passphrase.
 ///
@@ -29,6 +35,40 @@ public enum Daemon {
         } catch {
             throw DaemonError(error, pid: pid, socket: StatusSocket.path(in: directory))
         }
+    }
+
+    /// The running daemon's webhook endpoints (``Webhooks/current(in:configured:wait:unlock:)``),
+    /// asked over its status socket.
+    ///
+    /// - Throws: ``DaemonError`` (unavailable) when it gives none.
+    public static func webhooks(in directory: URL, pid: Int32, wait: Double = 10) throws(DaemonError) -> [WebhookStatus] {
+        do throws(StatusClient.Failure) {
+            let reply = try StatusClient.ask(.webhooks, in: directory, wait: wait, timeout: 10)
+            if let error = reply.error { throw .refused(error) }
+            guard let webhooks = reply.webhooks else { throw .unreadable }
+            return webhooks
+        } catch {
+            throw DaemonError(error, pid: pid, socket: StatusSocket.path(in: directory))
+        }
+    }
+
+    /// Where a daemon that answers at `statusSocket` holds its data directory's lock: this host
+    /// and the socket's path, as its node row records it (``Store/GatewayNode/place``). A row at
+    /// this place whose run is not the lock's holder was written by a daemon that has ended.
+    public static func place(statusSocket: String) -> String {
+        "\(hostName):\(statusSocket)"
+    }
+
+    /// The place of a daemon on `directory` (see ``place(statusSocket:)``).
+    public static func place(of directory: URL) -> String {
+        place(statusSocket: StatusSocket.path(in: directory))
+    }
+
+    /// The machine's host name as the system gives it; empty when it gives none.
+    public static var hostName: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Tells a running daemon to look at its outbox now, after a message was queued; silent and

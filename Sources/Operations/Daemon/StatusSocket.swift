@@ -9,15 +9,17 @@ public import Foundation
 /// removed at shutdown). The protocol is one request, one answer:
 ///
 /// 1. The client sends one request line: a word in ASCII ending in LF, at most
-///    ``maximumRequestLength`` bytes: `status`, or `wake` (what `smsgw send` sends after it
-///    queued a message, so the daemon claims it at once; see ``Daemon/wake(in:)``). Later
-///    requests are new words.
+///    ``maximumRequestLength`` bytes: `status`, `webhooks` (its webhook endpoints, judged by its
+///    own configuration), or `wake` (what `smsgw send` sends after it queued a message, so the
+///    daemon claims it at once; see ``Daemon/wake(in:)``). Later requests are new words.
 /// 2. The daemon answers one line of JSON (``DaemonReply``) and closes the connection:
 ///    `{"version":1,"status":{…}}` with the ``GatewayStatus`` that `smsgw status --json` prints,
+///    `{"version":1,"webhooks":[…]}` with the ``WebhookStatus`` lines of `webhook list --json`,
 ///    `{"version":1}` for `wake`, or `{"version":1,"error":"…"}` for a request it does not know. Clients ignore keys they do
 ///    not know, so the reply can grow.
 ///
-/// Nothing secret crosses it: no texts, keys, codes or ciphertexts, only what `status` shows.
+/// Nothing secret crosses it: no texts, keys, codes, webhook secrets or ciphertexts, only what
+/// `status` and `webhook list` show.
 public enum StatusSocket {
     /// The socket's file name inside the data directory.
     public static let fileName = "smsgw.serve.sock"
@@ -32,6 +34,8 @@ public enum StatusSocket {
     public enum Request: String, Sendable, CaseIterable {
         /// The ``GatewayStatus`` of the running daemon.
         case status
+        /// The daemon's webhook endpoints with their progress (``WebhookStatus``).
+        case webhooks
         /// Look at the outbox now: a message was just queued. The reply carries neither status
         /// nor error.
         case wake
@@ -63,12 +67,15 @@ public struct DaemonReply: Sendable, Equatable, Codable {
     public var version: Int
     /// The daemon's status, for a `status` request.
     public var status: GatewayStatus?
+    /// The daemon's webhook endpoints, for a `webhooks` request.
+    public var webhooks: [WebhookStatus]?
     /// Why the request was not answered, in a sentence.
     public var error: String?
 
-    public init(status: GatewayStatus? = nil, error: String? = nil) {
+    public init(status: GatewayStatus? = nil, webhooks: [WebhookStatus]? = nil, error: String? = nil) {
         self.version = StatusSocket.version
         self.status = status
+        self.webhooks = webhooks
         self.error = error
     }
 }

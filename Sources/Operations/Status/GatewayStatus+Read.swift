@@ -5,15 +5,18 @@ extension GatewayStatus {
     /// Modems (as the daemons last recorded them), the nodes, the queue and every contact's sync
     /// state, from one read snapshot of the store.
     ///
-    /// - Parameter now: The clock, for which failures are recent enough to list and which nodes are down.
-    public static func read(from store: UnlockedStore, now: Date) throws -> GatewayStatus {
+    /// - Parameters:
+    ///   - now: The clock, for which failures are recent enough to list and which nodes are down.
+    ///   - ended: The node rows that daemons which ended left (known from the data directory's
+    ///     lock); they are marked ``NodeStatus/stoppedUncleanly`` unless they stopped cleanly.
+    public static func read(from store: UnlockedStore, now: Date, ended: EndedRuns? = nil) throws -> GatewayStatus {
         try store.read { reader in
             let counts = try reader.outboxCounts()
             var outbox: [OutboxState: Int] = [:]
             for state in OutboxState.allCases { outbox[state] = counts[state] ?? 0 }
             let modems = try reader.modemStatuses()
             return GatewayStatus(
-                modems: modems, nodes: try nodes(in: reader, modems: modems, now: now), outbox: outbox,
+                modems: modems, nodes: try nodes(in: reader, modems: modems, now: now, ended: ended), outbox: outbox,
                 queue: try queueEntries(in: reader, now: now),
                 contacts: try reader.contacts().map { try ContactStatus.read($0, in: reader) })
         }
@@ -21,7 +24,9 @@ extension GatewayStatus {
 
     /// The status as a front end shows it: from the running daemon over its status socket (no
     /// passphrase, no unlock) when one holds the data directory's lock, else from the store,
-    /// unlocked only then, with ``daemon`` saying that none runs.
+    /// unlocked only then, with ``daemon`` saying that none runs. Then the node rows a daemon on
+    /// this data directory recorded are those of a daemon that ended: one not stopped cleanly
+    /// (`kill -9`, a crash) is marked ``NodeStatus/stoppedUncleanly``, whatever its lease says.
     ///
     /// - Parameters:
     ///   - directory: The data directory.
@@ -37,7 +42,12 @@ extension GatewayStatus {
     ) throws -> GatewayStatus {
         let daemon = Daemon.state(in: directory)
         if daemon.running { return try Daemon.status(in: directory, pid: daemon.pid ?? 0, wait: wait) }
-        var status = try read(from: unlock(), now: now)
+        let store = try unlock()
+        var status = try read(from: store, now: now, ended: EndedRuns(place: Daemon.place(of: directory), holder: nil))
+        // A daemon that took the lock while the store was read (systemd restarting a killed one)
+        // may have recorded its own run at this place: ask it instead.
+        let after = Daemon.state(in: directory)
+        if after.running { return try Daemon.status(in: directory, pid: after.pid ?? 0, wait: wait) }
         status.daemon = .notRunning
         return status
     }

@@ -13,8 +13,12 @@ extension GatewayStatus {
         public var contact: String
         /// `queued`, `submitting` or `failed`.
         public var state: OutboxState
-        /// Submission attempts so far.
+        /// Submission attempts so far: every claim, modem trouble and hand-overs included, so it
+        /// may exceed `[outbox] max_attempts`.
         public var attempts: Int
+        /// The temporary failures of the send itself that `[outbox] max_attempts` counts (since it
+        /// was queued, sent or retried by hand).
+        public var temporaryFailures: Int
         /// The last error, in a plain sentence (from the modem or the network: print it escaped).
         public var lastError: String?
         /// When the row last changed.
@@ -26,13 +30,27 @@ extension GatewayStatus {
             self.contact = contact
             state = item.state
             attempts = item.attempts
+            temporaryFailures = item.temporaryFailures
             lastError = item.lastError
             updatedAt = item.updatedAt
         }
 
-        enum CodingKeys: String, CodingKey { case id, kind, contact, state, attempts, lastError, updatedAt }
+        enum CodingKeys: String, CodingKey { case id, kind, contact, state, attempts, temporaryFailures, lastError, updatedAt }
 
-        // By hand so that absent values are `null`, not missing keys.
+        // By hand so that absent values are `null`, not missing keys; a daemon of an earlier
+        // version says no `temporaryFailures` (read as 0).
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decodeIfPresent(Int64.self, forKey: .id)
+            kind = try container.decode(OutboxKind.self, forKey: .kind)
+            contact = try container.decode(String.self, forKey: .contact)
+            state = try container.decode(OutboxState.self, forKey: .state)
+            attempts = try container.decode(Int.self, forKey: .attempts)
+            temporaryFailures = try container.decodeIfPresent(Int.self, forKey: .temporaryFailures) ?? 0
+            lastError = try container.decodeIfPresent(String.self, forKey: .lastError)
+            updatedAt = try container.decode(Date.self, forKey: .updatedAt)
+        }
+
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(id, forKey: .id)
@@ -40,6 +58,7 @@ extension GatewayStatus {
             try container.encode(contact, forKey: .contact)
             try container.encode(state, forKey: .state)
             try container.encode(attempts, forKey: .attempts)
+            try container.encode(temporaryFailures, forKey: .temporaryFailures)
             try container.encode(lastError, forKey: .lastError)
             try container.encode(updatedAt, forKey: .updatedAt)
         }

@@ -3,12 +3,22 @@ public import Store
 
 /// One webhook endpoint as `webhook list` shows it: its settings (never a secret) and progress.
 ///
-/// Its JSON has every key: `url, configured, events, includeText, secrets, state, disabledReason,
-/// pending, waiting, delivered, failed, lastDeliveredAt`.
-public struct WebhookStatus: Sendable, Equatable, Encodable {
+/// Its JSON has every key: `url, configured, source, events, includeText, secrets, state,
+/// disabledReason, pending, waiting, delivered, failed, lastDeliveredAt`.
+public struct WebhookStatus: Sendable, Equatable, Codable {
+    /// Whose configuration ``WebhookStatus/configured`` is judged by.
+    public enum Source: String, Sendable, Hashable, Codable {
+        /// The running daemon's: its file and environment, as it started.
+        case daemon
+        /// The configuration the asking process read (no daemon runs).
+        case configuration
+    }
+
     public var url: String
     /// Whether the configuration names it (an endpoint removed from it keeps its history).
     public var configured: Bool
+    /// Whose configuration that is; nil when the caller did not say.
+    public var source: Source?
     public var events: [String]
     public var includeText: Bool
     /// How many secrets sign its requests (2 during a rotation).
@@ -25,13 +35,15 @@ public struct WebhookStatus: Sendable, Equatable, Encodable {
     public var lastDeliveredAt: Date?
 
     enum CodingKeys: String, CodingKey {
-        case url, configured, events, includeText, secrets, state, disabledReason, pending, waiting, delivered, failed, lastDeliveredAt
+        case url, configured, source, events, includeText, secrets, state, disabledReason, pending, waiting, delivered, failed,
+            lastDeliveredAt
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(url, forKey: .url)
         try container.encode(configured, forKey: .configured)
+        try container.encode(source, forKey: .source)
         try container.encode(events, forKey: .events)
         try container.encode(includeText, forKey: .includeText)
         try container.encode(secrets, forKey: .secrets)

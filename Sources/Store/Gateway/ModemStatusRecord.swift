@@ -22,10 +22,15 @@ public struct ModemStatusRecord: Sendable, Hashable, Codable {
     public var updatedAt: Date
     /// The node whose daemon drives the modem (nil when recorded before nodes were).
     public var node: String?
+    /// When the modem last stopped being ready while its daemon runs: nil while it is ready, and
+    /// when it was not ready since the daemon started. Only the running daemon knows it (the
+    /// store keeps no such column), for this node's modems.
+    public var leftReadyAt: Date?
 
     public init(
         name: String, state: ModemPhase, connected: Bool, signalPercent: Int? = nil, networkOperator: String? = nil,
-        lastError: String? = nil, sentCount: Int = 0, receivedCount: Int = 0, updatedAt: Date = Date(), node: String? = nil
+        lastError: String? = nil, sentCount: Int = 0, receivedCount: Int = 0, updatedAt: Date = Date(), node: String? = nil,
+        leftReadyAt: Date? = nil
     ) {
         self.name = name
         self.state = state
@@ -37,10 +42,11 @@ public struct ModemStatusRecord: Sendable, Hashable, Codable {
         self.receivedCount = receivedCount
         self.updatedAt = updatedAt
         self.node = node
+        self.leftReadyAt = leftReadyAt
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, state, connected, signalPercent, networkOperator, lastError, sentCount, receivedCount, updatedAt, node
+        case name, state, connected, signalPercent, networkOperator, lastError, sentCount, receivedCount, updatedAt, node, leftReadyAt
     }
 
     // Written by hand so that absent values are null, not missing, as in every other JSON object
@@ -57,6 +63,7 @@ public struct ModemStatusRecord: Sendable, Hashable, Codable {
         try container.encode(receivedCount, forKey: .receivedCount)
         try container.encode(updatedAt, forKey: .updatedAt)
         try container.encode(node, forKey: .node)
+        try container.encode(leftReadyAt, forKey: .leftReadyAt)
     }
 }
 

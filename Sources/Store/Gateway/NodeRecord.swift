@@ -52,6 +52,11 @@ public struct NodeRecord: Sendable, Hashable, Codable {
     public var healthSeconds: Double
     /// How long after its last heartbeat it counts as up and its claims hold.
     public var leaseSeconds: Double
+    /// The run of a daemon that last held the row (``GatewayNode/instance``); nil for a row
+    /// written before runs were recorded.
+    public var instance: String?
+    /// Where that run held its data directory's lock (``GatewayNode/place``); nil for none.
+    public var place: String?
 
     /// Whether a node runs, as its heartbeat says.
     public enum Liveness: String, Sendable, Hashable, Codable, CaseIterable {
@@ -66,7 +71,7 @@ public struct NodeRecord: Sendable, Hashable, Codable {
 
     public init(
         name: String, version: String, startedAt: Date, heartbeatAt: Date, stoppedAt: Date? = nil, healthSeconds: Double,
-        leaseSeconds: Double
+        leaseSeconds: Double, instance: String? = nil, place: String? = nil
     ) {
         self.name = name
         self.version = version
@@ -75,7 +80,12 @@ public struct NodeRecord: Sendable, Hashable, Codable {
         self.stoppedAt = stoppedAt
         self.healthSeconds = healthSeconds
         self.leaseSeconds = leaseSeconds
+        self.instance = instance
+        self.place = place
     }
+
+    /// When its lease ends (or ended): its last heartbeat plus its lease.
+    public var leaseEndsAt: Date { heartbeatAt.addingTimeInterval(leaseSeconds) }
 
     /// Whether the node is up, down or stopped at `now`.
     public func liveness(at now: Date) -> Liveness {
@@ -88,7 +98,7 @@ public struct NodeRecord: Sendable, Hashable, Codable {
             name: row["name"], version: row["version"], startedAt: Date(timeIntervalSince1970: row["started_at"]),
             heartbeatAt: Date(timeIntervalSince1970: row["heartbeat_at"]),
             stoppedAt: (row["stopped_at"] as Double?).map(Date.init(timeIntervalSince1970:)), healthSeconds: row["health_seconds"],
-            leaseSeconds: row["lease_seconds"])
+            leaseSeconds: row["lease_seconds"], instance: row["instance"], place: row["place"])
     }
 }
 

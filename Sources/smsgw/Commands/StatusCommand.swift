@@ -50,14 +50,14 @@ struct StatusCommand: ParsableCommand {
                 )
             }
         }
-        if !status.nodes.isEmpty { lines.append("Nodes:") }
-        for node in status.nodes {
-            var facts = [node.state.rawValue, "heartbeat \(age(of: node.heartbeatAt, now: now))"]
-            if node.state == .down { facts.append("lease \(Int(node.leaseSeconds)) s ended: the other nodes send its claims") }
-            facts.append(node.modems.isEmpty ? "no modems" : "modems " + node.modems.joined(separator: ", "))
-            if !node.version.isEmpty { facts.append("version \(node.version)") }
-            lines.append("  \(node.name): " + facts.joined(separator: ", "))
+        if let refusal = status.storeRefusal {
+            let cause = refusal.error.map { " (\($0))" } ?? ""
+            lines.append(
+                "Store: refuses writes since \(Output.timestamp(refusal.since))\(cause); \(refusal.waiting) received SMS wait on the modem and are recorded once it takes writes again."
+            )
         }
+        if !status.nodes.isEmpty { lines.append("Nodes:") }
+        for node in status.nodes { lines.append("  \(node.name): " + describe(node, now: now).joined(separator: ", ")) }
         lines.append("Modems:")
         if status.modems.isEmpty {
             lines.append("  none recorded; start the daemon with `smsgw serve --config FILE` (or `smsgw serve --sim`).")
@@ -103,11 +103,43 @@ struct StatusCommand: ParsableCommand {
         return lines
     }
 
-    /// "message 42 to bob: queued, 2 attempts, last error: …", or a resync handshake.
+    /// A node's facts: its state as its lease says (or that it stopped without a clean shutdown),
+    /// its heartbeat, its lease when it matters, its modems and version.
+    static func describe(_ node: GatewayStatus.NodeStatus, now: Date) -> [String] {
+        let lease = Output.timestamp(node.leaseEndsAt)
+        var facts: [String]
+        switch (node.stoppedUncleanly, node.state) {
+        case (true, .up):
+            facts = [
+                "stopped without a clean shutdown", "heartbeat \(age(of: node.heartbeatAt, now: now))",
+                "lease would have ended at \(lease) (until then other nodes leave its claims)",
+            ]
+        case (true, _):
+            facts = [
+                "down, stopped without a clean shutdown", "heartbeat \(age(of: node.heartbeatAt, now: now))",
+                "lease ended at \(lease): the other nodes send its claims",
+            ]
+        case (false, .down):
+            facts = [
+                "down", "heartbeat \(age(of: node.heartbeatAt, now: now))",
+                "lease \(Int(node.leaseSeconds)) s ended: the other nodes send its claims",
+            ]
+        case (false, _):
+            facts = [node.state.rawValue, "heartbeat \(age(of: node.heartbeatAt, now: now))"]
+        }
+        facts.append(node.modems.isEmpty ? "no modems" : "modems " + node.modems.joined(separator: ", "))
+        if !node.version.isEmpty { facts.append("version \(node.version)") }
+        return facts
+    }
+
+    /// "message 42 to bob: queued, 5 attempts, 2 failed temporarily (…), last error: …", or a
+    /// resync handshake.
     static func describe(_ entry: GatewayStatus.OutboxEntry, now: Date) -> String {
         let what = entry.id.map { "message \($0) to \(entry.contact)" } ?? "resync handshake to \(entry.contact)"
         var facts = [entry.state == .failed ? "failed \(age(of: entry.updatedAt, now: now))" : entry.state.rawValue]
         if entry.attempts > 0 { facts.append("\(entry.attempts) attempt\(entry.attempts == 1 ? "" : "s")") }
+        // Attempts count modem trouble too; the limit counts only these.
+        if entry.temporaryFailures > 0 { facts.append("\(entry.temporaryFailures) failed temporarily (max_attempts counts these)") }
         if let error = entry.lastError { facts.append("last error: \(error)") }
         return "\(what): " + facts.joined(separator: ", ")
     }

@@ -9,7 +9,11 @@ struct WebhookListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the configured webhook endpoints with their state and delivery counts.",
-        discussion: "Reads --config FILE (env SMSGW_CONFIG) for the endpoints; secrets are never shown."
+        discussion: """
+            While a daemon runs, the endpoints come from it over DATA_DIR/smsgw.serve.sock (its --config file \
+            and its SMSGW_WEBHOOK_* environment), without the passphrase; otherwise from --config FILE (env \
+            SMSGW_CONFIG) and this command's environment. Secrets are never shown.
+            """
     )
 
     @OptionGroup var global: GlobalOptions
@@ -24,7 +28,10 @@ struct WebhookListCommand: ParsableCommand {
             defaultDataDirectory: global.dataDirectory)
         var options = global
         options.dataDir = configuration.dataDirectory.path
-        let statuses = try Webhooks.list(configured: configuration.webhooks, store: try StoreAccess.unlock(options))
+        let statuses = try Webhooks.current(in: options.dataDirectory, configured: configuration.webhooks) {
+            try StoreAccess.unlock(options)
+        }
+        if !json, let source = statuses.first?.source { Output.diagnostic(Self.describe(source)) }
         for status in statuses {
             if json {
                 Output.line(try Output.json(status))
@@ -40,5 +47,13 @@ struct WebhookListCommand: ParsableCommand {
             }
         }
         if statuses.isEmpty && !json { Output.diagnostic("No webhook is configured; add a [[webhook]] table (see docs/OPERATIONS.md).") }
+    }
+
+    /// Which configuration "configured" was judged by.
+    static func describe(_ source: WebhookStatus.Source) -> String {
+        switch source {
+        case .daemon: "Endpoints as the running daemon has them configured (its file and environment)."
+        case .configuration: "No daemon runs: endpoints as this command's configuration has them (--config, SMSGW_WEBHOOK_*)."
+        }
     }
 }
