@@ -32,10 +32,18 @@ struct RestoreTests {
             bytes.replaceSubrange(pageSize..<bytes.count, with: Data(repeating: 0x5A, count: bytes.count - pageSize))
             try bytes.write(to: corrupt)
 
+            let future = root.appendingPathComponent("future.sqlite")
+            try FileManager.default.copyItem(at: backup, to: future)
+            try DatabaseQueue(path: future.path).write { db in
+                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-a-newer-smsgw')")
+            }
+            let futureBytes = try Data(contentsOf: future)
+
             let cases: [(file: URL, environment: [String: String], status: Int32, sentence: String)] = [
                 (text, [:], 65, "is not a SQLite database"),
                 (foreign, [:], 65, "not an smsgw store"),
                 (corrupt, [:], 65, "restore another backup"),
+                (future, [:], 78, "was written by a newer smsgw"),
                 (database, [:], 65, "is the store itself"),
                 (root.appendingPathComponent("missing.sqlite"), [:], 65, "is not a file"),
                 (backup, ["SMSGW_PASSPHRASE": "not the passphrase"], 77, "The passphrase from SMSGW_PASSPHRASE is wrong"),
@@ -46,6 +54,7 @@ struct RestoreTests {
                 #expect(result.stderr.contains(refusal.sentence), "\(refusal.file.lastPathComponent): \(result.stderr)")
                 #expect(try Snapshot(alice.dataDir, backup: backup) == before, "\(refusal.file.lastPathComponent) changed a file")
             }
+            #expect(try Data(contentsOf: future) == futureBytes, "the newer backup was migrated in place")
         }
     }
 
