@@ -58,6 +58,32 @@ struct RestoreTests {
         }
     }
 
+    @Test("a backup of an older smsgw is migrated on its copy; the file stays as it was")
+    func olderBackup() throws {
+        try withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            let older = root.appendingPathComponent("older.sqlite")
+            try alice.expect(["backup", older.path])
+            // The store as it was before its last migration (`v11-webhook-leases`).
+            try DatabaseQueue(path: older.path).write { db in
+                try db.execute(
+                    sql: """
+                        ALTER TABLE webhook_endpoints DROP COLUMN node; ALTER TABLE webhook_endpoints DROP COLUMN lease_until;
+                        DELETE FROM grdb_migrations WHERE identifier = 'v11-webhook-leases'
+                        """)
+            }
+            let bytes = try Data(contentsOf: older)
+            try alice.expect(["restore", older.path])
+            #expect(try Data(contentsOf: older) == bytes, "the backup was migrated in place")
+            let columns = { (path: String) in
+                try DatabaseQueue(path: path).read { db in try db.columns(in: "webhook_endpoints").map(\.name) }
+            }
+            #expect(try columns(alice.dataDir.appendingPathComponent("smsgw.sqlite").path).contains("lease_until"))
+            #expect(try !columns(older.path).contains("lease_until"))
+            try alice.expect(["webhook", "list"])
+        }
+    }
+
     @Test(
         "a restore keeps the replaced store, continues the ids, holds the backup's outbox and marks contacts for a resync; the daemon blocks it"
     )
