@@ -106,7 +106,9 @@ struct RestoreTests {
             let running = try alice.run(["restore", backup.path])
             #expect(running.status == 75 && running.stderr.contains("is running"), "\(running.stderr)")
             #expect(try rig.log(alice).contains { $0.id == later })
-            #expect(try await rig.stopDaemon(alice) == 0)
+            // Killed, the daemon leaves its newest transactions in the -wal: the kept store must hold them too.
+            try await rig.stopDaemon(alice, signal: SIGKILL)
+            #expect(try rig.writeAheadLogSize(of: alice) > 0)
 
             let restored = try alice.expect(["restore", backup.path, "--json"])
             let outcome = try JSONDecoder().decode(Outcome.self, from: Data(restored.stdout.utf8))
