@@ -64,12 +64,13 @@ struct RestoreTests {
             let alice = try Peer.create("alice", in: root)
             let older = root.appendingPathComponent("older.sqlite")
             try alice.expect(["backup", older.path])
-            // The store as it was before its last migration (`v11-webhook-leases`).
+            // The store as it was before its last two migrations (`v11-webhook-leases`, `v12-contact-keys-restored`).
             try DatabaseQueue(path: older.path).write { db in
                 try db.execute(
                     sql: """
                         ALTER TABLE webhook_endpoints DROP COLUMN node; ALTER TABLE webhook_endpoints DROP COLUMN lease_until;
-                        DELETE FROM grdb_migrations WHERE identifier = 'v11-webhook-leases'
+                        ALTER TABLE contacts DROP COLUMN keys_restored_at;
+                        DELETE FROM grdb_migrations WHERE identifier IN ('v11-webhook-leases', 'v12-contact-keys-restored')
                         """)
             }
             let bytes = try Data(contentsOf: older)
@@ -80,6 +81,10 @@ struct RestoreTests {
             }
             #expect(try columns(alice.dataDir.appendingPathComponent("smsgw.sqlite").path).contains("lease_until"))
             #expect(try !columns(older.path).contains("lease_until"))
+            let contactColumns = try DatabaseQueue(path: alice.dataDir.appendingPathComponent("smsgw.sqlite").path).read { db in
+                try db.columns(in: "contacts").map(\.name)
+            }
+            #expect(contactColumns.contains("keys_restored_at"))
             try alice.expect(["webhook", "list"])
         }
     }
@@ -136,6 +141,8 @@ struct RestoreTests {
             #expect(contact.sync.state == "failing" && contact.sync.action == "resync", "\(contact.sync)")
             let listed = try alice.expect(["contact", "list"]).stdout
             #expect(listed.contains("failing"), "\(listed)")
+            let retried = try alice.run(["log", "retry", String(held[0])])
+            #expect(retried.status == 65 && retried.stderr.contains("have not been resynced since"), "\(retried.stderr)")
 
             // The next message's id is above every id the replaced store handed out; it goes out,
             // and the held texts never do.
@@ -143,7 +150,8 @@ struct RestoreTests {
             let next = try alice.expect(["send", "bob", "after the restore"])
             let nextID = try #require(Int64(next.lines.first ?? ""))
             #expect(nextID > (oldIDs.max() ?? 0), "message \(nextID) reuses an id of the replaced store (up to \(oldIDs.max() ?? 0))")
-            #expect(next.stderr.contains("smsgw resync bob"), "\(next.stderr)")
+            #expect(next.stderr.contains("restored from a backup") && next.stderr.contains("smsgw resync bob"), "\(next.stderr)")
+            #expect(!next.stderr.contains("failed verification"), "\(next.stderr)")
             try await GatewayRig.wait("alice's text after the restore to be sent", timeout: 90) {
                 try rig.log(alice).contains { $0.id == nextID && ["sent", "delivered"].contains($0.status) }
             }

@@ -21,7 +21,8 @@ public struct RestoreOutcome: Sendable, Hashable, Encodable {
     public var messages: Int
     /// Outbox rows of the backup that were queued or being sent, failed instead of sent.
     public var heldOutbox: Int
-    /// The paired contacts, each of which needs a resync before anything is sent to it.
+    /// The contacts whose keys were restored (every one with a session), each of which needs a
+    /// resync before anything is sent to it.
     public var resync: [String]
 }
 
@@ -34,8 +35,9 @@ public struct RestoreOutcome: Sendable, Hashable, Encodable {
 /// backup, so whatever its `-wal` held is in it). The copy is then made safe to run: its id
 /// generators continue after the replaced store's (no message, event or outbox id is handed out
 /// twice), its unsent outbox rows are failed with ``heldReason`` (their texts were sealed with the
-/// keys of the backup's time), and every paired contact shows as needing a resync (its key state
-/// went back in time). Last, it is renamed over the database: a crash leaves one store or the
+/// keys of the backup's time), and every contact with a session is marked as having its keys
+/// restored (``Store/Contact/keysRestoredAt``): its key state went back in time, so it shows as
+/// needing a resync until one completes. Last, it is renamed over the database: a crash leaves one store or the
 /// other, never a mixture.
 public enum StoreRestore {
     /// The error every outbox row and log row held by a restore carries.
@@ -75,11 +77,11 @@ public enum StoreRestore {
         var outcome = try staged.write { tx in
             try tx.continueKeys(after: marks)
             let held = try tx.failUnsentOutbox(reason: heldReason, now: now)
-            try tx.requireResync(failures: SyncPolicy.failureThreshold)
+            try tx.markKeysRestored(now: now)
             return RestoreOutcome(
                 backup: file.path, backupWrittenAt: written, database: database.path, replaced: replaced.path,
                 contacts: try tx.count(of: .contacts), messages: try tx.count(of: .messages), heldOutbox: held,
-                resync: try tx.contacts().filter { $0.pairingState == .paired }.map(\.name))
+                resync: try tx.contacts().filter { $0.keysRestoredAt != nil }.map(\.name))
         }
         try staged.gateway.install(into: dataDirectory)
         outcome.resync.sort { $0.localizedStandardCompare($1) == .orderedAscending }

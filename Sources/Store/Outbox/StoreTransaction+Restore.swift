@@ -46,16 +46,16 @@ extension StoreTransaction {
         return held
     }
 
-    /// Raises every paired contact's count of consecutive verification failures to at least
-    /// `failures`, so each shows as needing a resync until one completes.
+    /// Records `now` as the time the keys of every contact with a session (paired, or being
+    /// paired again) came back from a backup, so each shows as needing a resync until one
+    /// completes (``completeResync(for:)``); the counts of failed verifications stay as they are.
     ///
-    /// - Returns: How many contacts are paired.
+    /// - Returns: How many contacts were marked.
     @discardableResult
-    public func requireResync(failures: Int) throws -> Int {
+    public func markKeysRestored(now: Date) throws -> Int {
         try db.execute(
-            sql: "UPDATE contacts SET verification_failures = ? WHERE pairing_state = 'paired' AND verification_failures < ?",
-            arguments: [failures, failures])
-        return try db.value(Int.self, sql: "SELECT COUNT(*) FROM contacts WHERE pairing_state = 'paired'") ?? 0
+            sql: "UPDATE contacts SET keys_restored_at = ? WHERE session IS NOT NULL", arguments: [now.timeIntervalSince1970])
+        return db.changesCount
     }
 
     /// How many rows `table` holds, for a report (contacts, messages).
