@@ -161,6 +161,21 @@ struct RestoreTests {
         }
     }
 
+    @Test("send warns of the restored keys while the resync the restore asks for is under way")
+    func sendWarnsUntilTheResyncCompletes() throws {
+        try withTemporaryDirectory { root in
+            let (alice, _) = try Peer.pairedCouple(in: root)
+            try alice.expect(["contact", "edit", "bob", "--number", "+15550002"])
+            let backup = root.appendingPathComponent("backup.sqlite")
+            try alice.expect(["backup", backup.path])
+            try alice.expect(["restore", backup.path])
+            try alice.expect(["resync", "bob"])
+            #expect(try alice.expect(["contact", "show", "bob", "--json"]).stdout.contains("\"state\":\"resync pending\""))
+            let sent = try alice.expect(["send", "bob", "during the resync"])
+            #expect(sent.stderr.contains("restored from a backup") && sent.stderr.contains("smsgw resync bob"), "\(sent.stderr)")
+        }
+    }
+
     @Test("kill -9 at random moments of restores: the store always opens and is the old one or the new one, never a mixture")
     func killDuringRestore() throws {
         try withTemporaryDirectory { root in

@@ -38,7 +38,8 @@ extension ContactStatus {
         var state = syncState(contact.verificationFailures, session: session, handshakeAttempts: handshakeAttempts)
         if session != nil, let restored = contact.keysRestoredAt {
             state.keysRestoredAt = restored
-            if state.state == .ok || state.state == .failing {
+            // A handshake not sent yet (one a restore started in place of the backup's) is the advice's to send.
+            if state.state == .ok || state.state == .failing || (state.state == .resyncPending && handshakeAttempts == 0) {
                 state.state = .failing
                 state.advice = .resyncAfterRestore(restoredAt: restored)
             }

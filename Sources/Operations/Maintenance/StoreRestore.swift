@@ -1,5 +1,6 @@
 public import Foundation
 public import Logging
+import SMSCipher
 public import Store
 
 /// What ``StoreRestore/restore(_:dataDirectory:logger:now:unlock:)`` put in place.
@@ -78,6 +79,7 @@ public enum StoreRestore {
             try tx.continueKeys(after: marks)
             let held = try tx.failUnsentOutbox(reason: heldReason, now: now)
             try tx.markKeysRestored(now: now)
+            try restartPendingResyncs(in: tx, now: now)
             return RestoreOutcome(
                 backup: file.path, backupWrittenAt: written, database: database.path, replaced: replaced.path,
                 contacts: try tx.count(of: .contacts), messages: try tx.count(of: .messages), heldOutbox: held,
@@ -86,6 +88,25 @@ public enum StoreRestore {
         try staged.gateway.install(into: dataDirectory)
         outcome.resync.sort { $0.localizedStandardCompare($1) == .orderedAscending }
         return outcome
+    }
+
+    /// Abandons every handshake the backup holds as pending and starts one for a later epoch in
+    /// its place (as `resync --restart` does, without sending it), logged. The contact may have
+    /// answered the backup's handshake after the backup was taken: sent again, it would get the
+    /// contact's one repeat answer and complete with the keys the replaced store already used.
+    static func restartPendingResyncs(in tx: StoreTransaction, now: Date) throws {
+        var rng = SystemRandomNumberGenerator()
+        for contact in try tx.contacts() {
+            guard let session = try tx.loadSession(for: contact), let old = session.pendingResyncCode else { continue }
+            let restarted = session.startingResync(restart: true, using: &rng).session
+            try tx.saveSession(restarted, for: contact)
+            try tx.appendLog(
+                NewLogEntry(
+                    time: now, direction: .outgoing, contact: contact, status: .resync,
+                    text:
+                        "Resync (code \(old)) abandoned by the restore of a backup, as \(contact.name) may have answered it since; a new handshake (code \(restarted.pendingResyncCode ?? "?")) waits to be sent by the operator."
+                ))
+        }
     }
 
     /// Copies the replaced store to `smsgw.sqlite.replaced-STAMP` beside it, or `…-STAMP-2` and
