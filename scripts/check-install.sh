@@ -213,14 +213,19 @@ restored_status=$(SMSGW_PASSPHRASE_FILE=/etc/smsgw/passphrase smsgw status --dat
 grep -q '^  bob: ' <<<"$restored_status" || fail "the backup does not open as a store with contact bob: $restored_status"
 echo "ok: the backup opens as a complete store"
 
-step "restored as the doc says, the gateway works: a text sent after the backup is rewound, a new one goes out"
+step "restored as the doc says, the gateway works: a text sent after the backup is rewound, a new one goes out with a new id"
 after="$(send_and_wait "after the backup")"
 run_block restore
 if as_service log --json | grep -q "\"id\":$after,"; then fail "message $after, sent after the backup, is still in the restored log"; fi
+replaced="$(ls /var/lib/smsgw/smsgw.sqlite.replaced-*)"
+expect_ownership "$replaced" "smsgw:smsgw 600"
+restored_status="$(as_service status 2>&1)" || true
+grep -q '^  bob: .*failing' <<<"$restored_status" || fail "bob does not show as needing a resync after the restore: $restored_status"
 # The peer here reads nothing, so the check needs no resync; a real one does (the doc says so).
 restored="$(send_and_wait "after the restore")"
+((restored > after)) || fail "the restored gateway gave message id $restored, already used by the replaced store (up to $after)"
 expect_ownership /var/lib/smsgw/smsgw.sqlite "smsgw:smsgw 600"
-echo "ok: message $after (sent after the backup) gone with the restore; the restored gateway sent message $restored"
+echo "ok: message $after (sent after the backup) gone with the restore, the old store kept in $replaced; the restored gateway sent message $restored"
 
 step "systemctl stop: a graceful shutdown, exit status 0"
 systemctl stop smsgw

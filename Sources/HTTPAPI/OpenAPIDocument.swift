@@ -525,6 +525,9 @@ enum OpenAPIDocument {
                   properties:
                     state:
                       type: string
+                    keysRestoredAt:
+                      type: [string, 'null']
+                      description: When a restore put this side's keys for the contact back to a backup's (state failing), until a resync or a manual re-pairing completes.
                 quarantined:
                   type: integer
                 lastSentAt:

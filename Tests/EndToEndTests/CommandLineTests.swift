@@ -78,7 +78,7 @@ struct CommandLineTests {
                 #expect(Set(contact.keys) == keys, "\(contact.keys.sorted())")
                 #expect(
                     Set((contact["sync"] as? [String: Any])?.keys ?? [:].keys) == [
-                        "state", "consecutiveFailures", "advice", "action", "resyncCode",
+                        "state", "consecutiveFailures", "advice", "action", "resyncCode", "keysRestoredAt",
                     ])
             }
             let bob = try #require(listed.first { $0["name"] as? String == "bob" })

@@ -30,6 +30,9 @@ struct PostgresGatewayTests {
             let backup = try rig.alice.run(["backup", root.appendingPathComponent("copy.sqlite").path])
             #expect(backup.status != 0 && backup.stderr.contains("pg_dump"), "\(backup.stderr)")
             #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("copy.sqlite").path))
+            // Nor can `smsgw restore` replace it: it refuses before reading the file, naming the server's tools.
+            let restore = try rig.alice.run(["restore", root.appendingPathComponent("copy.sqlite").path])
+            #expect(restore.status == 65 && restore.stderr.contains("pg_restore"), "\(restore.stderr)")
         }
     }
 }

@@ -49,19 +49,28 @@ struct NeutralSentenceTests {
     static let advice: [SyncAdvice] = [
         .pair, .decideResyncRequest(code: "123 456"), .restartUnansweredResync(code: "123 456"),
         .awaitResyncAnswer(code: "123 456"), .resync(failures: 3),
+        .resyncAfterRestore(restoredAt: Date(timeIntervalSince1970: 1_800_000_000)),
     ]
 
     @Test("Sync advice says what to do without a command, and round-trips through its JSON")
     func syncAdvice() throws {
         for advice in Self.advice {
             #expect(!advice.sentence.contains("smsgw") && !advice.sentence.contains("`"), "\(advice.sentence)")
-            let state = GatewayStatus.SyncState(state: .failing, consecutiveFailures: 3, advice: advice)
+            var restoredAt: Date?
+            if case .resyncAfterRestore(let time) = advice { restoredAt = time }
+            let state = GatewayStatus.SyncState(state: .failing, consecutiveFailures: 3, advice: advice, keysRestoredAt: restoredAt)
             let json = try OperationsJSON.encoder.encode(state)
             let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
             #expect(object["action"] as? String == advice.action.rawValue && object["advice"] as? String == advice.sentence)
-            #expect(try JSONDecoder().decode(GatewayStatus.SyncState.self, from: json) == state)
+            #expect((object["keysRestoredAt"] as? String) == restoredAt.map(OperationsJSON.timestamp))
+            // The CLI reads the daemon's status with dates as seconds (the status socket's coding).
+            let wire = JSONEncoder()
+            wire.dateEncodingStrategy = .secondsSince1970
+            let reader = JSONDecoder()
+            reader.dateDecodingStrategy = .secondsSince1970
+            #expect(try reader.decode(GatewayStatus.SyncState.self, from: wire.encode(state)) == state)
         }
         let ok = try OperationsJSON.string(GatewayStatus.SyncState(state: .ok, consecutiveFailures: 0, advice: nil))
-        #expect(ok == #"{"action":null,"advice":null,"consecutiveFailures":0,"resyncCode":null,"state":"ok"}"#)
+        #expect(ok == #"{"action":null,"advice":null,"consecutiveFailures":0,"keysRestoredAt":null,"resyncCode":null,"state":"ok"}"#)
     }
 }

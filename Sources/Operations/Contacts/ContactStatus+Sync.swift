@@ -4,6 +4,9 @@ public import Store
 
 /// The rules that turn a contact's counters and session into the sync state every front end
 /// shows (`ok`, `not paired`, `resync requested`, `resync pending`, `resync unanswered`, `failing`).
+///
+/// Keys restored from a backup show as `failing` with their own advice (not a count of failures,
+/// which stays the true one) until a resync completes; a handshake under way shows as such.
 public enum SyncPolicy {
     /// Consecutive verification failures after which a contact shows as failing.
     public static let failureThreshold = 3
@@ -32,7 +35,19 @@ extension ContactStatus {
 
     /// - Parameter handshakeAttempts: How many times the pending handshake was queued.
     static func syncState(_ contact: Contact, session: Session?, handshakeAttempts: Int = 0) -> GatewayStatus.SyncState {
-        let failures = contact.verificationFailures
+        var state = syncState(contact.verificationFailures, session: session, handshakeAttempts: handshakeAttempts)
+        if session != nil, let restored = contact.keysRestoredAt {
+            state.keysRestoredAt = restored
+            // A handshake not sent yet (one a restore started in place of the backup's) is the advice's to send.
+            if state.state == .ok || state.state == .failing || (state.state == .resyncPending && handshakeAttempts == 0) {
+                state.state = .failing
+                state.advice = .resyncAfterRestore(restoredAt: restored)
+            }
+        }
+        return state
+    }
+
+    private static func syncState(_ failures: Int, session: Session?, handshakeAttempts: Int) -> GatewayStatus.SyncState {
         guard let session else {
             return .init(state: .notPaired, consecutiveFailures: failures, advice: .pair)
         }

@@ -1,17 +1,19 @@
 public import Failures
 
-/// Why a maintenance operation (a backup, pruning the log) refused.
+/// Why a maintenance operation (a backup, a restore, pruning the log) refused.
 public enum MaintenanceError: Error, Sendable, Hashable {
     /// There is no database in the data directory to work on.
     case noDatabase(path: String)
     /// A negative age was given for pruning.
     case negativeAge(days: Int)
-    /// A daemon holds the data directory's lock, so its store may change under a copy.
+    /// A daemon holds the data directory's lock, so its store may change under a copy or a restore.
     case daemonRunning(directory: String, pid: Int32)
     /// The source and the target of a copy are the same database.
     case sameStore(location: String)
     /// A copied table holds other rows than its source (a count or a row differs).
     case copyDiffers(tables: [String])
+    /// A restore was asked of a store on a database server, whose backups are the server's.
+    case serverStore
 }
 
 extension MaintenanceError: CategorizedError {
@@ -21,6 +23,7 @@ extension MaintenanceError: CategorizedError {
         case .negativeAge, .sameStore: .invalidInput
         case .daemonRunning: .busy
         case .copyDiffers: .corrupted
+        case .serverStore: .conflict
         }
     }
 
@@ -29,10 +32,12 @@ extension MaintenanceError: CategorizedError {
         case .noDatabase(let path): "There is no database at \(path); check the data directory."
         case .negativeAge(let days): "The age of \(days) days is negative; give a number of days ≥ 0."
         case .daemonRunning(let directory, let pid):
-            "The daemon (process \(pid)) is running on \(directory); stop it before copying the store, so nothing changes under the copy."
+            "The daemon (process \(pid)) is running on \(directory); stop it first, so that nothing changes the store while it is copied or replaced."
         case .sameStore(let location): "The target \(location) is the store itself; name another database or data directory."
         case .copyDiffers(let tables):
             "The copy's rows differ from the source's in \(tables.joined(separator: ", ")); do not use the target, and report this."
+        case .serverStore:
+            "The store runs on PostgreSQL, which this restore cannot replace; restore the database with the server's tools (pg_restore or a base backup) while every node's daemon is stopped."
         }
     }
 }

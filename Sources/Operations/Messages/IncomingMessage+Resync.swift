@@ -84,7 +84,7 @@ extension IncomingMessage {
         try tx.recordReceived(from: contact, at: handshake.now)
         let completed = event.outcome == .completed
         let id = try log(note, status: completed ? .resynced : .resync, handshake, error: withheld, in: tx)
-        if completed { try tx.resetFailures(for: contact) }
+        if completed { try tx.completeResync(for: contact) }
         return AppliedMessage(
             logID: id, contact: contact.name,
             content: .resync(

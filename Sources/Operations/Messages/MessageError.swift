@@ -12,6 +12,9 @@ public enum MessageError: CategorizedError, Sendable, Equatable {
     case partLimit(Int)
     /// A retry of a message none of whose SMS failed.
     case nothingToRetry(id: Int64)
+    /// A retry of a message to a contact whose keys this side restored from a backup and has not
+    /// resynced since: its SMS were sealed with keys from before the restore.
+    case keysRestored(id: Int64, contact: String)
     /// A ciphertext to decrypt that holds no character at all (an empty paste or pipe).
     case nothingToDecrypt
     /// A ciphertext to decrypt as long as several SMS: two or more pasted at once.
@@ -20,7 +23,7 @@ public enum MessageError: CategorizedError, Sendable, Equatable {
     public var category: ErrorCategory {
         switch self {
         case .emptyText, .partLimit, .nothingToDecrypt, .severalMessages: .invalidInput
-        case .peerReadsOneMessage, .nothingToRetry: .conflict
+        case .peerReadsOneMessage, .nothingToRetry, .keysRestored: .conflict
         }
     }
 
@@ -34,6 +37,8 @@ public enum MessageError: CategorizedError, Sendable, Equatable {
             "A text may be split into 1 to 32 messages; \(limit) is outside that."
         case .nothingToRetry(let id):
             "Message \(id) has no failed SMS to send again; it is queued, on its way or delivered."
+        case .keysRestored(let id, let contact):
+            "Message \(id) was sealed with keys from before a backup was restored, and the keys for \(contact) have not been resynced since; resync with \(contact), then send the text again as a new message (nothing was queued)."
         case .nothingToDecrypt:
             "Nothing was given to decrypt; paste the whole SMS, all 160 characters."
         case .severalMessages(let characters):

@@ -8,15 +8,23 @@ extension Messages {
     ///
     /// - Returns: How many SMS were queued again.
     /// - Throws: ``Store/StoreError/notFound(_:)`` for an unknown message;
-    ///   ``MessageError/nothingToRetry(id:)`` (conflict) when none of its SMS failed.
+    ///   ``MessageError/nothingToRetry(id:)`` (conflict) when none of its SMS failed;
+    ///   ``MessageError/keysRestored(id:contact:)`` (conflict) while the contact's keys are
+    ///   restored from a backup and not resynced since (``Store/Contact/keysRestoredAt``): the
+    ///   SMS would go out sealed with the keys of before the restore, whose positions the
+    ///   replaced store may have used. Nothing is queued then.
     @discardableResult
     public static func retry(_ messageID: Int64, by actor: AuditActor, address: String? = nil, store: UnlockedStore, now: Date) throws
         -> Int
     {
         try store.write { tx in
-            _ = try tx.logEntry(id: messageID)
+            let entry = try tx.logEntry(id: messageID)
             let count = try tx.requeueFailedOutbox(messageID: messageID, now: now)
             guard count > 0 else { throw MessageError.nothingToRetry(id: messageID) }
+            // Thrown after the requeue, so a message with nothing failed says so; the throw undoes it.
+            if let contactID = entry.contactID, case let contact = try tx.contact(id: contactID), contact.keysRestoredAt != nil {
+                throw MessageError.keysRestored(id: messageID, contact: contact.name)
+            }
             try Audit.record(.retry, by: actor, target: "message \(messageID)", address: address, in: tx, now: now)
             return count
         }

@@ -70,7 +70,7 @@ public enum Resync {
                     text:
                         "Resync accepted by the operator: new keys in force (epoch \(event.epoch)); answer \(outboxID == nil ? "returned to send by hand" : "queued").",
                     ciphertext: answer))
-            try tx.resetFailures(for: contact)
+            try tx.completeResync(for: contact)
             let retried = try Quarantine.retry(for: contact, path: .gateway(ResyncSettings()), in: tx, now: now, using: &rng)
             return AcceptedResync(
                 logID: logID, contact: contact.name, epoch: event.epoch, outboxID: outboxID, answer: answer,

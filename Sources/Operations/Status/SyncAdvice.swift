@@ -1,3 +1,5 @@
+public import Foundation
+
 /// What a person should do about a contact's sync state, as a value each front end renders in
 /// its own words (the CLI names its commands, the HTTP API its routes).
 ///
@@ -15,6 +17,9 @@ public enum SyncAdvice: Sendable, Hashable {
     case awaitResyncAnswer(code: String)
     /// `failures` messages in a row failed verification: start a resync.
     case resync(failures: Int)
+    /// This side's keys for the contact were restored from a backup at `restoredAt`: start a
+    /// resync before sending anything (the action is ``Action/resync`` too).
+    case resyncAfterRestore(restoredAt: Date)
 
     /// The kind of advice, for a program: its raw value is the JSON `action`.
     public enum Action: String, Sendable, Hashable, Codable, CaseIterable {
@@ -32,7 +37,7 @@ public enum SyncAdvice: Sendable, Hashable {
         case .decideResyncRequest: .acceptOrRejectResync
         case .restartUnansweredResync: .restartResync
         case .awaitResyncAnswer: .wait
-        case .resync: .resync
+        case .resync, .resyncAfterRestore: .resync
         }
     }
 
@@ -40,16 +45,16 @@ public enum SyncAdvice: Sendable, Hashable {
     public var resyncCode: String? {
         switch self {
         case .decideResyncRequest(let code), .restartUnansweredResync(let code), .awaitResyncAnswer(let code): code
-        case .pair, .resync: nil
+        case .pair, .resync, .resyncAfterRestore: nil
         }
     }
 
-    /// The advice again from its JSON form (`action`, `resyncCode`, and the state's failures);
-    /// nil when an action about a handshake comes without its code.
-    public init?(_ action: Action, resyncCode: String?, failures: Int) {
+    /// The advice again from its JSON form (`action`, `resyncCode`, and the state's failures and
+    /// time the keys were restored); nil when an action about a handshake comes without its code.
+    public init?(_ action: Action, resyncCode: String?, failures: Int, keysRestoredAt: Date? = nil) {
         switch (action, resyncCode) {
         case (.pair, _): self = .pair
-        case (.resync, _): self = .resync(failures: failures)
+        case (.resync, _): self = keysRestoredAt.map { .resyncAfterRestore(restoredAt: $0) } ?? .resync(failures: failures)
         case (.acceptOrRejectResync, let code?): self = .decideResyncRequest(code: code)
         case (.restartResync, let code?): self = .restartUnansweredResync(code: code)
         case (.wait, let code?): self = .awaitResyncAnswer(code: code)
@@ -70,6 +75,8 @@ public enum SyncAdvice: Sendable, Hashable {
             "Waiting for the contact's gateway to answer the handshake (code \(code), which the contact's operator confirms before accepting); it is sent again with growing pauses."
         case .resync(let failures):
             "\(failures) messages in a row failed verification; start a resync with the contact."
+        case .resyncAfterRestore(let restoredAt):
+            "This side's keys were restored from a backup on \(InternetTime.string(restoredAt)); resync with the contact before sending anything."
         }
     }
 }

@@ -31,6 +31,10 @@ public struct Contact: Sendable, Hashable, Codable, Identifiable {
     /// Whether this side acknowledges what it decrypts from the contact, and expects the
     /// contact's gateway to do the same (docs/PROTOCOL.md §9; off by default: each costs an SMS).
     public var acknowledgements = false
+    /// When a restore put this side's keys for the contact back to a backup's, until a resync
+    /// with the contact (or a manual re-pairing) completes; nil otherwise. A message from the
+    /// contact that opens does not clear it: the keys this side seals with are still rewound.
+    public var keysRestoredAt: Date?
 
     /// Every number of the contact, the main one first; empty for a copy-and-paste peer.
     public var numbers: [PhoneNumber] { number.map { [$0] + otherNumbers } ?? [] }
@@ -48,7 +52,7 @@ extension Contact {
     /// The non-secret columns, in the order ``init(row:)`` reads them.
     static let columns = """
         id, name, phone_number, pairing_state, created_at, updated_at, last_sent_at,
-        last_received_at, verification_failures, modem, protocol_version, acks
+        last_received_at, verification_failures, modem, protocol_version, acks, keys_restored_at
         """
 
     init(row: StoreRow) throws {
@@ -71,6 +75,7 @@ extension Contact {
         self.modem = row["modem"]
         self.protocolVersion = row["protocol_version"]
         self.acknowledgements = row["acks"]
+        self.keysRestoredAt = (row["keys_restored_at"] as Double?).map(Date.init(timeIntervalSince1970:))
     }
 }
 

@@ -272,6 +272,7 @@ enum StoreSchema {
         registerIdempotencyScope(in: &migrator)
         registerOutboxFailures(in: &migrator)
         registerNodeInstances(in: &migrator)
+        registerKeysRestored(in: &migrator)
 
         return migrator
     }

@@ -105,7 +105,7 @@ public final class StoreTransaction: StoreReader {
     public func setPaired(_ contact: Contact, session: Data) throws {
         let sealed = try dataKey.seal(session, for: .contactSession(contact.id))
         try updateContact(
-            contact, set: "pairing_state = 'paired', session = ?, pairing_code = NULL, verification_failures = 0",
+            contact, set: "pairing_state = 'paired', session = ?, pairing_code = NULL, verification_failures = 0, keys_restored_at = NULL",
             [sealed]
         )
     }
@@ -129,6 +129,12 @@ public final class StoreTransaction: StoreReader {
     /// Clears the consecutive verification failures (after a message verifies).
     public func resetFailures(for contact: Contact) throws {
         try updateContact(contact, set: "verification_failures = 0", [])
+    }
+
+    /// Records that a resync with the contact completed (new keys on both sides): the failure
+    /// count is cleared and so is the mark of keys restored from a backup.
+    public func completeResync(for contact: Contact) throws {
+        try updateContact(contact, set: "verification_failures = 0, keys_restored_at = NULL", [])
     }
 
     /// Records that an SMS to the contact was sent at `time`.

@@ -12,7 +12,7 @@ struct BackupCommand: ParsableCommand {
         discussion: """
             SQLite's online backup: one consistent snapshot in one file, named FILE only once \
             complete; an existing FILE is never overwritten. No passphrase is needed. Restoring: \
-            docs/OPERATIONS.md.
+            `smsgw restore FILE`, docs/OPERATIONS.md.
             """
     )
 

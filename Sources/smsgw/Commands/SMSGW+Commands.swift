@@ -11,6 +11,7 @@ extension SMSGW {
         SendCommand.self,
         ServeCommand.self,
         BackupCommand.self,
+        RestoreCommand.self,
         StoreCommand.self,
         StatusCommand.self,
         LogCommand.self,

@@ -52,12 +52,24 @@ struct SendCommand: ParsableCommand {
                 try queue(line, store: store, line: number, contact: &contact)
             }
             adviseAboutDaemon(contact: contact)
+            adviseAboutSync(contact: contact, store: store)
             try batch.finish()
             return
         }
         let input = try TextInput.read(text, prompt: "Text for \(name): ")
         Output.line(try queue(input, store: store, line: nil, contact: &contact))
         adviseAboutDaemon(contact: contact)
+        adviseAboutSync(contact: contact, store: store)
+    }
+
+    /// Warns, with the advice `status` gives, when the contact's keys need a resync (after
+    /// failed verifications, or a restored backup): what is sent before it may not open there.
+    private func adviseAboutSync(contact: String, store: UnlockedStore) {
+        guard let status = try? Contacts.contact(named: contact, store: store),
+            let advice = status.sync.keysRestoredAt.map(SyncAdvice.resyncAfterRestore) ?? status.sync.advice, advice.action == .resync
+        else { return }
+        Output.warning(
+            "\(advice.sentence(naming: status.name)) Until the resync completes, what is sent to \(status.name) may not open there.")
     }
 
     /// Queues one text in one transaction; returns the line to print (the id, or the JSON object).

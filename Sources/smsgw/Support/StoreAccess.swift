@@ -25,7 +25,13 @@ enum StoreAccess {
     /// - Throws: ``AccountError`` 66 when no account exists yet; ``StoreError`` or ``CLIError``
     ///   77 for a wrong passphrase, a missing, wrong or replayed code, or a locked account.
     static func unlock(_ options: GlobalOptions, settings: StoreSettings? = nil) throws -> UnlockedStore {
-        let login = try Login.begin(try open(options, settings: settings), now: Date())
+        try unlock(try open(options, settings: settings))
+    }
+
+    /// Unlocks the account of an open store as ``unlock(_:settings:)`` does (a restore's copy of
+    /// a backup, opened where the data directory's store is not).
+    static func unlock(_ store: GatewayStore) throws -> UnlockedStore {
+        let login = try Login.begin(store, now: Date())
         let passphrase = try PassphraseSource.account.readWithOrigin(prompt: "Passphrase for smsgw: ")
         let code = login.requiresCode ? try LoginCode.read() : nil
         do {

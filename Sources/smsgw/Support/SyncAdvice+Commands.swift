@@ -17,6 +17,8 @@ extension SyncAdvice {
             "Waiting for \(contact)'s gateway to answer the handshake (code \(code), which \(contact)'s operator confirms before accepting); it is sent again with growing pauses."
         case .resync(let failures):
             "\(failures) messages in a row failed verification; run `smsgw resync \(name)`."
+        case .resyncAfterRestore(let restoredAt):
+            "This side's keys for \(contact) were restored from a backup on \(InternetTime.string(restoredAt)); run `smsgw resync \(name)` before sending anything."
         }
     }
 }

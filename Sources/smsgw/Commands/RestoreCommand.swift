@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import Gateway
+import Operations
+import TerminalIO
+
+/// `smsgw restore FILE`: a backup written by `smsgw backup` put in place of the store.
+struct RestoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restore",
+        abstract: "Put a backup written by `smsgw backup` in place of the store, keeping the replaced one beside it.",
+        discussion: """
+            Stop the daemon first; it cannot start while the restore runs. FILE is checked (SQLite, \
+            integrity, an smsgw store no newer than this one, the store's passphrase) and never \
+            changed. The replaced store is kept as smsgw.sqlite.replaced-YYYYmmdd-HHMMSS (UTC). Ids \
+            continue after the replaced store's; the backup's unsent SMS are failed, not sent; every \
+            contact needs `smsgw resync NAME` before anything is sent. SQLite only. See docs/OPERATIONS.md.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The backup to restore (it is only read).", valueName: "file"))
+    var file: String
+
+    @Flag(help: "Print what was restored as one JSON object.")
+    var json = false
+
+    func run() throws {
+        guard try StoreSettings.load(configurationFile: ConfigurationOption.environmentFile).backend == .sqlite else {
+            throw MaintenanceError.serverStore
+        }
+        let outcome = try StoreRestore.restore(
+            URL(fileURLWithPath: file), dataDirectory: global.dataDirectory, logger: global.makeLogger(), now: Date()
+        ) { staged in try StoreAccess.unlock(staged) }
+        if json {
+            Output.line(try Output.json(outcome))
+            return
+        }
+        let written = outcome.backupWrittenAt.map { " (written \(InternetTime.string($0)))" } ?? ""
+        Output.line(
+            "Restored \(outcome.backup)\(written) into \(outcome.database): contacts \(outcome.contacts), messages \(outcome.messages).")
+        Output.line("The replaced store is kept, complete, at \(outcome.replaced).")
+        Output.line("Message, event and outbox ids continue after the replaced store's; none is handed out twice.")
+        if outcome.heldOutbox > 0 {
+            Output.line(
+                "Held SMS: \(outcome.heldOutbox) queued or being sent in the backup are failed, not sent (`smsgw log` shows why); send those texts again after the resync."
+            )
+        }
+        guard !outcome.resync.isEmpty else { return }
+        Output.line("Every contact's keys went back to the backup's time. Before sending anything, resync each contact:")
+        for name in outcome.resync { Output.line("  smsgw resync \(Shell.quote(name))") }
+    }
+}

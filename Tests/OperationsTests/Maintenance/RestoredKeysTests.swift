@@ -1,0 +1,139 @@
+import Foundation
+import Operations
+import SMSCipher
+import Store
+import TestSupport
+import Testing
+
+/// A contact whose keys a restore put back to a backup's (``Store/Contact/keysRestoredAt``): shown
+/// as needing a resync for that reason, not as failed verifications; kept so when a message opens;
+/// cleared by every way a resync completes; and its failed messages not retried meanwhile.
+@Suite("Keys restored from a backup")
+struct RestoredKeysTests {
+    @Test("A restore marks the contact with the time, not with failures, and a message that opens keeps the mark")
+    func restoreMarksTheContact() throws {
+        let restored = try RestoredCouple()
+        let bob = try Contacts.contact(named: "bob", store: restored.alice)
+        #expect(bob.sync.state == .failing && bob.sync.consecutiveFailures == 0, "\(bob.sync)")
+        #expect(bob.sync.keysRestoredAt == restored.time && bob.sync.advice == .resyncAfterRestore(restoredAt: restored.time))
+        let sentence = try #require(bob.sync.advice?.sentence)
+        #expect(sentence.contains("restored from a backup") && !sentence.contains("failed verification"), "\(sentence)")
+
+        var rng = SystemRandomNumberGenerator()
+        let queued = try Messages.queue("after the restore", to: "alice", store: restored.couple.bob, now: Date(), using: &rng)
+        let body = try restored.couple.bob.read { try $0.outboxItem(id: queued.outboxID) }.body
+        _ = try Messages.decrypt(body, from: "bob", store: restored.alice, now: Date(), using: &rng)
+        let after = try Contacts.contact(named: "bob", store: restored.alice).sync
+        #expect(after.state == .failing && after.keysRestoredAt == restored.time, "a message that opened cleared the mark: \(after)")
+
+        // Completed from this side: the mark goes, and the held message may be sent again.
+        let started = try Resync.start(with: "bob", store: restored.alice, now: Date(), using: &rng)
+        #expect(try Contacts.contact(named: "bob", store: restored.alice).sync.keysRestoredAt == restored.time)
+        let handshake = try restored.alice.read { try $0.outboxItem(id: started.outboxID) }.body
+        _ = try Messages.decrypt(handshake, from: "alice", store: restored.couple.bob, now: Date(), using: &rng)
+        let accepted = try Resync.accept(from: "alice", store: restored.couple.bob, now: Date(), using: &rng)
+        _ = try Messages.decrypt(accepted.answer, from: "bob", store: restored.alice, now: Date(), using: &rng)
+        let done = try Contacts.contact(named: "bob", store: restored.alice).sync
+        #expect(done.state == .ok && done.keysRestoredAt == nil && done.advice == nil, "\(done)")
+        #expect(try Messages.retry(restored.held, by: .commandLine, store: restored.alice, now: Date()) == 1)
+    }
+
+    @Test("A held message is not retried while the contact's keys are restored; nothing is queued")
+    func retryRefusedUntilTheResync() throws {
+        let restored = try RestoredCouple()
+        let error = #expect(throws: MessageError.keysRestored(id: restored.held, contact: "bob")) {
+            try Messages.retry(restored.held, by: .commandLine, store: restored.alice, now: Date())
+        }
+        #expect(error?.category == .conflict && error?.description.contains("smsgw") == false)
+        #expect(try restored.alice.read { try $0.logEntry(id: restored.held) }.status == .failed)
+        #expect(try Audit.list(in: restored.alice).isEmpty)
+    }
+
+    @Test("A resync pending in the backup is restarted, so the contact's repeat answer cannot complete it with used keys")
+    func pendingResyncRestarted() throws {
+        var rng = SystemRandomNumberGenerator()
+        var first: (code: String, body: String)?
+        let restored = try RestoredCouple { couple in
+            let started = try Resync.start(with: "bob", store: couple.alice, now: Date(), using: &rng)
+            first = (started.code, try couple.alice.read { try $0.outboxItem(id: started.outboxID) }.body)
+        }
+        let old = try #require(first)
+        // After the backup, bob accepted that handshake (and the replaced store completed it).
+        _ = try Messages.decrypt(old.body, from: "alice", store: restored.couple.bob, now: Date(), using: &rng)
+        _ = try Resync.accept(from: "alice", store: restored.couple.bob, now: Date(), using: &rng)
+
+        let waiting = try Contacts.contact(named: "bob", store: restored.alice).sync
+        #expect(waiting.state == .failing && waiting.advice == .resyncAfterRestore(restoredAt: restored.time), "\(waiting)")
+        let log = try MessageLog.recent(contact: "bob", limit: 10, store: restored.alice).messages
+        #expect(log.contains { $0.text?.contains("(code \(old.code)) abandoned by the restore") == true })
+
+        let again = try Resync.start(with: "bob", store: restored.alice, now: Date(), using: &rng)
+        let body = try restored.alice.read { try $0.outboxItem(id: again.outboxID) }.body
+        #expect(again.code != old.code && body != old.body, "the backup's handshake was sent again")
+        let received = try Messages.decrypt(body, from: "alice", store: restored.couple.bob, now: Date(), using: &rng)
+        guard case .resync(let request) = received.content else { throw MessageError.nothingToDecrypt }
+        #expect(request.outcome == .requested && request.requestCode == again.code, "\(request)")
+        let accepted = try Resync.accept(from: "alice", store: restored.couple.bob, now: Date(), using: &rng)
+        _ = try Messages.decrypt(accepted.answer, from: "bob", store: restored.alice, now: Date(), using: &rng)
+        let bob = try Contacts.contact(named: "bob", store: restored.alice)
+        #expect(bob.epoch == 2 && bob.sync.state == .ok && bob.sync.keysRestoredAt == nil, "\(bob.sync)")
+    }
+
+    @Test("Accepting the contact's resync, and a manual re-pairing, clear the mark too", arguments: StoreBackendKind.allCases)
+    func everyCompletionClearsTheMark(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
+        var rng = SystemRandomNumberGenerator()
+        let time = Date(timeIntervalSince1970: 1_800_000_000)
+        let mark = {
+            let marked = try couple.alice.write { try $0.markKeysRestored(now: time) }
+            #expect(marked == 1)
+        }
+        let keysRestoredAt = { try Contacts.contact(named: "bob", store: couple.alice).sync.keysRestoredAt }
+
+        try mark()
+        #expect(try keysRestoredAt() == time)
+        let started = try Resync.start(with: "alice", store: couple.bob, now: Date(), using: &rng)
+        let handshake = try couple.bob.read { try $0.outboxItem(id: started.outboxID) }.body
+        _ = try Messages.decrypt(handshake, from: "bob", store: couple.alice, now: Date(), using: &rng)
+        #expect(try keysRestoredAt() == time, "a resync request alone cleared the mark")
+        _ = try Resync.accept(from: "bob", store: couple.alice, now: Date(), using: &rng)
+        #expect(try keysRestoredAt() == nil)
+
+        try mark()
+        let aliceCode = try Contacts.startRePairing("bob", store: couple.alice, using: &rng)
+        let bobCode = try Contacts.startRePairing("alice", store: couple.bob, using: &rng)
+        _ = try Contacts.pair("alice", code: try PairingCode(parsing: aliceCode.pairingCode), store: couple.bob, now: Date())
+        #expect(try keysRestoredAt() == time, "the peer's re-pairing alone cleared the mark")
+        _ = try Contacts.pair("bob", code: try PairingCode(parsing: bobCode.pairingCode), store: couple.alice, now: Date())
+        #expect(try keysRestoredAt() == nil)
+    }
+}
+
+/// Alice's store restored from a backup taken while a text to bob was queued (so it is held).
+struct RestoredCouple {
+    let couple: Couple
+    /// Alice's store after the restore.
+    let alice: UnlockedStore
+    /// The held text's log id.
+    let held: Int64
+    /// The time of the restore.
+    let time = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// - Parameter before: What happens to the couple before the backup is written.
+    init(before: (Couple) throws -> Void = { _ in }) throws {
+        couple = try Couple()
+        try before(couple)
+        var rng = SystemRandomNumberGenerator()
+        held = try Messages.queue("held by the restore", to: "bob", store: couple.alice, now: Date(), using: &rng).logID
+        let directory = couple.aliceDirectory.url
+        let backup = directory.deletingLastPathComponent().appendingPathComponent("\(directory.lastPathComponent).backup")
+        _ = try DatabaseBackup.write(dataDirectory: directory, to: backup, logger: TestStore.logger)
+        defer { try? FileManager.default.removeItem(at: backup) }
+        try couple.alice.gateway.close()
+        let outcome = try StoreRestore.restore(backup, dataDirectory: directory, logger: TestStore.logger, now: time) { staged in
+            try Login.begin(staged, now: Date()).unlock(passphrase: TestStore.passphrase, code: nil, now: Date())
+        }
+        #expect(outcome.resync == ["bob"] && outcome.heldOutbox >= 1)
+        alice = try Login.begin(couple.aliceDirectory.open(), now: Date()).unlock(passphrase: TestStore.passphrase, code: nil, now: Date())
+    }
+}
