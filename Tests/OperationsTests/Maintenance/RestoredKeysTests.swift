@@ -49,6 +49,26 @@ struct RestoredKeysTests {
         #expect(try Audit.list(in: restored.alice).isEmpty)
     }
 
+    @Test("A text is neither queued nor encrypted while the contact's keys are restored; the resync handshake goes")
+    func textRefusedUntilTheResync() throws {
+        let restored = try RestoredCouple()
+        var rng = SystemRandomNumberGenerator()
+        let before = try restored.alice.read { try $0.session(for: $0.contact(named: "bob")) }
+        let refusal = MessageError.keysRestoredBeforeText(contact: "bob")
+        let error = #expect(throws: refusal) {
+            try Messages.queue("after the restore", to: "bob", store: restored.alice, now: Date(), using: &rng)
+        }
+        #expect(error?.category == .conflict && error?.description.contains("smsgw") == false)
+        #expect(throws: refusal) { try Messages.encrypt("by hand", for: "bob", store: restored.alice, now: Date(), using: &rng) }
+        #expect(try restored.alice.read { try $0.session(for: $0.contact(named: "bob")) } == before, "a key step was spent")
+        let log = try MessageLog.recent(contact: "bob", limit: 10, store: restored.alice).messages
+        #expect(!log.contains { $0.text == "after the restore" || $0.text == "by hand" })
+
+        let started = try Resync.start(with: "bob", store: restored.alice, now: Date(), using: &rng)
+        #expect(try restored.alice.read { try $0.outboxItem(id: started.outboxID) }.body.count == ProtocolConstants.wireLength)
+        #expect(throws: refusal) { try Messages.queue("during the resync", to: "bob", store: restored.alice, now: Date(), using: &rng) }
+    }
+
     @Test("A resync pending in the backup is restarted, so the contact's repeat answer cannot complete it with used keys")
     func pendingResyncRestarted() throws {
         var rng = SystemRandomNumberGenerator()
