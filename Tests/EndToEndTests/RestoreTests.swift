@@ -168,7 +168,8 @@ struct RestoreTests {
             try alice.expect(["contact", "edit", "bob", "--number", "+15550002"])
             let backup = root.appendingPathComponent("backup.sqlite")
             try alice.expect(["backup", backup.path])
-            try alice.expect(["restore", backup.path])
+            let carried = try alice.expect(["restore", backup.path])
+            #expect(!carried.stdout.contains("--restart"), "\(carried.stdout)")
             for stage in ["before the resync", "during the resync"] {
                 if stage == "during the resync" { try alice.expect(["resync", "bob"]) }
                 let sent = try alice.run(["send", "bob", stage])
@@ -179,6 +180,23 @@ struct RestoreTests {
             #expect(try alice.expect(["contact", "show", "bob", "--json"]).stdout.contains("\"state\":\"resync pending\""))
             let log = try alice.expect(["log", "--json"]).stdout
             #expect(!log.contains("before the resync") && !log.contains("during the resync"), "a refused text was logged")
+        }
+    }
+
+    @Test("a replaced store that does not open with the backup's passphrase: the restore says a resync may need --restart")
+    func replacedStoreWithAnotherPassphrase() throws {
+        try withTemporaryDirectory { root in
+            let (alice, _) = try Peer.pairedCouple(in: root)
+            let backup = root.appendingPathComponent("backup.sqlite")
+            try alice.expect(["backup", backup.path])
+            let changed = try alice.run(
+                ["account", "passwd"], environment: ["SMSGW_NEW_PASSPHRASE": "another passphrase for the replaced store"])
+            #expect(changed.status == 0, "\(changed.stderr)")
+            let restored = try alice.expect(["restore", backup.path])
+            #expect(restored.stdout.contains("did not open with this passphrase"), "\(restored.stdout)")
+            #expect(restored.stdout.contains("`smsgw resync NAME --restart`"), "\(restored.stdout)")
+            let json = try alice.expect(["restore", backup.path, "--json"]).stdout
+            #expect(json.contains("\"epochsCarried\":true"), "the restored store opens with its own passphrase: \(json)")
         }
     }
 
