@@ -47,9 +47,21 @@ public struct RestoreOutcome: Sendable, Hashable, Encodable {
 /// each contact's next resync is set to start above the epochs it reached. Last, it is renamed over the database: a crash leaves one store or the
 /// other, never a mixture.
 public enum StoreRestore {
-    /// The error every outbox row and log row held by a restore carries.
+    /// The error every text's outbox row and log row held by a restore carries.
     public static let heldReason =
         "Not sent: it came back with a restored backup, sealed with keys from before the restore; send the text again once the resync with the contact has completed."
+
+    /// The error an outbox row of `kind` held by a restore carries: a handshake and an
+    /// acknowledgement are not the operator's to send again.
+    public static func heldReason(_ kind: OutboxKind) -> String {
+        switch kind {
+        case .text: heldReason
+        case .handshake:
+            "Not sent: a resync handshake that came back with a restored backup, made with the backup's key state; the resync the restore asks for sends one of its own."
+        case .acknowledgement:
+            "Not sent: an acknowledgement that came back with a restored backup, sealed with keys from before the restore; it is not sent again."
+        }
+    }
 
     /// Restores the backup `file` into the SQLite store of `dataDirectory`.
     ///
@@ -91,7 +103,7 @@ public enum StoreRestore {
 
         var outcome = try staged.write { tx in
             try tx.continueKeys(after: marks)
-            let held = try tx.failUnsentOutbox(reason: heldReason, now: now)
+            let held = try tx.failUnsentOutbox(reason: heldReason(_:), now: now)
             try tx.markKeysRestored(now: now)
             try restartResyncs(in: tx, above: epochs ?? [:], now: now)
             return RestoreOutcome(

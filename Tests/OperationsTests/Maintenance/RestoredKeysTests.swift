@@ -72,12 +72,15 @@ struct RestoredKeysTests {
     @Test("A resync pending in the backup is restarted, so the contact's repeat answer cannot complete it with used keys")
     func pendingResyncRestarted() throws {
         var rng = SystemRandomNumberGenerator()
-        var first: (code: String, body: String)?
+        var first: (code: String, body: String, outboxID: Int64)?
         let restored = try RestoredCouple { couple in
             let started = try Resync.start(with: "bob", store: couple.alice, now: Date(), using: &rng)
-            first = (started.code, try couple.alice.read { try $0.outboxItem(id: started.outboxID) }.body)
+            first = (started.code, try couple.alice.read { try $0.outboxItem(id: started.outboxID) }.body, started.outboxID)
         }
         let old = try #require(first)
+        // Its held row says what it was, not to send a text again.
+        let held = try restored.alice.read { try $0.outboxItem(id: old.outboxID) }
+        #expect(held.state == .failed && held.lastError?.contains("a resync handshake that came back") == true, "\(held)")
         // After the backup, bob accepted that handshake (and the replaced store completed it).
         _ = try Messages.decrypt(old.body, from: "alice", store: restored.couple.bob, now: Date(), using: &rng)
         _ = try Resync.accept(from: "alice", store: restored.couple.bob, now: Date(), using: &rng)
