@@ -15,9 +15,16 @@ struct HTTPAPITests {
         let daemon: ServeProcess
         let base: String
 
-        static func start(in root: URL, environment: [String: String] = [:]) async throws -> Fixture {
+        /// - Parameter restored: Whether alice's store is restored from a backup of itself first
+        ///   (her keys for bob marked restored).
+        static func start(in root: URL, environment: [String: String] = [:], restored: Bool = false) async throws -> Fixture {
             let (alice, _) = try Peer.pairedCouple(in: root)
             try alice.expect(["contact", "edit", "bob", "--number", "+15550002"])
+            if restored {
+                let backup = root.appendingPathComponent("alice-backup.sqlite")
+                try alice.expect(["backup", backup.path])
+                try alice.expect(["restore", backup.path])
+            }
             let daemon = try await ServeProcess.simulated(alice, in: root, environment: environment)
             return Fixture(alice: alice, daemon: daemon, base: try await waitForAPI(log: daemon.log))
         }
@@ -114,6 +121,20 @@ struct HTTPAPITests {
                 #expect((answer.object["detail"] as? String)?.contains("has no phone number") == true, "\(answer.text)")
                 #expect(answer.object["type"] as? String == "urn:smsgw:problem:conflict")
             }
+        }
+    }
+
+    @Test("409 for a text while the contact's keys are restored from a backup; the resync is accepted")
+    func restoredKeys() async throws {
+        try await withTemporaryDirectory { root in
+            let fixture = try await Fixture.start(in: root, restored: true)
+            let client = try fixture.client(scopes: "send,admin")
+            let refused = try await client.post(text: "after the restore", to: "bob")
+            #expect(refused.status == 409 && refused.object["type"] as? String == "urn:smsgw:problem:conflict", "\(refused.text)")
+            #expect((refused.object["detail"] as? String)?.contains("have not been resynced since") == true, "\(refused.text)")
+            let resync = try await client.send(.POST, "/v1/contacts/bob/resync")
+            #expect(resync.status == 202, "\(resync.status) \(resync.text)")
+            #expect(try await client.post(text: "during the resync", to: "bob").status == 409)
         }
     }
 

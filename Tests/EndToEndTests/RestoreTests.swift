@@ -144,35 +144,59 @@ struct RestoreTests {
             let retried = try alice.run(["log", "retry", String(held[0])])
             #expect(retried.status == 65 && retried.stderr.contains("have not been resynced since"), "\(retried.stderr)")
 
-            // The next message's id is above every id the replaced store handed out; it goes out,
-            // and the held texts never do.
+            // A text is refused until the resync; the handshake's id is above every id the replaced
+            // store handed out; it goes out, and the held texts never do.
             try rig.startDaemon(alice)
-            let next = try alice.expect(["send", "bob", "after the restore"])
-            let nextID = try #require(Int64(next.lines.first ?? ""))
-            #expect(nextID > (oldIDs.max() ?? 0), "message \(nextID) reuses an id of the replaced store (up to \(oldIDs.max() ?? 0))")
-            #expect(next.stderr.contains("restored from a backup") && next.stderr.contains("smsgw resync bob"), "\(next.stderr)")
-            #expect(!next.stderr.contains("failed verification"), "\(next.stderr)")
-            try await GatewayRig.wait("alice's text after the restore to be sent", timeout: 90) {
-                try rig.log(alice).contains { $0.id == nextID && ["sent", "delivered"].contains($0.status) }
+            let refused = try alice.run(["send", "bob", "after the restore"])
+            #expect(refused.status == 65 && refused.stderr.contains("have not been resynced since"), "\(refused.stderr)")
+            let resync = try alice.expect(["resync", "bob"])
+            let resyncID = try #require(Int64(resync.lines.first ?? ""))
+            #expect(resyncID > (oldIDs.max() ?? 0), "message \(resyncID) reuses an id of the replaced store (up to \(oldIDs.max() ?? 0))")
+            try await GatewayRig.wait("alice's resync handshake to be sent", timeout: 90) {
+                try rig.status(alice).outbox["queued", default: 0] == 0
             }
             for id in held { #expect(try rig.log(alice).first { $0.id == id }?.status == "failed") }
-            #expect(try rig.status(alice).outbox["queued", default: 0] == 0)
+            #expect(try !rig.log(alice).contains { $0.text == "after the restore" })
             try await rig.stopBoth()
         }
     }
 
-    @Test("send warns of the restored keys while the resync the restore asks for is under way")
-    func sendWarnsUntilTheResyncCompletes() throws {
+    @Test("send is refused while the keys are restored, also while the resync the restore asks for is under way")
+    func sendRefusedUntilTheResyncCompletes() throws {
         try withTemporaryDirectory { root in
             let (alice, _) = try Peer.pairedCouple(in: root)
             try alice.expect(["contact", "edit", "bob", "--number", "+15550002"])
             let backup = root.appendingPathComponent("backup.sqlite")
             try alice.expect(["backup", backup.path])
-            try alice.expect(["restore", backup.path])
-            try alice.expect(["resync", "bob"])
+            let carried = try alice.expect(["restore", backup.path])
+            #expect(!carried.stdout.contains("--restart"), "\(carried.stdout)")
+            for stage in ["before the resync", "during the resync"] {
+                if stage == "during the resync" { try alice.expect(["resync", "bob"]) }
+                let sent = try alice.run(["send", "bob", stage])
+                #expect(sent.status == 65 && sent.stdout.isEmpty, "\(stage): \(sent.status) \(sent.stdout)")
+                #expect(sent.stderr.contains("were restored from a backup and have not been resynced since"), "\(sent.stderr)")
+                #expect(sent.stderr.contains("nothing was encrypted or queued"), "\(sent.stderr)")
+            }
             #expect(try alice.expect(["contact", "show", "bob", "--json"]).stdout.contains("\"state\":\"resync pending\""))
-            let sent = try alice.expect(["send", "bob", "during the resync"])
-            #expect(sent.stderr.contains("restored from a backup") && sent.stderr.contains("smsgw resync bob"), "\(sent.stderr)")
+            let log = try alice.expect(["log", "--json"]).stdout
+            #expect(!log.contains("before the resync") && !log.contains("during the resync"), "a refused text was logged")
+        }
+    }
+
+    @Test("a replaced store that does not open with the backup's passphrase: the restore says a resync may need --restart")
+    func replacedStoreWithAnotherPassphrase() throws {
+        try withTemporaryDirectory { root in
+            let (alice, _) = try Peer.pairedCouple(in: root)
+            let backup = root.appendingPathComponent("backup.sqlite")
+            try alice.expect(["backup", backup.path])
+            let changed = try alice.run(
+                ["account", "passwd"], environment: ["SMSGW_NEW_PASSPHRASE": "another passphrase for the replaced store"])
+            #expect(changed.status == 0, "\(changed.stderr)")
+            let restored = try alice.expect(["restore", backup.path])
+            #expect(restored.stdout.contains("did not open with this passphrase"), "\(restored.stdout)")
+            #expect(restored.stdout.contains("`smsgw resync NAME --restart`"), "\(restored.stdout)")
+            let json = try alice.expect(["restore", backup.path, "--json"]).stdout
+            #expect(json.contains("\"epochsCarried\":true"), "the restored store opens with its own passphrase: \(json)")
         }
     }
 

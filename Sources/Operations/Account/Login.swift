@@ -51,3 +51,15 @@ public struct Login: Sendable {
         }
     }
 }
+
+/// A passphrase and, when two-factor login is on, a code, as a front end asked for them (a
+/// restore unlocks the backup with them and tries the replaced store with the same).
+public struct LoginCredentials: Sendable {
+    public var passphrase: String
+    public var code: String?
+
+    public init(passphrase: String, code: String?) {
+        self.passphrase = passphrase
+        self.code = code
+    }
+}

@@ -6,7 +6,7 @@ public import Store
 /// What ``StoreRestore/restore(_:dataDirectory:logger:now:unlock:)`` put in place.
 ///
 /// Its JSON is `{"backup","backupWrittenAt","database","replaced","contacts","messages",
-/// "heldOutbox","resync"}`.
+/// "heldOutbox","resync","epochsCarried"}`.
 public struct RestoreOutcome: Sendable, Hashable, Encodable {
     /// The backup file that was restored (it is left as it was).
     public var backup: String
@@ -25,6 +25,11 @@ public struct RestoreOutcome: Sendable, Hashable, Encodable {
     /// The contacts whose keys were restored (every one with a session), each of which needs a
     /// resync before anything is sent to it.
     public var resync: [String]
+    /// Whether the replaced store opened with the same passphrase (and code), so that each
+    /// contact's next resync starts above the epochs it reached; when false, a resync the
+    /// replaced store completed after the backup can make the next one look like a replay to the
+    /// contact (unanswered until restarted).
+    public var epochsCarried: Bool
 }
 
 /// `smsgw restore FILE`: a backup of a SQLite store put in place of the store, safely.
@@ -38,24 +43,37 @@ public struct RestoreOutcome: Sendable, Hashable, Encodable {
 /// twice), its unsent outbox rows are failed with ``heldReason`` (their texts were sealed with the
 /// keys of the backup's time), and every contact with a session is marked as having its keys
 /// restored (``Store/Contact/keysRestoredAt``): its key state went back in time, so it shows as
-/// needing a resync until one completes. Last, it is renamed over the database: a crash leaves one store or the
+/// needing a resync until one completes; when the replaced store opens with the same passphrase,
+/// each contact's next resync is set to start above the epochs it reached. Last, it is renamed over the database: a crash leaves one store or the
 /// other, never a mixture.
 public enum StoreRestore {
-    /// The error every outbox row and log row held by a restore carries.
+    /// The error every text's outbox row and log row held by a restore carries.
     public static let heldReason =
         "Not sent: it came back with a restored backup, sealed with keys from before the restore; send the text again once the resync with the contact has completed."
+
+    /// The error an outbox row of `kind` held by a restore carries: a handshake and an
+    /// acknowledgement are not the operator's to send again.
+    public static func heldReason(_ kind: OutboxKind) -> String {
+        switch kind {
+        case .text: heldReason
+        case .handshake:
+            "Not sent: a resync handshake that came back with a restored backup, made with the backup's key state; the resync the restore asks for sends one of its own."
+        case .acknowledgement:
+            "Not sent: an acknowledgement that came back with a restored backup, sealed with keys from before the restore; it is not sent again."
+        }
+    }
 
     /// Restores the backup `file` into the SQLite store of `dataDirectory`.
     ///
     /// - Parameters:
-    ///   - unlock: Unlocks the staged copy of the backup as every command unlocks a store
-    ///     (passphrase, and a code when two-factor login is on); its refusal ends the restore
-    ///     with nothing changed.
+    ///   - credentials: Asks for the passphrase (and a code when the login says two-factor login
+    ///     is on) that unlock the staged copy of the backup; a refusal ends the restore with
+    ///     nothing changed. The replaced store is tried with the same, never asked for again.
     /// - Throws: ``MaintenanceError/noDatabase(path:)`` when the data directory holds no store;
     ///   ``MaintenanceError/daemonRunning(directory:pid:)``; the store's errors for a file that is
     ///   not a usable backup (``GatewayStore/stageBackup(_:dataDirectory:)``) and for the copy.
     public static func restore(
-        _ file: URL, dataDirectory: URL, logger: Logger, now: Date, unlock: (GatewayStore) throws -> UnlockedStore
+        _ file: URL, dataDirectory: URL, logger: Logger, now: Date, credentials: (Login) throws -> LoginCredentials
     ) throws -> RestoreOutcome {
         let database = dataDirectory.appendingPathComponent(GatewayStore.databaseFileName)
         guard FileManager.default.fileExists(atPath: database.path) else {
@@ -68,43 +86,63 @@ public enum StoreRestore {
         let written = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.modificationDate] as? Date
         let staging = try GatewayStore.stageBackup(file, dataDirectory: dataDirectory)
         defer { GatewayStore.removeStagingDirectories(in: dataDirectory) }
-        let staged = try unlock(try GatewayStore.open(directory: staging, logger: logger, creating: false))
+        let login = try Login.begin(try GatewayStore.open(directory: staging, logger: logger, creating: false), now: now)
+        let given = try credentials(login)
+        let staged = try login.unlock(passphrase: given.passphrase, code: given.code, now: now)
 
         let live = try GatewayStore.open(directory: dataDirectory, logger: logger, creating: false)
         let marks = try live.keyHighWaters()
         let replaced = try keepAside(live, in: dataDirectory, now: now)
+        // After the copy is kept aside, so a refused attempt counts only on the store being replaced.
+        let epochs = try? Login.begin(live, now: now).unlock(passphrase: given.passphrase, code: given.code, now: now).read { reader in
+            try reader.contacts().reduce(into: [UUID: UInt32]()) { floors, contact in
+                floors[contact.id] = try reader.loadSession(for: contact)?.highestEpoch
+            }
+        }
         try live.close()
 
         var outcome = try staged.write { tx in
             try tx.continueKeys(after: marks)
-            let held = try tx.failUnsentOutbox(reason: heldReason, now: now)
+            let held = try tx.failUnsentOutbox(reason: heldReason(_:), now: now)
             try tx.markKeysRestored(now: now)
-            try restartPendingResyncs(in: tx, now: now)
+            try restartResyncs(in: tx, above: epochs ?? [:], now: now)
             return RestoreOutcome(
                 backup: file.path, backupWrittenAt: written, database: database.path, replaced: replaced.path,
                 contacts: try tx.count(of: .contacts), messages: try tx.count(of: .messages), heldOutbox: held,
-                resync: try tx.contacts().filter { $0.keysRestoredAt != nil }.map(\.name))
+                resync: try tx.contacts().filter { $0.keysRestoredAt != nil }.map(\.name), epochsCarried: epochs != nil)
         }
         try staged.gateway.install(into: dataDirectory)
         outcome.resync.sort { $0.localizedStandardCompare($1) == .orderedAscending }
         return outcome
     }
 
-    /// Abandons every handshake the backup holds as pending and starts one for a later epoch in
+    /// Abandons every handshake the backup holds as pending, and starts one for a later epoch in
     /// its place (as `resync --restart` does, without sending it), logged. The contact may have
     /// answered the backup's handshake after the backup was taken: sent again, it would get the
     /// contact's one repeat answer and complete with the keys the replaced store already used.
-    static func restartPendingResyncs(in tx: StoreTransaction, now: Date) throws {
+    /// Likewise for a contact whose session in the replaced store reached an epoch (`floors`, by
+    /// contact id) the backup's next handshake would not be above: the contact would refuse it
+    /// as a replay.
+    static func restartResyncs(in tx: StoreTransaction, above floors: [UUID: UInt32], now: Date) throws {
         var rng = SystemRandomNumberGenerator()
         for contact in try tx.contacts() {
-            guard let session = try tx.loadSession(for: contact), let old = session.pendingResyncCode else { continue }
-            let restarted = session.startingResync(restart: true, using: &rng).session
+            guard let session = try tx.loadSession(for: contact) else { continue }
+            let floor = floors[contact.id] ?? 0
+            let reason: String
+            if let old = session.pendingResyncCode {
+                reason = "Resync (code \(old)) abandoned by the restore of a backup, as \(contact.name) may have answered it since"
+            } else if floor > session.highestEpoch {
+                reason = "The replaced store resynced with \(contact.name) after the backup was taken (epoch \(floor))"
+            } else {
+                continue
+            }
+            let restarted = session.startingResync(restart: true, above: floor, using: &rng).session
             try tx.saveSession(restarted, for: contact)
             try tx.appendLog(
                 NewLogEntry(
                     time: now, direction: .outgoing, contact: contact, status: .resync,
                     text:
-                        "Resync (code \(old)) abandoned by the restore of a backup, as \(contact.name) may have answered it since; a new handshake (code \(restarted.pendingResyncCode ?? "?")) waits to be sent by the operator."
+                        "\(reason); a new handshake (code \(restarted.pendingResyncCode ?? "?")) for a later epoch waits to be sent by the operator."
                 ))
         }
     }

@@ -15,6 +15,9 @@ public enum MessageError: CategorizedError, Sendable, Equatable {
     /// A retry of a message to a contact whose keys this side restored from a backup and has not
     /// resynced since: its SMS were sealed with keys from before the restore.
     case keysRestored(id: Int64, contact: String)
+    /// A new text for a contact whose keys this side restored from a backup and has not resynced
+    /// since: sealed with the rewound keys, it would not open at the peer.
+    case keysRestoredBeforeText(contact: String)
     /// A ciphertext to decrypt that holds no character at all (an empty paste or pipe).
     case nothingToDecrypt
     /// A ciphertext to decrypt as long as several SMS: two or more pasted at once.
@@ -23,7 +26,7 @@ public enum MessageError: CategorizedError, Sendable, Equatable {
     public var category: ErrorCategory {
         switch self {
         case .emptyText, .partLimit, .nothingToDecrypt, .severalMessages: .invalidInput
-        case .peerReadsOneMessage, .nothingToRetry, .keysRestored: .conflict
+        case .peerReadsOneMessage, .nothingToRetry, .keysRestored, .keysRestoredBeforeText: .conflict
         }
     }
 
@@ -39,6 +42,8 @@ public enum MessageError: CategorizedError, Sendable, Equatable {
             "Message \(id) has no failed SMS to send again; it is queued, on its way or delivered."
         case .keysRestored(let id, let contact):
             "Message \(id) was sealed with keys from before a backup was restored, and the keys for \(contact) have not been resynced since; resync with \(contact), then send the text again as a new message (nothing was queued)."
+        case .keysRestoredBeforeText(let contact):
+            "The keys for \(contact) were restored from a backup and have not been resynced since, so a text sealed with them would not open at \(contact)'s gateway; resync with \(contact) first, then send it (nothing was encrypted or queued)."
         case .nothingToDecrypt:
             "Nothing was given to decrypt; paste the whole SMS, all 160 characters."
         case .severalMessages(let characters):

@@ -33,7 +33,9 @@ public enum Messages {
     ///   - store: The unlocked store.
     ///   - now: The clock, for the log and the contact's last-sent time.
     ///   - rng: The messages' fresh randomness.
-    /// - Throws: ``MessageError``; ``Store/StoreError/notFound(_:)`` for an unknown contact;
+    /// - Throws: ``MessageError``, ``MessageError/keysRestoredBeforeText(contact:)`` (conflict) while
+    ///   the contact's keys are restored from a backup and not resynced since
+    ///   (``Store/Contact/keysRestoredAt``); ``Store/StoreError/notFound(_:)`` for an unknown contact;
     ///   ``ContactError/notPaired(contact:)``; ``SMSCipher/CipherError`` for a text that does not
     ///   fit or is not GSM-7, naming the characters.
     public static func encrypt(
@@ -105,6 +107,8 @@ public enum Messages {
         if split.messageCount > 1, contact.protocolVersion < 2 {
             throw MessageError.peerReadsOneMessage(contact: contact.name, septets: split.septetCount)
         }
+        // Rewound keys seal what the peer already opened positions for; a resync handshake is no text and still goes.
+        if contact.keysRestoredAt != nil { throw MessageError.keysRestoredBeforeText(contact: contact.name) }
         var session = try tx.requirePairedSession(for: contact)
         var messages: [Sealed] = []
         for plaintext in split.plaintexts {

@@ -7,20 +7,29 @@ extension Session {
     /// ends ask the operator to accept or reject it instead of starting their own.
     /// - Parameter restart: Abandon a pending handshake and start a new one at the next epoch, for
     ///   a handshake whose answers were lost (the peer answers each handshake at most twice).
+    /// - Parameter floor: An epoch the new handshake must be above besides this session's own (a
+    ///   local choice §6.3 allows: any epoch above the peer's is accepted), for a store restored
+    ///   from a backup whose replaced store went further (``highestEpoch``).
     /// - Returns: The state to persist (it remembers the pending handshake) and the SMS to send.
     ///   Calling it again while the handshake is pending returns the same SMS, for retries.
     public func startingResync(
-        restart: Bool = false, using rng: inout some RandomNumberGenerator
+        restart: Bool = false, above floor: UInt32 = 0, using rng: inout some RandomNumberGenerator
     ) -> (session: Session, message: String) {
         if let pending = resync.pending, !restart {
             return (self, Handshake(epoch: pending.epoch, nonce: pending.nonce, echo: Handshake.zeroNonce).sealed(with: handshakeKey(role)))
         }
         var next = self
-        let after = max(epoch, resync.pending?.epoch ?? 0)
+        let after = max(epoch, resync.pending?.epoch ?? 0, floor)
         let pending = ResyncState.Pending(epoch: after &+ 1, nonce: Self.nonce(using: &rng))
         next.resync.pending = pending
         let message = Handshake(epoch: pending.epoch, nonce: pending.nonce, echo: Handshake.zeroNonce).sealed(with: handshakeKey(role))
         return (next, message)
+    }
+
+    /// The highest epoch this session knows of: its own, its pending handshake's and the peer's
+    /// request's. A handshake above it is new to the peer whatever this side did since.
+    public var highestEpoch: UInt32 {
+        max(epoch, resync.pending?.epoch ?? 0, resync.requested?.epoch ?? 0)
     }
 
     /// The handshake SMS to send again while a resync is pending.

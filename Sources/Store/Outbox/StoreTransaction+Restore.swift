@@ -21,27 +21,30 @@ extension StoreTransaction {
         }
     }
 
-    /// Fails every outbox row that is queued or being submitted, with `reason` as its error, and
-    /// the log rows they carry (an acknowledged message keeps its status): no modem sends them.
+    /// Fails every outbox row that is queued or being submitted, with `reason` of its kind as its
+    /// error, and the log rows they carry with the text's (an acknowledged message keeps its
+    /// status): no modem sends them.
     ///
     /// - Returns: How many outbox rows were held.
     @discardableResult
-    public func failUnsentOutbox(reason: String, now: Date) throws -> Int {
+    public func failUnsentOutbox(reason: (OutboxKind) -> String, now: Date) throws -> Int {
         let messages = try db.values(
             Int64.self, sql: "SELECT DISTINCT message_id FROM outbox WHERE state IN ('queued', 'submitting') AND message_id IS NOT NULL")
         let held =
             try db.value(Int.self, sql: "SELECT COUNT(*) FROM outbox WHERE state IN ('queued', 'submitting')") ?? 0
-        try db.execute(
-            sql: """
-                UPDATE outbox SET state = 'failed', last_error = ?, error_permanent = 1, updated_at = ?, node = NULL,
-                    lease_until = NULL, submitting_at = NULL
-                WHERE state IN ('queued', 'submitting')
-                """,
-            arguments: [reason, now.timeIntervalSince1970])
+        for kind in OutboxKind.allCases {
+            try db.execute(
+                sql: """
+                    UPDATE outbox SET state = 'failed', last_error = ?, error_permanent = 1, updated_at = ?, node = NULL,
+                        lease_until = NULL, submitting_at = NULL
+                    WHERE state IN ('queued', 'submitting') AND kind = ?
+                    """,
+                arguments: [reason(kind), now.timeIntervalSince1970, kind.rawValue])
+        }
         for message in messages {
             try db.execute(
                 sql: "UPDATE messages SET status = 'failed', error = ? WHERE id = ? AND status != 'acknowledged'",
-                arguments: [reason, message])
+                arguments: [reason(.text), message])
         }
         return held
     }

@@ -30,9 +30,12 @@ struct RestoreCommand: ParsableCommand {
         guard try StoreSettings.load(configurationFile: ConfigurationOption.environmentFile).backend == .sqlite else {
             throw MaintenanceError.serverStore
         }
-        let outcome = try StoreRestore.restore(
-            URL(fileURLWithPath: file), dataDirectory: global.dataDirectory, logger: global.makeLogger(), now: Date()
-        ) { staged in try StoreAccess.unlock(staged) }
+        var origin = ""
+        let outcome = try StoreAccess.namingWrongPassphrase({ origin }) {
+            try StoreRestore.restore(
+                URL(fileURLWithPath: file), dataDirectory: global.dataDirectory, logger: global.makeLogger(), now: Date()
+            ) { login in try StoreAccess.credentials(for: login) { origin = $0 } }
+        }
         if json {
             Output.line(try Output.json(outcome))
             return
@@ -50,5 +53,10 @@ struct RestoreCommand: ParsableCommand {
         guard !outcome.resync.isEmpty else { return }
         Output.line("Every contact's keys went back to the backup's time. Before sending anything, resync each contact:")
         for name in outcome.resync { Output.line("  smsgw resync \(Shell.quote(name))") }
+        if !outcome.epochsCarried {
+            Output.line(
+                "The replaced store did not open with this passphrase, so a resync it completed after the backup is not known here: if a contact's first resync shows unanswered, run `smsgw resync NAME --restart`."
+            )
+        }
     }
 }

@@ -62,11 +62,11 @@ struct SendCommand: ParsableCommand {
         adviseAboutSync(contact: contact, store: store)
     }
 
-    /// Warns, with the advice `status` gives, when the contact's keys need a resync (after
-    /// failed verifications, or a restored backup): what is sent before it may not open there.
+    /// Warns, with the advice `status` gives, when messages in a row failed verification: what is
+    /// sent before a resync may not open there. (Restored keys refuse the text instead.)
     private func adviseAboutSync(contact: String, store: UnlockedStore) {
-        guard let status = try? Contacts.contact(named: contact, store: store),
-            let advice = status.sync.keysRestoredAt.map(SyncAdvice.resyncAfterRestore) ?? status.sync.advice, advice.action == .resync
+        guard let status = try? Contacts.contact(named: contact, store: store), let advice = status.sync.advice,
+            case .resync = advice
         else { return }
         Output.warning(
             "\(advice.sentence(naming: status.name)) Until the resync completes, what is sent to \(status.name) may not open there.")

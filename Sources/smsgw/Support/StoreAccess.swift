@@ -32,13 +32,28 @@ enum StoreAccess {
     /// a backup, opened where the data directory's store is not).
     static func unlock(_ store: GatewayStore) throws -> UnlockedStore {
         let login = try Login.begin(store, now: Date())
+        var origin = ""
+        return try namingWrongPassphrase({ origin }) {
+            let given = try credentials(for: login) { origin = $0 }
+            return try login.unlock(passphrase: given.passphrase, code: given.code, now: Date())
+        }
+    }
+
+    /// The passphrase from ``PassphraseSource/account`` and, when `login` requires one, a code;
+    /// `origin` learns where the passphrase came from.
+    static func credentials(for login: Login, origin: (String) -> Void) throws -> LoginCredentials {
         let passphrase = try PassphraseSource.account.readWithOrigin(prompt: "Passphrase for smsgw: ")
-        let code = login.requiresCode ? try LoginCode.read() : nil
+        origin(passphrase.origin)
+        return LoginCredentials(passphrase: passphrase.value, code: login.requiresCode ? try LoginCode.read() : nil)
+    }
+
+    /// Runs `body`, turning a wrong passphrase into the sentence that names where it came from.
+    static func namingWrongPassphrase<T>(_ origin: () -> String, _ body: () throws -> T) throws -> T {
         do {
-            return try login.unlock(passphrase: passphrase.value, code: code, now: Date())
+            return try body()
         } catch StoreError.authenticationFailed(let remaining) {
             // A wrong code has an error of its own (StoreError.secondFactorFailed), so this is the passphrase.
-            throw CLIError(wrongPassphrase(from: passphrase.origin, remainingAttempts: remaining), status: .authentication)
+            throw CLIError(wrongPassphrase(from: origin(), remainingAttempts: remaining), status: .authentication)
         }
     }
 

@@ -49,15 +49,38 @@ struct RestoredKeysTests {
         #expect(try Audit.list(in: restored.alice).isEmpty)
     }
 
+    @Test("A text is neither queued nor encrypted while the contact's keys are restored; the resync handshake goes")
+    func textRefusedUntilTheResync() throws {
+        let restored = try RestoredCouple()
+        var rng = SystemRandomNumberGenerator()
+        let before = try restored.alice.read { try $0.session(for: $0.contact(named: "bob")) }
+        let refusal = MessageError.keysRestoredBeforeText(contact: "bob")
+        let error = #expect(throws: refusal) {
+            try Messages.queue("after the restore", to: "bob", store: restored.alice, now: Date(), using: &rng)
+        }
+        #expect(error?.category == .conflict && error?.description.contains("smsgw") == false)
+        #expect(throws: refusal) { try Messages.encrypt("by hand", for: "bob", store: restored.alice, now: Date(), using: &rng) }
+        #expect(try restored.alice.read { try $0.session(for: $0.contact(named: "bob")) } == before, "a key step was spent")
+        let log = try MessageLog.recent(contact: "bob", limit: 10, store: restored.alice).messages
+        #expect(!log.contains { $0.text == "after the restore" || $0.text == "by hand" })
+
+        let started = try Resync.start(with: "bob", store: restored.alice, now: Date(), using: &rng)
+        #expect(try restored.alice.read { try $0.outboxItem(id: started.outboxID) }.body.count == ProtocolConstants.wireLength)
+        #expect(throws: refusal) { try Messages.queue("during the resync", to: "bob", store: restored.alice, now: Date(), using: &rng) }
+    }
+
     @Test("A resync pending in the backup is restarted, so the contact's repeat answer cannot complete it with used keys")
     func pendingResyncRestarted() throws {
         var rng = SystemRandomNumberGenerator()
-        var first: (code: String, body: String)?
+        var first: (code: String, body: String, outboxID: Int64)?
         let restored = try RestoredCouple { couple in
             let started = try Resync.start(with: "bob", store: couple.alice, now: Date(), using: &rng)
-            first = (started.code, try couple.alice.read { try $0.outboxItem(id: started.outboxID) }.body)
+            first = (started.code, try couple.alice.read { try $0.outboxItem(id: started.outboxID) }.body, started.outboxID)
         }
         let old = try #require(first)
+        // Its held row says what it was, not to send a text again.
+        let held = try restored.alice.read { try $0.outboxItem(id: old.outboxID) }
+        #expect(held.state == .failed && held.lastError?.contains("a resync handshake that came back") == true, "\(held)")
         // After the backup, bob accepted that handshake (and the replaced store completed it).
         _ = try Messages.decrypt(old.body, from: "alice", store: restored.couple.bob, now: Date(), using: &rng)
         _ = try Resync.accept(from: "alice", store: restored.couple.bob, now: Date(), using: &rng)
@@ -77,6 +100,47 @@ struct RestoredKeysTests {
         _ = try Messages.decrypt(accepted.answer, from: "bob", store: restored.alice, now: Date(), using: &rng)
         let bob = try Contacts.contact(named: "bob", store: restored.alice)
         #expect(bob.epoch == 2 && bob.sync.state == .ok && bob.sync.keysRestoredAt == nil, "\(bob.sync)")
+    }
+
+    @Test("A resync the replaced store completed after the backup: the restored side's next one is above its epoch")
+    func resyncAfterTheBackupCarriedForward() throws {
+        var rng = SystemRandomNumberGenerator()
+        let restored = try RestoredCouple(after: { couple in try Self.resync(couple.alice, with: couple.bob, using: &rng) })
+        #expect(restored.outcome.epochsCarried)
+        #expect(try Contacts.contact(named: "alice", store: restored.couple.bob).epoch == 1)
+        let log = try MessageLog.recent(contact: "bob", limit: 10, store: restored.alice).messages
+        #expect(log.contains { $0.text?.contains("resynced with bob after the backup was taken (epoch 1)") == true }, "\(log)")
+
+        // The handshake the operator sends is new to bob, not a replay of epoch 1.
+        try Self.resync(restored.alice, with: restored.couple.bob, using: &rng)
+        let bob = try Contacts.contact(named: "bob", store: restored.alice)
+        #expect(bob.epoch == 2 && bob.sync.state == .ok && bob.sync.keysRestoredAt == nil, "\(bob.sync)")
+    }
+
+    @Test("A replaced store that does not open with the backup's passphrase: the restore says its epochs are not carried")
+    func replacedStoreLocked() throws {
+        var rng = SystemRandomNumberGenerator()
+        let restored = try RestoredCouple(after: { couple in
+            try Self.resync(couple.alice, with: couple.bob, using: &rng)
+            try Account.changePassphrase(couple.alice, to: "another passphrase for the replaced store", rotatingDataKey: false)
+        })
+        #expect(!restored.outcome.epochsCarried)
+        #expect(try Contacts.contact(named: "bob", store: restored.alice).sync.advice == .resyncAfterRestore(restoredAt: restored.time))
+    }
+
+    /// `initiator` starts a resync with `peer`, which accepts it; `initiator` opens the answer.
+    static func resync(_ initiator: UnlockedStore, with peer: UnlockedStore, using rng: inout SystemRandomNumberGenerator) throws {
+        let peerName = try initiator.read { try $0.contacts()[0].name }
+        let name = try peer.read { try $0.contacts()[0].name }
+        let started = try Resync.start(with: peerName, store: initiator, now: Date(), using: &rng)
+        let handshake = try initiator.read { try $0.outboxItem(id: started.outboxID) }.body
+        let received = try Messages.decrypt(handshake, from: name, store: peer, now: Date(), using: &rng)
+        guard case .resync(let request) = received.content, request.outcome == .requested else {
+            Issue.record("the handshake was not taken as a request: \(received.content)")
+            return
+        }
+        let accepted = try Resync.accept(from: name, store: peer, now: Date(), using: &rng)
+        _ = try Messages.decrypt(accepted.answer, from: peerName, store: initiator, now: Date(), using: &rng)
     }
 
     @Test("Accepting the contact's resync, and a manual re-pairing, clear the mark too", arguments: StoreBackendKind.allCases)
@@ -119,8 +183,13 @@ struct RestoredCouple {
     /// The time of the restore.
     let time = Date(timeIntervalSince1970: 1_800_000_000)
 
-    /// - Parameter before: What happens to the couple before the backup is written.
-    init(before: (Couple) throws -> Void = { _ in }) throws {
+    /// What the restore said.
+    let outcome: RestoreOutcome
+
+    /// - Parameters:
+    ///   - before: What happens to the couple before the backup is written.
+    ///   - after: What happens to it after the backup is written, before the restore.
+    init(before: (Couple) throws -> Void = { _ in }, after: (Couple) throws -> Void = { _ in }) throws {
         couple = try Couple()
         try before(couple)
         var rng = SystemRandomNumberGenerator()
@@ -129,9 +198,10 @@ struct RestoredCouple {
         let backup = directory.deletingLastPathComponent().appendingPathComponent("\(directory.lastPathComponent).backup")
         _ = try DatabaseBackup.write(dataDirectory: directory, to: backup, logger: TestStore.logger)
         defer { try? FileManager.default.removeItem(at: backup) }
+        try after(couple)
         try couple.alice.gateway.close()
-        let outcome = try StoreRestore.restore(backup, dataDirectory: directory, logger: TestStore.logger, now: time) { staged in
-            try Login.begin(staged, now: Date()).unlock(passphrase: TestStore.passphrase, code: nil, now: Date())
+        outcome = try StoreRestore.restore(backup, dataDirectory: directory, logger: TestStore.logger, now: time) { _ in
+            LoginCredentials(passphrase: TestStore.passphrase, code: nil)
         }
         #expect(outcome.resync == ["bob"] && outcome.heldOutbox >= 1)
         alice = try Login.begin(couple.aliceDirectory.open(), now: Date()).unlock(passphrase: TestStore.passphrase, code: nil, now: Date())
