@@ -12,16 +12,26 @@ public import Testing
 /// trait: each of its test cases then runs on an executor of its own, ``current``. An
 /// unstructured `Task {}` does not inherit the preference; start services in such a test with
 /// `Task(executorPreference: DedicatedExecutor.current)`.
+///
+/// Only for a test whose awaited work stays on the executor: ``eventually(timeout:every:_:)``
+/// stretches its deadline by the time its own task was starved, so a poller here, punctual,
+/// gives up on a service that still hops through the starved pool (the outbox sender submits in
+/// an unstructured task; a full run failed its tests so).
 public final class DedicatedExecutor: TaskExecutor {
     /// The executor of the test case running, when its test has the trait.
     @TaskLocal public static var current: DedicatedExecutor?
 
     private let queue: DispatchQueue
+    private static let key = DispatchSpecificKey<ObjectIdentifier>()
 
     /// - Parameter label: The queue's name, as a debugger shows it.
     public init(label: String = "smsgw.tests.dedicated") {
         queue = DispatchQueue(label: label)
+        queue.setSpecific(key: Self.key, value: ObjectIdentifier(self))
     }
+
+    /// Whether the caller runs on this executor's queue.
+    public var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.key) == ObjectIdentifier(self) }
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
