@@ -49,6 +49,12 @@ enum OpenAPIDocument {
                     application/json:
                       schema:
                         $ref: '#/components/schemas/MessageDetail'
+                  links:
+                    GetMessage:
+                      operationId: getMessage
+                      description: The message just queued, by the response's id (the request's `id` is an idempotency key).
+                      parameters:
+                        id: '$response.body#/id'
                 '400':
                   $ref: '#/components/responses/Problem'
                 '401':

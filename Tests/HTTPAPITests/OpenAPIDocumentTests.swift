@@ -25,6 +25,24 @@ struct OpenAPIDocumentTests {
         #expect(described == Set(APIRoutes.table.map(\.path)))
     }
 
+    /// Without an explicit link, schemathesis infers one from the request's optional `id` (an
+    /// idempotency key) to `/v1/messages/{id}`, and a numeric key that is no message's id made its
+    /// stateful phase report ST302 (a created resource not found).
+    @Test("A queued message links to its own path by the response's id, not by the request's idempotency key")
+    func theSendResponseLinksByItsID() throws {
+        let send = try #require(OpenAPIDocument.yaml.range(of: "      operationId: sendMessage\n"))
+        let list = try #require(OpenAPIDocument.yaml.range(of: "      operationId: listMessages\n"))
+        let operation = OpenAPIDocument.yaml[send.upperBound..<list.lowerBound]
+        #expect(
+            operation.contains(
+                """
+                          links:
+                            GetMessage:
+                              operationId: getMessage
+                """))
+        #expect(operation.contains("              parameters:\n                id: '$response.body#/id'\n"))
+    }
+
     @Test("Each error category has one status; retries are suggested only where waiting helps")
     func statusTable() {
         let table = Dictionary(uniqueKeysWithValues: ErrorCategory.allCases.map { ($0, HTTPResponse.Status($0).code) })

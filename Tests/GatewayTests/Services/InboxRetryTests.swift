@@ -11,7 +11,11 @@ import Testing
 /// still being recorded as sent, or a store that refuses writes (a full disk). It must pause
 /// between reads rather than read the modem again at once (which looped at full CPU, logging
 /// the same failure a hundred times a second), and read again as soon as what it waits for came.
-@Suite("Inbox receiver: pauses while SMS cannot be recorded")
+///
+/// The receiver and the test's waits run on an executor of their own: in a full run the other
+/// targets' tests hold the cooperative pool's threads for minutes, and each of the receiver's hops
+/// waited behind them (this test took 305 s there, a second alone).
+@Suite("Inbox receiver: pauses while SMS cannot be recorded", .dedicatedExecutor)
 struct InboxRetryTests {
     /// A context over the rig's store and modem whose log lines are kept; health checks every 5 s,
     /// so the receiver's pauses run 1 s, 2 s, 4 s, 5 s.
@@ -35,9 +39,10 @@ struct InboxRetryTests {
         return queued
     }
 
-    /// Starts the receiver and waits until its first scan left something to retry.
+    /// Starts the receiver on the test's executor and waits until its first scan left something to retry.
     static func startAndAwaitRetry(_ context: GatewayContext, rig: MemoryRig) async throws -> Task<Void, any Error> {
-        let receiver = Task { try await InboxReceiver(context: context).run() }
+        let executor = try #require(DedicatedExecutor.current)
+        let receiver = Task(executorPreference: executor) { try await InboxReceiver(context: context).run() }
         rig.link.requestInboxScan()  // as the modem's supervisor does when the modem is ready
         #expect(await eventually(timeout: MemoryRig.patience) { rig.link.snapshot.retryPending })
         return receiver
