@@ -76,7 +76,7 @@ struct HostileTextTests {
             // Every modem object has every key; what the modem does not know is null.
             let modemKeys: Set = [
                 "name", "state", "connected", "signalPercent", "networkOperator", "lastError", "sentCount", "receivedCount", "updatedAt",
-                "node",
+                "node", "leftReadyAt",
             ]
             #expect(Set(modem?.keys ?? [:].keys) == modemKeys, "\(modem ?? [:])")
 
