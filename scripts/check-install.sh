@@ -213,7 +213,7 @@ restored_status=$(SMSGW_PASSPHRASE_FILE=/etc/smsgw/passphrase smsgw status --dat
 grep -q '^  bob: ' <<<"$restored_status" || fail "the backup does not open as a store with contact bob: $restored_status"
 echo "ok: the backup opens as a complete store"
 
-step "restored as the doc says, the gateway works: a text sent after the backup is rewound, a new one goes out with a new id"
+step "restored as the doc says: a text sent after the backup is rewound, texts wait for the resync, whose handshake goes out with a new id"
 after="$(send_and_wait "after the backup")"
 run_block restore
 if as_service log --json | grep -q "\"id\":$after,"; then fail "message $after, sent after the backup, is still in the restored log"; fi
@@ -221,11 +221,22 @@ replaced="$(ls /var/lib/smsgw/smsgw.sqlite.replaced-*)"
 expect_ownership "$replaced" "smsgw:smsgw 600"
 restored_status="$(as_service status 2>&1)" || true
 grep -q '^  bob: .*failing' <<<"$restored_status" || fail "bob does not show as needing a resync after the restore: $restored_status"
-# The peer here reads nothing, so the check needs no resync; a real one does (the doc says so).
-restored="$(send_and_wait "after the restore")"
+set +e
+refused="$(runuser -u smsgw -- env SMSGW_PASSPHRASE_FILE=/dev/stdin smsgw send --data-dir /var/lib/smsgw bob "after the restore" < /etc/smsgw/passphrase 2>&1)"
+status=$?
+set -e
+((status == 65)) || fail "a text to bob before the resync exited $status, not 65: $refused"
+grep -q "restored from a backup" <<<"$refused" || fail "the refusal does not say why: $refused"
+outbox_sent() { as_service status --json | sed -n 's/.*"outbox":{[^}]*"sent":\([0-9]*\).*/\1/p'; }
+sent_before="$(outbox_sent)"
+# The peer here reads nothing, so the handshake stays unanswered; a real resync completes (the doc says so).
+restored="$(as_service resync bob | head -1)"
+[[ "$restored" =~ ^[0-9]+$ ]] || fail "resync printed '$restored', not a message id"
 ((restored > after)) || fail "the restored gateway gave message id $restored, already used by the replaced store (up to $after)"
+for _ in $(seq 1 120); do (($(outbox_sent) > sent_before)) && break; sleep 0.5; done
+(($(outbox_sent) > sent_before)) || fail "the resync handshake did not go out"
 expect_ownership /var/lib/smsgw/smsgw.sqlite "smsgw:smsgw 600"
-echo "ok: message $after (sent after the backup) gone with the restore, the old store kept in $replaced; the restored gateway sent message $restored"
+echo "ok: message $after (sent after the backup) gone with the restore, the old store kept in $replaced; a text waits for the resync (exit 65), whose handshake (message $restored) went out"
 
 step "systemctl stop: a graceful shutdown, exit status 0"
 systemctl stop smsgw
