@@ -51,13 +51,8 @@ final class APIMetrics: Sendable {
 
     /// The page: the gauges as of now, then the histograms.
     func page(status: GatewayStatus, figures: StoreFigures, arrivals: (atMost: [Int], count: Int, sum: Double)) -> String {
-        let gauges = PrometheusCollectorRegistry()
-        func set(_ name: String, _ labels: [(String, String)], _ help: String, _ value: Int) {
-            gauges.makeGauge(
-                descriptor: MetricNameDescriptor(namespace: "smsgw", metricName: name, unitName: "", helpText: help), labels: labels
-            )
-            .set(Double(value))
-        }
+        var gauges = GaugePage()
+        func set(_ name: String, _ labels: [(String, String)], _ help: String, _ value: Int) { gauges.set(name, labels, help, value) }
         for row in figures.messages {
             set(
                 "messages", [("direction", row.direction.rawValue), ("state", row.status.rawValue)],
@@ -79,7 +74,7 @@ final class APIMetrics: Sendable {
                 "webhook_waiting", [("endpoint", endpoint)],
                 "Journal events an endpoint takes that wait for their delivery (behind a retrying one, or not picked up yet).", count)
         }
-        for (state, count) in status.outbox { set("outbox", [("state", state.rawValue)], "Outbox SMS by state.", count) }
+        for state in OutboxState.allCases { set("outbox", [("state", state.rawValue)], "Outbox SMS by state.", status.outbox[state] ?? 0) }
         for modem in status.modems {
             let name = ("modem", modem.name)
             set("modem_up", [name], "1 when the modem is ready.", modem.state == .ready ? 1 : 0)
@@ -92,7 +87,9 @@ final class APIMetrics: Sendable {
         }
         var syncStates: [String: Int] = [:]
         for contact in status.contacts { syncStates[contact.sync.state.rawValue, default: 0] += 1 }
-        for (state, count) in syncStates { set("contacts", [("sync_state", state)], "Contacts by sync state.", count) }
+        for state in GatewayStatus.SyncState.State.allCases {
+            set("contacts", [("sync_state", state.rawValue)], "Contacts by sync state.", syncStates[state.rawValue] ?? 0)
+        }
         let resyncHelp =
             "Resyncs: completed (in the log), and contacts whose resync the peer requested, that wait for an answer, or whose handshake went unanswered."
         set("resyncs", [("state", "completed")], resyncHelp, figures.messages.filter { $0.status == .resynced }.reduce(0) { $0 + $1.count })
@@ -101,7 +98,7 @@ final class APIMetrics: Sendable {
         ] {
             set("resyncs", [("state", label)], resyncHelp, syncStates[state.rawValue] ?? 0)
         }
-        return gauges.emitToString()
+        return gauges.text
             + Self.histogram(
                 "send_submit", help: "Time from a text queued to its SMS submitted, over the outbox the store keeps.",
                 bounds: Self.submitBounds, figures.submitDelays)

@@ -107,4 +107,43 @@ struct MetricsPageTests {
         #expect(text.contains(series + " 2"), "two modem.up wait, modem.down is not its type: \(text)")
         #expect(!(try page(store)).contains("smsgw_webhook_waiting"), "no series for an endpoint the configuration does not name")
     }
+
+    @Test("Scrapes of an unchanged gateway read the same line for line, each family once, every state from the start")
+    func stableOrder() throws {
+        let (directory, _, store) = try TestStore.unlockedStore()
+        defer { _ = directory }
+        let endpoints = try ["a", "b", "c"].map { name in
+            WebhookEndpoint(
+                url: URL(string: "http://127.0.0.1:1/\(name)")!, events: [.modemUp],
+                secrets: [try WebhookSecret("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")])
+        }
+        try store.write { tx in
+            try Webhooks.register(endpoints, in: tx, now: Date())
+            for (index, name) in ["bob", "carol", "dave"].enumerated() {
+                let contact = try tx.addContact(name: name, number: try PhoneNumber("+1555000\(index)"), pairingCode: Data([1]))
+                for status in [MessageStatus.rejected, .resynced] {
+                    _ = try tx.appendLog(NewLogEntry(direction: .incoming, contact: contact, status: status))
+                }
+            }
+        }
+        let first = try page(store, webhooks: endpoints)
+        for _ in 0..<8 { #expect(try page(store, webhooks: endpoints) == first) }
+        let types = first.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }
+        #expect(Set(types).count == types.count, "each family once: \(types)")
+        for state in GatewayStatus.SyncState.State.allCases {
+            #expect(first.contains("smsgw_contacts{sync_state=\"\(state.rawValue)\"} "), "\(state) is there from the start")
+        }
+        for state in OutboxState.allCases { #expect(first.contains("smsgw_outbox{state=\"\(state.rawValue)\"} 0")) }
+    }
+
+    @Test("A label value and help text are escaped as the text format wants them")
+    func escaping() {
+        var page = GaugePage()
+        page.set("modem_up", [("modem", "a\"b\\c\nd")], "Help \\ with\na line feed.", 1)
+        let expected = [
+            "# HELP smsgw_modem_up Help \\\\ with\\na line feed.", "# TYPE smsgw_modem_up gauge",
+            "smsgw_modem_up{modem=\"a\\\"b\\\\c\\nd\"} 1",
+        ]
+        #expect(page.text == expected.map { $0 + "\n" }.joined())
+    }
 }

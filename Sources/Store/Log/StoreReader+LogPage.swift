@@ -43,10 +43,11 @@ extension StoreReader {
 
     /// How many messages are logged in each direction and status.
     public func messageCounts() throws -> [(direction: MessageDirection, status: MessageStatus, count: Int)] {
-        try db.rows(sql: "SELECT direction, status, COUNT(*) AS n FROM messages GROUP BY direction, status").compactMap { row in
-            guard let direction = MessageDirection(rawValue: row["direction"]) else { return nil }
-            return (direction, MessageStatus(rawValue: row["status"]), row["n"])
-        }
+        try db.rows(sql: "SELECT direction, status, COUNT(*) AS n FROM messages GROUP BY direction, status ORDER BY direction, status")
+            .compactMap { row in
+                guard let direction = MessageDirection(rawValue: row["direction"]) else { return nil }
+                return (direction, MessageStatus(rawValue: row["status"]), row["n"])
+            }
     }
 }
 
