@@ -180,6 +180,18 @@ final class GatewayPair: @unchecked Sendable {
         }.joined(separator: "\n")
     }
 
+    /// Runs `body`, then stops the pair, before returning or throwing: the suite is serialized,
+    /// so the next test must not start beside this pair's modem threads and simulator.
+    func run(_ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch {
+            await stop()
+            throw error
+        }
+        await stop()
+    }
+
     func stop() async {
         await a.gateway.shutdown()
         await b.gateway.shutdown()

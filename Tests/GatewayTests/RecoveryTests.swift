@@ -14,54 +14,54 @@ extension GatewayIntegrationTests {
     struct RecoveryTests {
         @Test func hungAndUnpluggedModemsRecoverAndTheQueueDrains() async throws {
             let pair = try GatewayPair(test: "recovery", callTimeout: 4)
-            defer { Task { await pair.stop() } }
-            #expect(try await pair.waitUntilReady())
+            try await pair.run {
+                #expect(try await pair.waitUntilReady())
 
-            // Hung: calls time out, the supervisor climbs the ladder; the queue waits, then drains.
-            pair.a.sim.setHung(true)
-            var queued: [QueuedMessage] = []
-            for index in 0..<3 {
-                queued.append(try Messages.queue("while hung \(index)", to: "bob", store: pair.a.store))
-            }
-            let bodies = try queued.map { item in try pair.a.store.read { try $0.outboxItem(id: item.outboxID) }.body }
-            let noticed = await eventually(timeout: .seconds(20)) {
-                try GatewayStatus.read(from: pair.a.store).modems.first?.state != .ready
-            }
-            #expect(noticed)
-            try await Task.sleep(for: .seconds(2))
-            pair.a.sim.setHung(false)
-            #expect(
-                await eventually(timeout: .seconds(60)) {
-                    try pair.b.store.incoming(.decrypted).filter { $0.text?.hasPrefix("while hung") == true }.count == 3
-                })
-            #expect(try GatewayStatus.read(from: pair.a.store).modems.first?.state == .ready)
-            // The send that timed out on the hung modem was retried with the same stored ciphertext.
-            let items = try queued.map { item in try pair.a.store.read { try $0.outboxItem(id: item.outboxID) } }
-            #expect(items.map(\.body) == bodies)
-            #expect(items.contains { $0.attempts >= 2 })
-            let received = try pair.b.store.incoming(.decrypted).filter { $0.text?.hasPrefix("while hung") == true }
-            #expect(Set(received.compactMap(\.ciphertext)) == Set(bodies))
+                // Hung: calls time out, the supervisor climbs the ladder; the queue waits, then drains.
+                pair.a.sim.setHung(true)
+                var queued: [QueuedMessage] = []
+                for index in 0..<3 {
+                    queued.append(try Messages.queue("while hung \(index)", to: "bob", store: pair.a.store))
+                }
+                let bodies = try queued.map { item in try pair.a.store.read { try $0.outboxItem(id: item.outboxID) }.body }
+                let noticed = await eventually(timeout: .seconds(20)) {
+                    try GatewayStatus.read(from: pair.a.store).modems.first?.state != .ready
+                }
+                #expect(noticed)
+                try await Task.sleep(for: .seconds(2))
+                pair.a.sim.setHung(false)
+                #expect(
+                    await eventually(timeout: .seconds(60)) {
+                        try pair.b.store.incoming(.decrypted).filter { $0.text?.hasPrefix("while hung") == true }.count == 3
+                    })
+                #expect(try GatewayStatus.read(from: pair.a.store).modems.first?.state == .ready)
+                // The send that timed out on the hung modem was retried with the same stored ciphertext.
+                let items = try queued.map { item in try pair.a.store.read { try $0.outboxItem(id: item.outboxID) } }
+                #expect(items.map(\.body) == bodies)
+                #expect(items.contains { $0.attempts >= 2 })
+                let received = try pair.b.store.incoming(.decrypted).filter { $0.text?.hasPrefix("while hung") == true }
+                #expect(Set(received.compactMap(\.ciphertext)) == Set(bodies))
 
-            // Unplugged: waits for the device, reopens when it is back; SMS for it waited at the SMSC.
-            pair.a.sim.unplug()
-            let waiting = await eventually(timeout: .seconds(20)) {
-                let modem = try GatewayStatus.read(from: pair.a.store).modems.first
-                return modem?.state == .waitingForDevice || modem?.state == .recovering || modem?.state == .connecting
+                // Unplugged: waits for the device, reopens when it is back; SMS for it waited at the SMSC.
+                pair.a.sim.unplug()
+                let waiting = await eventually(timeout: .seconds(20)) {
+                    let modem = try GatewayStatus.read(from: pair.a.store).modems.first
+                    return modem?.state == .waitingForDevice || modem?.state == .recovering || modem?.state == .connecting
+                }
+                #expect(waiting)
+                try Messages.queue("while unplugged", to: "bob", store: pair.a.store)
+                try Messages.queue("to the unplugged side", to: "alice", store: pair.b.store)
+                try await Task.sleep(for: .seconds(2))
+                try pair.a.sim.replug()
+                #expect(
+                    await eventually(timeout: .seconds(60)) {
+                        try pair.b.store.incoming(.decrypted).contains { $0.text == "while unplugged" }
+                            && pair.a.store.incoming(.decrypted).contains { $0.text == "to the unplugged side" }
+                    })
+                let modem = try #require(try GatewayStatus.read(from: pair.a.store).modems.first)
+                #expect(modem.state == .ready)
+                #expect(modem.lastError == nil)
             }
-            #expect(waiting)
-            try Messages.queue("while unplugged", to: "bob", store: pair.a.store)
-            try Messages.queue("to the unplugged side", to: "alice", store: pair.b.store)
-            try await Task.sleep(for: .seconds(2))
-            try pair.a.sim.replug()
-            #expect(
-                await eventually(timeout: .seconds(60)) {
-                    try pair.b.store.incoming(.decrypted).contains { $0.text == "while unplugged" }
-                        && pair.a.store.incoming(.decrypted).contains { $0.text == "to the unplugged side" }
-                })
-            let modem = try #require(try GatewayStatus.read(from: pair.a.store).modems.first)
-            #expect(modem.state == .ready)
-            #expect(modem.lastError == nil)
-            await pair.stop()
         }
 
         @Test func aWrongPINStopsTheModemAndSaysSo() async throws {
