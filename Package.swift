@@ -187,8 +187,13 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Writes a text file into a Swift file as a string constant, for the plugin below.
+        .executableTarget(name: "EmbedText", swiftSettings: strict),
+        // Embeds docs/openapi.yaml in HTTPAPI at build time, so the document is kept once.
+        .plugin(name: "EmbedOpenAPI", capability: .buildTool(), dependencies: ["EmbedText"]),
+
         // The HTTP API (`serve`'s listener): routes, bearer tokens, problem+json errors, the event
-        // stream and the metrics page, over the operations; docs/openapi.yaml.
+        // stream and the metrics page, over the operations; docs/openapi.yaml (embedded).
         .target(
             name: "HTTPAPI",
             dependencies: [
@@ -203,7 +208,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            plugins: ["EmbedOpenAPI"]
         ),
 
         .executableTarget(
