@@ -33,8 +33,13 @@ public struct WebhookDispatcher: Service {
     /// A dispatcher for `endpoints` over `store`; the gateway adds one to its services when the
     /// configuration has a `[[webhook]]`, naming its node (the webhook benchmark runs one on its own).
     public init(endpoints: [WebhookEndpoint], store: UnlockedStore, logger: Logger, node: GatewayNode? = nil) {
+        self.init(endpoints: endpoints, runner: StoreRunner(store: store), logger: logger, node: node)
+    }
+
+    /// A dispatcher writing through the gateway's `runner`, so its refused writes show in the status.
+    init(endpoints: [WebhookEndpoint], runner: StoreRunner, logger: Logger, node: GatewayNode?) {
         self.endpoints = endpoints
-        self.store = StoreRunner(store: store)
+        self.store = runner
         self.logger = logger
         self.node = node
     }

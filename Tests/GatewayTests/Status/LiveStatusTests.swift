@@ -49,6 +49,27 @@ struct LiveStatusTests {
         _ = try? await receiver.value
     }
 
+    @Test("A refused outbox write sets the store's refusal, and the next write the store takes clears it")
+    func aRefusedOutboxWrite() async throws {
+        let rig = try await MemoryRig.make()
+        let live = Self.live(rig, context: rig.context)
+        let queued = try Messages.queue("hello bob", to: "bob", store: rig.store)
+        try rig.refuseWrites("UPDATE", on: "outbox")  // the claim of a queued row
+        let sender = Task { try await OutboxSender(context: rig.context).run() }
+        #expect(await eventually(timeout: MemoryRig.patience) { try live.read(now: Date()).storeRefusal != nil })
+        let status = try live.read(now: Date())
+        let refusal = try #require(status.storeRefusal)
+        #expect(refusal.waiting == 0 && refusal.error?.contains("full") == true)
+        #expect(status.readiness == .notReady(refusal.sentence))
+
+        try rig.acceptWrites()
+        #expect(await eventually(timeout: MemoryRig.patience) { try live.read(now: Date()).storeRefusal == nil })
+        #expect(
+            await eventually(timeout: MemoryRig.patience) { try rig.store.read { try $0.outboxItem(id: queued.outboxID) }.state == .sent })
+        sender.cancel()
+        _ = try? await sender.value
+    }
+
     @Test("A modem that was ready and went away is said to have gone, and since when; one never ready is not ready yet")
     func aModemThatWentAway() async throws {
         let rig = try await MemoryRig.make(ready: false)
