@@ -140,6 +140,30 @@ struct LiveStatusTests {
         #expect(nodes.map(\.state) == [.up, .up, .up])
     }
 
+    @Test("A row an earlier run left under another spelling of this data directory (a symbolic link, `..`) is stopped uncleanly")
+    func anEndedRunUnderAnotherSpelling() async throws {
+        let rig = try await MemoryRig.make()
+        try await withTemporaryDirectory { root in try Self.endedRunUnderAnotherSpelling(rig, root: root) }
+    }
+
+    static func endedRunUnderAnotherSpelling(_ rig: MemoryRig, root: URL) throws {
+        let data = root.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("link").path, withDestinationPath: data.path)
+        var this = GatewayNode(name: "north-2", healthSeconds: 10)
+        this.place = Daemon.place(statusSocket: "\(data.path)/\(StatusSocket.fileName)")
+        var linked = GatewayNode(name: "north-1", healthSeconds: 10)
+        linked.place = "\(Daemon.hostName):\(root.path)/link/\(StatusSocket.fileName)"  // as an earlier version recorded it
+        var dotted = GatewayNode(name: "north-0", healthSeconds: 10)
+        dotted.place = Daemon.place(statusSocket: "\(root.path)/link/../data/./\(StatusSocket.fileName)")
+        try rig.store.write { tx in
+            for node in [linked, dotted, this] { try tx.startNode(node, now: Date()) }
+        }
+        let nodes = try live(rig, context: rig.context, node: this).read(now: Date()).nodes
+        #expect(nodes.map(\.name) == ["north-0", "north-1", "north-2"])
+        #expect(nodes.map(\.stoppedUncleanly) == [true, true, false])
+    }
+
     @Test("Asked for its webhooks, the daemon answers with its own configuration's endpoints, never a secret")
     func theDaemonAnswersItsWebhooks() async throws {
         let rig = try await MemoryRig.make()
