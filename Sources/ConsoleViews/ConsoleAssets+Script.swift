@@ -67,7 +67,7 @@ extension ConsoleAssets {
 
           // The log and status pages: the banners about the daemon, the store, the nodes and the
           // contacts come and go as the server lists them, asked every few seconds (a store that
-          // refuses writes cannot record an event saying so) and after each event.
+          // refuses writes cannot record an event saying so) and after each change to the log.
           var bannersAsked = null;
 
           function liveBanners(main) {
@@ -108,10 +108,10 @@ extension ConsoleAssets {
             source.addEventListener("modem.down", function (event) { modemBanner(event, true); });
             source.addEventListener("modem.up", function (event) { modemBanner(event, false); });
             source.addEventListener("message", function (event) {
-              if (bannersAsked) { bannersAsked(); }
               var message;
               try { message = JSON.parse(event.data); } catch (error) { return; }
               if (message && typeof message.id === "number") { handle(message); }
+              if (bannersAsked) { bannersAsked(); }
             });
             source.addEventListener("error", function () {
               if (source.readyState === EventSource.CLOSED) { stopped(); }
