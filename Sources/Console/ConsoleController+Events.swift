@@ -1,3 +1,4 @@
+import ConsoleViews
 import Foundation
 public import Operations
 
@@ -16,5 +17,18 @@ extension ConsoleController {
     public func isStillSignedIn(_ request: ConsoleRequest) -> Bool {
         guard let token = request.cookies[Self.sessionCookie] else { return false }
         return ConsoleSessions.isLive(token, in: store, now: environment.clock(), policy: policy)
+    }
+}
+
+extension ConsoleController {
+    /// The banners the log and status pages keep current (``ConsoleViews/StatusPage/liveBanners(_:)``),
+    /// for a live session, without recording a use: the pages ask every few seconds, which must
+    /// not keep an idle session alive. 401 once the session ended; 503 while the status cannot be
+    /// read (the page keeps what it shows).
+    func liveBanners(_ request: ConsoleRequest, now: Date) -> ConsoleResponse {
+        let headers = [("Content-Type", "application/json"), ("Cache-Control", "no-store")] + Self.securityHeaders
+        guard isStillSignedIn(request) else { return ConsoleResponse(status: 401, headers: headers, body: "[]") }
+        guard let status = try? environment.status(now) else { return ConsoleResponse(status: 503, headers: headers, body: "[]") }
+        return ConsoleResponse(status: 200, headers: headers, body: StatusPage.liveBanners(status))
     }
 }

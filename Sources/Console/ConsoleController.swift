@@ -65,6 +65,7 @@ public struct ConsoleController: Sendable {
         switch (request.method, request.path) {
         case ("GET", "/login"): return loginForm(problem: nil, name: "", reusing: request.cookies[Self.loginCookie])
         case ("POST", "/login"): return signIn(request, now: now)
+        case ("GET", ConsolePage.bannersPath): return liveBanners(request, now: now)
         default: break
         }
         guard let token = request.cookies[Self.sessionCookie],

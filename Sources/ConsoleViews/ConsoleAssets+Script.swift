@@ -1,6 +1,7 @@
 extension ConsoleAssets {
     /// Times in the browser's zone, the live log, a message's live timeline and the modems'
-    /// banners over Server-Sent Events, and the send form's septet counter. Everything from the server is put in the page
+    /// banners over Server-Sent Events, the other banners kept current from `/banners`, and the
+    /// send form's septet counter. Everything from the server is put in the page
     /// with `textContent`, never parsed as markup, and with controls and bidirectional overrides
     /// shown as codes as ``HTML/escape(_:)`` shows them; the pages work without it but for live
     /// updates.
@@ -64,6 +65,43 @@ extension ConsoleAssets {
             main.insertBefore(note, main.firstChild);
           }
 
+          // The log and status pages: the banners about the daemon, the store, the nodes and the
+          // contacts come and go as the server lists them, asked every few seconds (a store that
+          // refuses writes cannot record an event saying so) and after each change to the log.
+          var bannersAsked = null;
+
+          function liveBanners(main) {
+            var url = main.getAttribute("data-banners");
+            function apply(list) {
+              var wanted = new Map();
+              list.forEach(function (item) {
+                if (item && typeof item.key === "string" && typeof item.text === "string") { wanted.set(item.key, item); }
+              });
+              main.querySelectorAll("p.banner[data-banner]").forEach(function (node) {
+                var item = wanted.get(node.getAttribute("data-banner"));
+                if (!item) { node.remove(); return; }
+                if (node.textContent !== visible(item.text)) { node.textContent = visible(item.text); }
+                wanted.delete(item.key);
+              });
+              var heading = main.querySelector("h1");
+              wanted.forEach(function (item) {
+                var note = document.createElement("p");
+                var notice = item.kind === "notice";
+                note.className = "banner " + (notice ? "notice" : "problem");
+                note.setAttribute("data-banner", item.key);
+                note.setAttribute("role", notice ? "status" : "alert");
+                note.textContent = visible(item.text);
+                main.insertBefore(note, heading);
+              });
+            }
+            bannersAsked = function () {
+              fetch(url, { credentials: "same-origin", cache: "no-store", redirect: "error" })
+                .then(function (answer) { return answer.ok ? answer.json() : null; })
+                .then(function (list) { if (Array.isArray(list)) { apply(list); } }, function () {});
+            };
+            window.setInterval(bannersAsked, 3000);
+          }
+
           function follow(url, handle) {
             if (!window.EventSource) { return; }
             var source = new EventSource(url);
@@ -73,6 +111,7 @@ extension ConsoleAssets {
               var message;
               try { message = JSON.parse(event.data); } catch (error) { return; }
               if (message && typeof message.id === "number") { handle(message); }
+              if (bannersAsked) { bannersAsked(); }
             });
             source.addEventListener("error", function () {
               if (source.readyState === EventSource.CLOSED) { stopped(); }
@@ -212,6 +251,7 @@ extension ConsoleAssets {
 
           document.addEventListener("DOMContentLoaded", function () {
             localTimes(document);
+            document.querySelectorAll("main[data-banners]").forEach(liveBanners);
             document.querySelectorAll("table[data-live]").forEach(liveLog);
             document.querySelectorAll("ol.timeline[data-live]").forEach(liveTimeline);
             // The status page: only the modems' banners follow; the cards show the state at load.

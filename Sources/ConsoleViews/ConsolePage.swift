@@ -53,11 +53,16 @@ public struct Banner: Sendable, Hashable {
     public var text: String
     /// The modem it is about, if any: the page's script removes it when that modem is up again.
     public var modem: String?
+    /// What condition it is about (`daemon`, `store`, `node:NAME`, `contact:NAME`), if the page's
+    /// script keeps it current: it adds, changes and removes such banners as the console's
+    /// `/banners` lists them.
+    public var key: String?
 
-    public init(_ kind: Kind, _ text: String, modem: String? = nil) {
+    public init(_ kind: Kind, _ text: String, modem: String? = nil, key: String? = nil) {
         self.kind = kind
         self.text = text
         self.modem = modem
+        self.key = key
     }
 }
 
@@ -65,9 +70,14 @@ public struct Banner: Sendable, Hashable {
 /// inline script or style (the Content-Security-Policy forbids them), a navigation showing only
 /// what the viewer's role may open.
 public enum ConsolePage {
+    /// Where a page with live banners asks for them (``StatusPage/liveBanners(_:)``).
+    public static let bannersPath = "/banners"
+
     /// A whole document.
+    /// `liveBanners`: the page's script keeps the banners with a ``Banner/key`` current without a
+    /// reload (the log and status pages).
     public static func document(
-        title: String, viewer: ConsoleViewer?, section: ConsoleSection?, banners: [Banner] = [], body: HTML
+        title: String, viewer: ConsoleViewer?, section: ConsoleSection?, banners: [Banner] = [], liveBanners: Bool = false, body: HTML
     ) -> HTML {
         """
         <!doctype html>
@@ -85,7 +95,7 @@ public enum ConsolePage {
         <a class="brand" href="/">smsgw</a>
         \(viewer.map { navigation($0, current: section) } ?? .empty)
         </header>
-        <main>
+        <main\(HTML.when(liveBanners, " data-banners=\"\(ConsolePage.bannersPath)\""))>
         \(banners.map(banner))
         <h1>\(title)</h1>
         \(body)
@@ -109,8 +119,9 @@ public enum ConsolePage {
 
     static func banner(_ banner: Banner) -> HTML {
         let modem: HTML = banner.modem.map { " data-modem=\"\($0)\"" } ?? .empty
+        let key: HTML = banner.key.map { " data-banner=\"\($0)\"" } ?? .empty
         return
-            "<p class=\"banner \(banner.kind.rawValue)\"\(modem) role=\"\(banner.kind == .problem ? "alert" : "status")\">\(banner.text)</p>\n"
+            "<p class=\"banner \(banner.kind.rawValue)\"\(modem)\(key) role=\"\(banner.kind == .problem ? "alert" : "status")\">\(banner.text)</p>\n"
     }
 
     /// The hidden field every state-changing form carries.

@@ -49,7 +49,7 @@ public enum LogPage {
             </table>
             \(HTML.when(messages.isEmpty, "<p class=\"none\">No messages match.</p>"))
             """
-        return ConsolePage.document(title: "Log", viewer: viewer, section: .log, banners: banners, body: body)
+        return ConsolePage.document(title: "Log", viewer: viewer, section: .log, banners: banners, liveBanners: true, body: body)
     }
 
     /// One row: a message that failed verification is marked with a class and a label, not a colour alone.

@@ -18,25 +18,39 @@ public enum StatusPage {
             </section>
             <p class="version">smsgw \(version)</p>
             """
-        return ConsolePage.document(title: "Status", viewer: viewer, section: .status, banners: banners(status), body: body)
+        return ConsolePage.document(
+            title: "Status", viewer: viewer, section: .status, banners: banners(status), liveBanners: true, body: body)
     }
 
     /// A problem banner for a daemon that is not running, for a store that refuses writes, for
-    /// each node that is down or stopped without a clean shutdown and for each modem that is not
-    /// ready; the log page shows them too.
+    /// each node that is down or stopped without a clean shutdown, for each contact whose keys
+    /// were restored from a backup and not resynced since, and for each modem that is not ready;
+    /// the log page shows them too. All but the modems' carry a ``Banner/key``: the page's script
+    /// keeps them current from ``liveBanners(_:)`` (the modems' follow their events).
     public static func banners(_ status: GatewayStatus) -> [Banner] {
         var banners: [Banner] = []
         if status.daemon?.running == false {
             banners.append(
-                Banner(.problem, "The daemon is not running: nothing is sent or received. The modems are shown as it last recorded them."))
+                Banner(
+                    .problem, "The daemon is not running: nothing is sent or received. The modems are shown as it last recorded them.",
+                    key: "daemon"))
         }
-        if let refusal = status.storeRefusal { banners.append(Banner(.problem, refusal.sentence)) }
+        if let refusal = status.storeRefusal { banners.append(Banner(.problem, refusal.sentence, key: "store")) }
         for node in status.nodes where node.state == .down || node.stoppedUncleanly {
             let sentence =
                 node.state == .down
                 ? "Node \(node.name) is down (no heartbeat within its lease): the other nodes send its messages and pinned contacts."
                 : "Node \(node.name) stopped without a clean shutdown; its lease would have ended at \(OperationsJSON.timestamp(node.leaseEndsAt)), and until then the other nodes leave its messages."
-            banners.append(Banner(.problem, sentence))
+            banners.append(Banner(.problem, sentence, key: "node:\(node.name)"))
+        }
+        for contact in status.contacts {
+            guard let restored = contact.sync.keysRestoredAt else { continue }
+            let advice = contact.sync.advice ?? .resyncAfterRestore(restoredAt: restored)
+            let sentence =
+                advice.action == .resync
+                ? advice.sentence
+                : "This side's keys were restored from a backup on \(InternetTime.string(restored)); nothing is sent until a resync completes. \(advice.sentence)"
+            banners.append(Banner(.problem, "Contact \(contact.name): \(sentence)", key: "contact:\(contact.name)"))
         }
         for modem in status.modems where modem.state != .ready {
             banners.append(
@@ -45,6 +59,20 @@ public enum StatusPage {
                 ))
         }
         return banners
+    }
+
+    /// The banners with a key, as the page's script asks for them: a JSON array of
+    /// `{"key","kind","text"}`, the texts as they are (the script shows them as text).
+    public static func liveBanners(_ status: GatewayStatus) -> String {
+        struct Live: Encodable {
+            var key: String
+            var kind: String
+            var text: String
+        }
+        let live = banners(status).compactMap { banner in banner.key.map { Live(key: $0, kind: banner.kind.rawValue, text: banner.text) } }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(live)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
     }
 
     static func modem(_ modem: ModemStatusRecord) -> HTML {

@@ -104,7 +104,7 @@ public final class Gateway: Sendable {
             services.append(OutboxListener(notices: notices, outboxWake: outboxWake))
         }
         if !configuration.webhooks.isEmpty {
-            services.append(WebhookDispatcher(endpoints: configuration.webhooks, store: store, logger: logger, node: node))
+            services.append(WebhookDispatcher(endpoints: configuration.webhooks, runner: runner, logger: logger, node: node))
         }
         let live = LiveStatus(
             store: store, links: links, node: node, storeWrites: context.storeWrites,

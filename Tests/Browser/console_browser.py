@@ -19,8 +19,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from console_support import (
-    DESKTOP, PASSWORD, URL, CheckFailed, banner, browser, enrol_totp, expect, fits, heading, inject, mark_page,
-    no_alert, open_page, page_kept, screenshot, session_cookie, sign_in, smsgw, submit, totp, wait)
+    DESKTOP, PASSWORD, URL, CheckFailed, banner, browser, enrol_totp, expect, fits, gateway_store, heading, inject,
+    live_banner, mark_page, no_alert, open_page, page_kept, screenshot, session_cookie, sign_in, smsgw, submit, totp, wait)
 
 PEER_DATA_DIR = os.environ["PEER_DATA_DIR"]
 HOSTILE_SENDER = "<b>BANK</b>"
@@ -246,6 +246,31 @@ class Checks:
             screenshot(driver, name)
         expect(fits(driver, DESKTOP), "the admin page scrolls sideways on a desktop")
 
+    def check_live_banners(self):
+        """The status page, left open: a store refusing writes (a received SMS it cannot take) and
+        a contact whose keys were restored get their banners without a reload, and lose them once
+        the store takes writes again and the keys are no longer restored."""
+        driver = self.driver
+        expect(sign_in(driver, "chief") == "Log", f"chief signed in on {heading(driver)!r}")
+        open_page(driver, "/status")
+        mark_page(driver)
+        expect(not live_banner(driver, "store") and not live_banner(driver, "contact:bob"), "banners before any condition")
+        with gateway_store() as db:
+            db.execute("CREATE TRIGGER refused BEFORE INSERT ON received_pdus "
+                       "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+            db.execute("UPDATE contacts SET keys_restored_at = strftime('%s', 'now') WHERE name = 'bob'")
+        inject("+15550033", "Kept on the modem while the store is full.")
+        text = wait("the store's banner", lambda: live_banner(driver, "store"), timeout=60)
+        expect(text.startswith("The store refuses writes since"), f"the store's banner says {text!r}")
+        text = wait("bob's banner", lambda: live_banner(driver, "contact:bob"), timeout=60)
+        expect("keys were restored from a backup" in text, f"bob's banner says {text!r}")
+        with gateway_store() as db:
+            db.execute("DROP TRIGGER refused")
+            db.execute("UPDATE contacts SET keys_restored_at = NULL WHERE name = 'bob'")
+        wait("the store's banner to go", lambda: live_banner(driver, "store") is None, timeout=90)
+        wait("bob's banner to go", lambda: live_banner(driver, "contact:bob") is None, timeout=60)
+        expect(page_kept(driver), "the status page reloaded")
+
     def check_logout(self):
         """Sign-out ends the session: the back button and the old cookie both get the sign-in page."""
         driver = self.driver
@@ -331,7 +356,7 @@ def main():
     driver = browser()
     checks = Checks(driver)
     names = ["keyboard_sign_in", "totp_sign_in", "live_log", "send_follows_states", "hostile_sms", "viewer",
-             "admin_tokens", "cross_origin", "pages", "logout", "live_log_ends", "lockout"]
+             "admin_tokens", "cross_origin", "pages", "live_banners", "logout", "live_log_ends", "lockout"]
     failures = 0
     try:
         for name in names:

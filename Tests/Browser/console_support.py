@@ -8,10 +8,12 @@ OPERATOR_PASSWORD.
 """
 
 import base64
+import contextlib
 import hashlib
 import hmac
 import os
 import shutil
+import sqlite3
 import struct
 import subprocess
 import time
@@ -205,3 +207,22 @@ def enrol_totp(name):
     status = process.wait(timeout=60)
     expect(status == 0, f"operator 2fa enable exited {status}: {process.stderr.read().strip()} {rest.strip()}")
     return secret
+
+
+def live_banner(driver, key):
+    """The text of the page's banner about `key` (`store`, `contact:NAME`), or None."""
+    found = driver.find_elements(By.CSS_SELECTOR, "main > p.banner[data-banner]")
+    texts = [node.text for node in found if node.get_attribute("data-banner") == key]
+    return texts[0] if texts else None
+
+
+@contextlib.contextmanager
+def gateway_store():
+    """The gateway's SQLite store, opened beside the running daemon to make a condition start
+    or end (a refusing trigger, as the Swift tests simulate a full disk)."""
+    db = sqlite3.connect(os.path.join(os.environ["SMSGW_DATA_DIR"], "smsgw.sqlite"), timeout=30)
+    try:
+        yield db
+        db.commit()
+    finally:
+        db.close()

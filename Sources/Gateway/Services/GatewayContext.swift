@@ -20,8 +20,8 @@ struct GatewayContext: Sendable {
     let timersBell = WakeSignal()
     /// Arrival → log of each received SMS, for the metrics page.
     let arrivals = ArrivalLatency()
-    /// Whether the store refuses the received SMS, for the status.
-    let storeWrites = StoreWrites()
+    /// Whether the store refuses the daemon's writes and the received SMS, for the status.
+    var storeWrites: StoreWrites { store.writes }
     let logger: Logger
 
     /// Consecutive verification failures after which a contact is flagged for `smsgw resync`.

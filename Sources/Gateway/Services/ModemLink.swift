@@ -33,6 +33,9 @@ final class ModemLink: Sendable {
         var direct: [StoredMessage] = []
         /// Whether the modem said its storage is full since the last scan.
         var storageFullReported = false
+        /// When the daemon last heard from the modem: a call it answered (a probe, a read of its
+        /// storage, a send), or an SMS or report it announced; nil until then.
+        var heardAt: Date?
     }
 
     let name: String
@@ -49,11 +52,20 @@ final class ModemLink: Sendable {
     /// Wakes the supervisor while it serves: another service asked for recovery.
     let recoveryBell = WakeSignal()
 
-    init(settings: ModemSettings, modem: any SMSModem, node: String? = nil) {
+    /// When the link was made: the status's time for a modem never heard from.
+    let createdAt: Date
+
+    init(settings: ModemSettings, modem: any SMSModem, node: String? = nil, now: Date = Date()) {
         self.name = settings.name
         self.node = node
         self.settings = settings
         self.modem = modem
+        self.createdAt = now
+    }
+
+    /// Notes that the modem answered or announced something.
+    func heard(now: Date = Date()) {
+        state.withLock { $0.heardAt = now }
     }
 
     var snapshot: State { state.withLock { $0 } }
@@ -136,6 +148,7 @@ final class ModemLink: Sendable {
         await gate.acquire()
         do {
             let value = try await body(modem)
+            heard()
             await gate.release()
             return value
         } catch {
@@ -144,7 +157,8 @@ final class ModemLink: Sendable {
         }
     }
 
-    /// The record `smsgw status` shows.
+    /// The record `smsgw status` shows; its `updatedAt` is when the daemon last heard from the
+    /// modem (when the link was made, for one never heard from), so a silent modem shows stale.
     var record: ModemStatusRecord {
         let s = snapshot
         // Signal and operator were read while the modem was ready; in any other phase they are stale.
@@ -152,6 +166,6 @@ final class ModemLink: Sendable {
         return ModemStatusRecord(
             name: name, state: s.phase, connected: ready, signalPercent: ready ? s.signalPercent : nil,
             networkOperator: ready ? s.networkOperator : nil, lastError: s.lastError, sentCount: s.sent, receivedCount: s.received,
-            node: node, leftReadyAt: s.leftReadyAt)
+            updatedAt: s.heardAt ?? createdAt, node: node, leftReadyAt: s.leftReadyAt)
     }
 }

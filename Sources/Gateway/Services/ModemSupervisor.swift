@@ -41,6 +41,7 @@ public struct ModemSupervisor: Service {
 
     private func consumeEvents() async {
         for await event in link.modem.events {
+            if case .disconnected = event {} else { link.heard() }
             switch event {
             case .newMessage, .statusReport:
                 link.requestInboxScan()

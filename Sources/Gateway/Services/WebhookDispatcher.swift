@@ -22,6 +22,8 @@ public struct WebhookDispatcher: Service {
     let logger: Logger
     /// This daemon as a node of the store; nil for a dispatcher alone on its store (no lease).
     let node: GatewayNode?
+    /// How long a connection to an endpoint may take (``connectTimeoutSeconds``).
+    let connectTimeout: Duration
 
     /// How long a connection to an endpoint may take.
     static let connectTimeoutSeconds = 10
@@ -33,17 +35,23 @@ public struct WebhookDispatcher: Service {
     /// A dispatcher for `endpoints` over `store`; the gateway adds one to its services when the
     /// configuration has a `[[webhook]]`, naming its node (the webhook benchmark runs one on its own).
     public init(endpoints: [WebhookEndpoint], store: UnlockedStore, logger: Logger, node: GatewayNode? = nil) {
+        self.init(endpoints: endpoints, runner: StoreRunner(store: store), logger: logger, node: node)
+    }
+
+    /// A dispatcher writing through the gateway's `runner`, so its refused writes show in the status.
+    init(
+        endpoints: [WebhookEndpoint], runner: StoreRunner, logger: Logger, node: GatewayNode?,
+        connectTimeout: Duration = .seconds(Int64(connectTimeoutSeconds))
+    ) {
         self.endpoints = endpoints
-        self.store = StoreRunner(store: store)
+        self.store = runner
         self.logger = logger
         self.node = node
+        self.connectTimeout = connectTimeout
     }
 
     public func run() async throws {
-        let client = HTTPClient(
-            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-            configuration: HTTPClient.Configuration(
-                redirectConfiguration: .disallow, timeout: .init(connect: .seconds(Int64(Self.connectTimeoutSeconds)))))
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 for endpoint in endpoints {
@@ -52,6 +60,16 @@ public struct WebhookDispatcher: Service {
             }
         }
         try? await client.shutdown()
+    }
+
+    /// No redirects; a connection that takes longer than ``connectTimeout`` fails; and a connection
+    /// refused (nothing listens) fails at once, where the client would try again until the
+    /// request's deadline: the endpoint's retry schedule tries again, and the worker is free.
+    var clientConfiguration: HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(connectTimeout.components.seconds)))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return configuration
     }
 
     /// One endpoint's loop until the task is cancelled.

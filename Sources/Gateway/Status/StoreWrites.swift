@@ -1,10 +1,13 @@
 import Foundation
 import Operations
+import Store
 import Synchronization
 
-/// Whether the store takes the inbox receiver's writes, as the running daemon's status says it
-/// (``Operations/GatewayStatus/storeRefusal``): each modem's receiver reports what its last read
-/// left on the modem because the store refused it.
+/// Whether the store takes the daemon's writes, as the running daemon's status says it
+/// (``Operations/GatewayStatus/storeRefusal``): every write of the daemon's services goes
+/// through its ``StoreRunner``, which notes here each one the store refused (a full disk, a
+/// read-only file system, an I/O error, a lost database server) and each one it took; each
+/// modem's receiver also reports what its last read left on the modem because the store refused it.
 ///
 /// Kept in memory: a store that refuses writes cannot record that it does.
 final class StoreWrites: Sendable {
@@ -16,6 +19,8 @@ final class StoreWrites: Sendable {
 
     /// By modem name, those whose last read the store refused.
     private let refusals = Mutex([String: Refusal]())
+    /// The refusal of the daemon's writes since the last one the store took; nil while it takes them.
+    private let writes = Mutex<Refusal?>(nil)
 
     init() {}
 
@@ -32,13 +37,34 @@ final class StoreWrites: Sendable {
         }
     }
 
-    /// The refusal since the earliest one that lasts (with its error) and every modem's waiting
-    /// SMS; nil while the store takes writes.
-    var refusal: GatewayStatus.StoreRefusal? {
-        refusals.withLock { refusals in
-            guard let first = refusals.values.min(by: { $0.since < $1.since }) else { return nil }
-            return GatewayStatus.StoreRefusal(
-                since: first.since, waiting: refusals.values.reduce(0) { $0 + $1.waiting }, error: first.error)
+    /// Notes one write transaction's outcome: nil when the store took it, else its error. Only
+    /// the store's own failures count (not a busy store, nor an operation that refused its input):
+    /// the first starts a refusal, the next write the store takes ends it.
+    func noteWrite(failedWith error: (any Error)?, now: Date) {
+        guard let error else {
+            writes.withLock { $0 = nil }
+            return
         }
+        guard let sentence = Self.refusal(error) else { return }
+        writes.withLock { refusal in
+            refusal = Refusal(since: refusal?.since ?? now, waiting: 0, error: sentence)
+        }
+    }
+
+    /// The store's words when `error` is the store refusing a write, else nil.
+    static func refusal(_ error: any Error) -> String? {
+        switch error as? StoreError {
+        case .database(let message, busy: false)?, .server(let message, busy: false)?: message
+        default: nil
+        }
+    }
+
+    /// The refusal since the earliest one that lasts (with the latest error) and every modem's
+    /// waiting SMS; nil while the store takes writes.
+    var refusal: GatewayStatus.StoreRefusal? {
+        let reads = refusals.withLock { Array($0.values) }
+        let all = reads + (writes.withLock { $0 }.map { [$0] } ?? [])
+        guard let first = all.min(by: { $0.since < $1.since }) else { return nil }
+        return GatewayStatus.StoreRefusal(since: first.since, waiting: reads.reduce(0) { $0 + $1.waiting }, error: first.error)
     }
 }

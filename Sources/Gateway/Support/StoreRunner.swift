@@ -1,16 +1,23 @@
 import Dispatch
+import Foundation
 import Store
 
 /// Runs store transactions on a dedicated dispatch queue, off Swift's cooperative pool.
 ///
 /// A write can wait up to the store's busy timeout for another process (the CLI), and SQLite
 /// blocks while it waits; the daemon's tasks must not block pool threads meanwhile.
+///
+/// Every write of the daemon's services passes here, so each one's outcome is noted in
+/// ``writes``: the status says while the store refuses them.
 struct StoreRunner: Sendable {
     let store: UnlockedStore
+    /// Whether the store takes the writes, shared by every copy of this runner.
+    let writes: StoreWrites
     private let queue = DispatchQueue(label: "smsgw.gateway.store")
 
-    init(store: UnlockedStore) {
+    init(store: UnlockedStore, writes: StoreWrites = StoreWrites()) {
         self.store = store
+        self.writes = writes
     }
 
     /// One write transaction; see ``UnlockedStore/write(_:_:)``.
@@ -18,8 +25,15 @@ struct StoreRunner: Sendable {
         _ scope: WriteScope = .database, _ body: @escaping @Sendable (StoreTransaction) throws -> T
     ) async throws -> T {
         let store = self.store
+        let writes = self.writes
         return try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try store.write(scope, body) }) }
+            queue.async {
+                let result = Result { try store.write(scope, body) }
+                var failure: (any Error)?
+                if case .failure(let error) = result { failure = error }
+                writes.noteWrite(failedWith: failure, now: Date())
+                continuation.resume(with: result)
+            }
         }
     }
 

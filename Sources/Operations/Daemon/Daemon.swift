@@ -53,10 +53,27 @@ public enum Daemon {
     }
 
     /// Where a daemon that answers at `statusSocket` holds its data directory's lock: this host
-    /// and the socket's path, as its node row records it (``Store/GatewayNode/place``). A row at
-    /// this place whose run is not the lock's holder was written by a daemon that has ended.
+    /// and the socket's path, resolved (absolute, without `.`, `..` or symbolic links, so every
+    /// spelling of one data directory is one place), as its node row records it
+    /// (``Store/GatewayNode/place``). A row at this place whose run is not the lock's holder was
+    /// written by a daemon that has ended.
     public static func place(statusSocket: String) -> String {
-        "\(hostName):\(statusSocket)"
+        "\(hostName):\(resolved(statusSocket))"
+    }
+
+    /// Whether two places are one: the same host, and socket paths that resolve to the same one
+    /// (a row an earlier version wrote holds the path as that daemon was given it).
+    public static func samePlace(_ one: String, _ other: String) -> Bool {
+        guard let a = one.firstIndex(of: ":"), let b = other.firstIndex(of: ":") else { return one == other }
+        return one[..<a] == other[..<b]
+            && resolved(String(one[one.index(after: a)...])) == resolved(String(other[other.index(after: b)...]))
+    }
+
+    /// `path` made absolute (from the working directory) with its directory's symbolic links,
+    /// `.` and `..` resolved; the last component is kept as it is (a socket not bound yet).
+    static func resolved(_ path: String) -> String {
+        let url = URL(fileURLWithPath: path).absoluteURL.standardizedFileURL
+        return url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent).path
     }
 
     /// The place of a daemon on `directory` (see ``place(statusSocket:)``).

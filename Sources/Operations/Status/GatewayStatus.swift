@@ -21,8 +21,9 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
     /// Whether a daemon runs (nil until the front end asked its lock): `smsgw status` reads the
     /// modems, queue and contacts from the running daemon, else from the store.
     public var daemon: DaemonState?
-    /// Set by a running daemon while its store refuses to record received SMS (nil otherwise,
-    /// and whenever no daemon runs).
+    /// Set by a running daemon while its store refuses its writes: from the first refused one (a
+    /// received SMS, an outbox, event, status or heartbeat write) until one succeeds and no
+    /// received SMS waits on a modem (nil otherwise, and whenever no daemon runs).
     public var storeRefusal: StoreRefusal?
 
     public init(

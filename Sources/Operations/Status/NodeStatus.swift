@@ -77,7 +77,7 @@ extension GatewayStatus {
         }
 
         func contain(_ record: NodeRecord) -> Bool {
-            record.place == place && record.instance != holder
+            record.instance != holder && record.place.map { Daemon.samePlace($0, place) } == true
         }
     }
 

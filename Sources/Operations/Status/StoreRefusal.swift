@@ -7,7 +7,8 @@ extension GatewayStatus {
     ///
     /// Its JSON is `{"since","waiting","error"}`.
     public struct StoreRefusal: Sendable, Equatable, Codable {
-        /// When the store first refused a received SMS in this episode.
+        /// When the store first refused a write (a received SMS, an outbox, event, status or
+        /// heartbeat write) in this episode.
         public var since: Date
         /// Received SMS the last reads of the modems could not record (they wait on the modems).
         public var waiting: Int

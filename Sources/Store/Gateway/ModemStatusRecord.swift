@@ -18,7 +18,8 @@ public struct ModemStatusRecord: Sendable, Hashable, Codable {
     public var sentCount: Int
     /// SMS this modem received since the daemon started.
     public var receivedCount: Int
-    /// When the supervisor wrote this record.
+    /// When the daemon last heard from the modem (a call it answered, an event it announced);
+    /// the time the record was made when it never did.
     public var updatedAt: Date
     /// The node whose daemon drives the modem (nil when recorded before nodes were).
     public var node: String?

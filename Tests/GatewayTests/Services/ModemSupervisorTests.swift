@@ -68,6 +68,30 @@ struct ModemSupervisorTests {
         _ = try? await task.value
     }
 
+    @Test("A modem's updatedAt is when the daemon last heard from it: it stays put while the modem is silent")
+    func updatedAtIsWhenTheModemWasLastHeard() async throws {
+        let rig = try await MemoryRig.make(ready: false)
+        let task = Self.supervise(rig)
+        #expect(await eventually(timeout: MemoryRig.patience) { rig.link.phase == .ready })
+        rig.modem.update { $0.hung = true }
+        let silentFrom = Date()
+        let heard = rig.link.record.updatedAt
+        #expect(heard <= silentFrom)
+        rig.link.requestRecovery(because: ModemError(.timeout, "A send overran its deadline."))
+        // The ladder probes the silent modem (and fails) and reopens it: none of it is heard.
+        #expect(await eventually(timeout: MemoryRig.patience) { rig.modem.calls.contains(.reopen) && rig.link.phase != .ready })
+        #expect(rig.link.record.updatedAt == heard)
+        #expect(await eventually(timeout: MemoryRig.patience) { try GatewayStatus.read(from: rig.store).modems.first?.state != .ready })
+        let stored = try #require(try GatewayStatus.read(from: rig.store).modems.first?.updatedAt)
+        #expect(abs(stored.timeIntervalSince(heard)) < 0.001, "the stored row rounds the time through a REAL, no more")
+
+        rig.modem.update { $0.hung = false }
+        #expect(await eventually(timeout: MemoryRig.patience) { rig.link.phase == .ready })
+        #expect(rig.link.record.updatedAt > silentFrom)
+        task.cancel()
+        _ = try? await task.value
+    }
+
     @Test func aModemThatAnswersAfterATimeoutHasItsRadioReset() async throws {
         let rig = try await MemoryRig.make(ready: false)
         let task = Self.supervise(rig)

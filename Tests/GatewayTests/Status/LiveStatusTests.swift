@@ -49,6 +49,27 @@ struct LiveStatusTests {
         _ = try? await receiver.value
     }
 
+    @Test("A refused outbox write sets the store's refusal, and the next write the store takes clears it")
+    func aRefusedOutboxWrite() async throws {
+        let rig = try await MemoryRig.make()
+        let live = Self.live(rig, context: rig.context)
+        let queued = try Messages.queue("hello bob", to: "bob", store: rig.store)
+        try rig.refuseWrites("UPDATE", on: "outbox")  // the claim of a queued row
+        let sender = Task { try await OutboxSender(context: rig.context).run() }
+        #expect(await eventually(timeout: MemoryRig.patience) { try live.read(now: Date()).storeRefusal != nil })
+        let status = try live.read(now: Date())
+        let refusal = try #require(status.storeRefusal)
+        #expect(refusal.waiting == 0 && refusal.error?.contains("full") == true)
+        #expect(status.readiness == .notReady(refusal.sentence))
+
+        try rig.acceptWrites()
+        #expect(await eventually(timeout: MemoryRig.patience) { try live.read(now: Date()).storeRefusal == nil })
+        #expect(
+            await eventually(timeout: MemoryRig.patience) { try rig.store.read { try $0.outboxItem(id: queued.outboxID) }.state == .sent })
+        sender.cancel()
+        _ = try? await sender.value
+    }
+
     @Test("A modem that was ready and went away is said to have gone, and since when; one never ready is not ready yet")
     func aModemThatWentAway() async throws {
         let rig = try await MemoryRig.make(ready: false)
@@ -117,6 +138,30 @@ struct LiveStatusTests {
         #expect(nodes.map(\.name) == ["north-1", "north-2", "south-1"])
         #expect(nodes.map(\.stoppedUncleanly) == [true, false, false])
         #expect(nodes.map(\.state) == [.up, .up, .up])
+    }
+
+    @Test("A row an earlier run left under another spelling of this data directory (a symbolic link, `..`) is stopped uncleanly")
+    func anEndedRunUnderAnotherSpelling() async throws {
+        let rig = try await MemoryRig.make()
+        try await withTemporaryDirectory { root in try Self.endedRunUnderAnotherSpelling(rig, root: root) }
+    }
+
+    static func endedRunUnderAnotherSpelling(_ rig: MemoryRig, root: URL) throws {
+        let data = root.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("link").path, withDestinationPath: data.path)
+        var this = GatewayNode(name: "north-2", healthSeconds: 10)
+        this.place = Daemon.place(statusSocket: "\(data.path)/\(StatusSocket.fileName)")
+        var linked = GatewayNode(name: "north-1", healthSeconds: 10)
+        linked.place = "\(Daemon.hostName):\(root.path)/link/\(StatusSocket.fileName)"  // as an earlier version recorded it
+        var dotted = GatewayNode(name: "north-0", healthSeconds: 10)
+        dotted.place = Daemon.place(statusSocket: "\(root.path)/link/../data/./\(StatusSocket.fileName)")
+        try rig.store.write { tx in
+            for node in [linked, dotted, this] { try tx.startNode(node, now: Date()) }
+        }
+        let nodes = try live(rig, context: rig.context, node: this).read(now: Date()).nodes
+        #expect(nodes.map(\.name) == ["north-0", "north-1", "north-2"])
+        #expect(nodes.map(\.stoppedUncleanly) == [true, true, false])
     }
 
     @Test("Asked for its webhooks, the daemon answers with its own configuration's endpoints, never a secret")

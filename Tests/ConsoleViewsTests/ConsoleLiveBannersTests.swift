@@ -1,0 +1,75 @@
+import Console
+import ConsoleViews
+import Foundation
+import Operations
+import Synchronization
+import Testing
+
+@testable import Store
+
+/// The banners the log and status pages keep current without a reload: what `/banners` lists
+/// as conditions start and end (the browser checks show the script following it).
+@Suite("Console live banners")
+struct ConsoleLiveBannersTests {
+    /// The live banners `cookie`'s session is given, decoded.
+    static func banners(_ controller: ConsoleController, cookie: String?) throws -> (status: Int, banners: [[String: String]]) {
+        let cookies = cookie.map { [ConsoleController.sessionCookie: $0] } ?? [:]
+        let response = controller.respond(to: ConsoleRequest(method: "GET", path: ConsolePage.bannersPath, cookies: cookies))
+        #expect(response.header("Content-Type") == "application/json" && response.header("Cache-Control") == "no-store")
+        return (response.status, try JSONDecoder().decode([[String: String]].self, from: Data(response.body.utf8)))
+    }
+
+    @Test("A store refusing writes, a node stopped uncleanly and a contact's restored keys are listed while they last")
+    func conditionsComeAndGo() throws {
+        let rig = try ConsoleControllerTests.Rig()
+        let store = rig.store
+        let refusal = Mutex<GatewayStatus.StoreRefusal?>(nil)
+        let controller = ConsoleController(
+            .init(
+                store: store,
+                status: { now in
+                    var status = try GatewayStatus.read(from: store, now: now)
+                    status.storeRefusal = refusal.withLock { $0 }
+                    return status
+                }, secure: false, version: "test"))
+        let session = try rig.signIn("watch")
+        #expect(try Self.banners(controller, cookie: session.cookie) == (200, []))
+
+        let since = Date(timeIntervalSince1970: 1_790_000_000)
+        refusal.withLock { $0 = GatewayStatus.StoreRefusal(since: since, waiting: 2, error: "database or disk is full") }
+        try store.write { tx in
+            try tx.db.execute(sql: "UPDATE contacts SET keys_restored_at = ? WHERE name = 'bob'", arguments: [since.timeIntervalSince1970])
+        }
+        let listed = try Self.banners(controller, cookie: session.cookie).banners
+        #expect(listed.map { $0["key"] } == ["store", "contact:bob"] && listed.allSatisfy { $0["kind"] == "problem" })
+        #expect(listed.first?["text"]?.hasPrefix("The store refuses writes since") == true)
+        #expect(listed.last?["text"]?.hasPrefix("Contact bob: This side's keys were restored from a backup") == true)
+        let page = controller.respond(
+            to: ConsoleRequest(method: "GET", path: "/status", cookies: [ConsoleController.sessionCookie: session.cookie]))
+        #expect(page.body.contains("<main data-banners=\"/banners\">") && page.body.contains("data-banner=\"contact:bob\""))
+
+        refusal.withLock { $0 = nil }
+        try store.write { tx in try tx.db.execute(sql: "UPDATE contacts SET keys_restored_at = NULL") }
+        #expect(try Self.banners(controller, cookie: session.cookie) == (200, []))
+    }
+
+    @Test("A node that stopped uncleanly is listed by its name, escaped only where it is shown")
+    func nodeStoppedUncleanly() throws {
+        var status = GatewayStatus(modems: [], outbox: [:], contacts: [])
+        let record = NodeRecord(
+            name: "north <1>", version: "t", startedAt: Date(), heartbeatAt: Date(), stoppedAt: nil, healthSeconds: 10, leaseSeconds: 30)
+        status.nodes = [GatewayStatus.NodeStatus(record, modems: [], now: Date(), stoppedUncleanly: true)]
+        let listed = try JSONDecoder().decode([[String: String]].self, from: Data(StatusPage.liveBanners(status).utf8))
+        #expect(listed.map { $0["key"] } == ["node:north <1>"])
+        #expect(listed.first?["text"]?.hasPrefix("Node north <1> stopped without a clean shutdown") == true)
+        let page = StatusPage.render(status, viewer: ConsoleViewer(name: "w", role: .viewer, csrfToken: "c"), now: Date(), version: "t")
+        #expect(page.markup.contains("data-banner=\"node:north &lt;1&gt;\""))
+    }
+
+    @Test("Without a live session the banners are refused")
+    func signedOut() throws {
+        let rig = try ConsoleControllerTests.Rig()
+        #expect(try Self.banners(rig.controller, cookie: nil) == (401, []))
+        #expect(try Self.banners(rig.controller, cookie: "not-a-session") == (401, []))
+    }
+}
