@@ -6,7 +6,7 @@ public import Store
 /// What ``StoreRestore/restore(_:dataDirectory:logger:now:unlock:)`` put in place.
 ///
 /// Its JSON is `{"backup","backupWrittenAt","database","replaced","contacts","messages",
-/// "heldOutbox","resync","epochsCarried"}`.
+/// "heldOutbox","resync","epochsCarried","removedLeftovers"}`.
 public struct RestoreOutcome: Sendable, Hashable, Encodable {
     /// The backup file that was restored (it is left as it was).
     public var backup: String
@@ -26,16 +26,21 @@ public struct RestoreOutcome: Sendable, Hashable, Encodable {
     /// resync before anything is sent to it.
     public var resync: [String]
     /// Whether the replaced store opened with the same passphrase (and code), so that each
-    /// contact's next resync starts above the epochs it reached; when false, a resync the
-    /// replaced store completed after the backup can make the next one look like a replay to the
-    /// contact (unanswered until restarted).
+    /// contact's next resync starts just above the epochs it reached; when false, each contact's
+    /// next resync starts ``StoreRestore/unknownEpochMargin`` above the backup's epoch instead,
+    /// above any the replaced store can have reached.
     public var epochsCarried: Bool
+    /// The names of the staging files an interrupted restore had left in the data directory,
+    /// removed by this one.
+    public var removedLeftovers: [String]
 }
 
 /// `smsgw restore FILE`: a backup of a SQLite store put in place of the store, safely.
 ///
 /// The daemon lock is held throughout, so no daemon runs while the store is replaced or starts
-/// midway. The backup is copied into the data directory and checked there (SQLite, integrity,
+/// midway, and so is the ``Store/StoreLock`` exclusive: the restore starts only when no other
+/// process has the store open, and none opens it until the restore has finished, so no write
+/// lands in the replaced file. What an interrupted restore left is removed first. The backup is copied into the data directory and checked there (SQLite, integrity,
 /// an smsgw store no newer than this one, opened with the store's passphrase); the file itself
 /// is never changed. The replaced store is kept beside as a complete copy (SQLite's online
 /// backup, so whatever its `-wal` held is in it). The copy is then made safe to run: its id
@@ -70,7 +75,8 @@ public enum StoreRestore {
     ///     is on) that unlock the staged copy of the backup; a refusal ends the restore with
     ///     nothing changed. The replaced store is tried with the same, never asked for again.
     /// - Throws: ``MaintenanceError/noDatabase(path:)`` when the data directory holds no store;
-    ///   ``MaintenanceError/daemonRunning(directory:pid:)``; the store's errors for a file that is
+    ///   ``MaintenanceError/daemonRunning(directory:pid:)``; ``Store/StoreError/inUse(_:)`` when
+    ///   another process has the store open; the store's errors for a file that is
     ///   not a usable backup (``GatewayStore/stageBackup(_:dataDirectory:)``) and for the copy.
     public static func restore(
         _ file: URL, dataDirectory: URL, logger: Logger, now: Date, credentials: (Login) throws -> LoginCredentials
@@ -83,6 +89,10 @@ public enum StoreRestore {
             throw MaintenanceError.daemonRunning(directory: dataDirectory.path, pid: DaemonLock.probe(directory: dataDirectory) ?? 0)
         }
         defer { lock.release() }
+        let storeLock = try StoreLock.exclusive(directory: dataDirectory)
+        defer { storeLock.release() }
+        // No other restore can own them while this one holds the lock exclusive.
+        let leftovers = GatewayStore.removeStagingDirectories(in: dataDirectory)
         let written = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.modificationDate] as? Date
         let staging = try GatewayStore.stageBackup(file, dataDirectory: dataDirectory)
         defer { GatewayStore.removeStagingDirectories(in: dataDirectory) }
@@ -90,7 +100,7 @@ public enum StoreRestore {
         let given = try credentials(login)
         let staged = try login.unlock(passphrase: given.passphrase, code: given.code, now: now)
 
-        let live = try GatewayStore.open(directory: dataDirectory, logger: logger, creating: false)
+        let live = try GatewayStore.open(directory: dataDirectory, logger: logger, restoring: storeLock)
         let marks = try live.keyHighWaters()
         let replaced = try keepAside(live, in: dataDirectory, now: now)
         // After the copy is kept aside, so a refused attempt counts only on the store being replaced.
@@ -105,11 +115,12 @@ public enum StoreRestore {
             try tx.continueKeys(after: marks)
             let held = try tx.failUnsentOutbox(reason: heldReason(_:), now: now)
             try tx.markKeysRestored(now: now)
-            try restartResyncs(in: tx, above: epochs ?? [:], now: now)
+            try restartResyncs(in: tx, above: epochs, now: now)
             return RestoreOutcome(
                 backup: file.path, backupWrittenAt: written, database: database.path, replaced: replaced.path,
                 contacts: try tx.count(of: .contacts), messages: try tx.count(of: .messages), heldOutbox: held,
-                resync: try tx.contacts().filter { $0.keysRestoredAt != nil }.map(\.name), epochsCarried: epochs != nil)
+                resync: try tx.contacts().filter { $0.keysRestoredAt != nil }.map(\.name), epochsCarried: epochs != nil,
+                removedLeftovers: leftovers)
         }
         try staged.gateway.install(into: dataDirectory)
         outcome.resync.sort { $0.localizedStandardCompare($1) == .orderedAscending }
@@ -122,14 +133,18 @@ public enum StoreRestore {
     /// contact's one repeat answer and complete with the keys the replaced store already used.
     /// Likewise for a contact whose session in the replaced store reached an epoch (`floors`, by
     /// contact id) the backup's next handshake would not be above: the contact would refuse it
-    /// as a replay.
-    static func restartResyncs(in tx: StoreTransaction, above floors: [UUID: UInt32], now: Date) throws {
+    /// as a replay. When the replaced store could not be read (`floors` nil), every contact's
+    /// next handshake goes ``unknownEpochMargin`` above the backup's epochs.
+    static func restartResyncs(in tx: StoreTransaction, above floors: [UUID: UInt32]?, now: Date) throws {
         var rng = SystemRandomNumberGenerator()
         for contact in try tx.contacts() {
             guard let session = try tx.loadSession(for: contact) else { continue }
-            let floor = floors[contact.id] ?? 0
+            let floor = floors.map { $0[contact.id] ?? 0 } ?? unknownFloor(above: session.highestEpoch)
             let reason: String
-            if let old = session.pendingResyncCode {
+            if floors == nil {
+                reason =
+                    "The replaced store could not be read, so the epoch it reached with \(contact.name) after the backup is unknown; the next resync starts at epoch \(floor + 1), above any it can have reached"
+            } else if let old = session.pendingResyncCode {
                 reason = "Resync (code \(old)) abandoned by the restore of a backup, as \(contact.name) may have answered it since"
             } else if floor > session.highestEpoch {
                 reason = "The replaced store resynced with \(contact.name) after the backup was taken (epoch \(floor))"
@@ -145,6 +160,19 @@ public enum StoreRestore {
                         "\(reason); a new handshake (code \(restarted.pendingResyncCode ?? "?")) for a later epoch waits to be sent by the operator."
                 ))
         }
+    }
+
+    /// How far above the backup's epoch a contact's next handshake goes when the replaced store
+    /// could not be read. The contact takes any epoch above its own (docs/PROTOCOL.md §6.3), and
+    /// each epoch it can have reached past the backup's took a handshake SMS between the two
+    /// gateways: 65,536 of them between a backup and its restore do not happen, and 32 bits of
+    /// epoch leave room for 65,535 such restores.
+    public static let unknownEpochMargin: UInt32 = 1 << 16
+
+    /// The epoch a handshake must be above when the replaced store's is unknown (`highest`: the
+    /// backup's), short of the epoch's end.
+    static func unknownFloor(above highest: UInt32) -> UInt32 {
+        highest < UInt32.max - unknownEpochMargin ? highest + unknownEpochMargin : UInt32.max - 1
     }
 
     /// Copies the replaced store to `smsgw.sqlite.replaced-STAMP` beside it, or `…-STAMP-2` and

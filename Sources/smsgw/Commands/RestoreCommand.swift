@@ -10,7 +10,8 @@ struct RestoreCommand: ParsableCommand {
         commandName: "restore",
         abstract: "Put a backup written by `smsgw backup` in place of the store, keeping the replaced one beside it.",
         discussion: """
-            Stop the daemon first; it cannot start while the restore runs. FILE is checked (SQLite, \
+            Stop the daemon and every other smsgw command on the store first (exit 75 otherwise); none \
+            can open the store while the restore runs. FILE is checked (SQLite, \
             integrity, an smsgw store no newer than this one, the store's passphrase) and never \
             changed. The replaced store is kept as smsgw.sqlite.replaced-YYYYmmdd-HHMMSS (UTC). Ids \
             continue after the replaced store's; the backup's unsent SMS are failed, not sent; every \
@@ -44,6 +45,9 @@ struct RestoreCommand: ParsableCommand {
         Output.line(
             "Restored \(outcome.backup)\(written) into \(outcome.database): contacts \(outcome.contacts), messages \(outcome.messages).")
         Output.line("The replaced store is kept, complete, at \(outcome.replaced).")
+        if !outcome.removedLeftovers.isEmpty {
+            Output.line("Removed what an interrupted restore had left: \(outcome.removedLeftovers.joined(separator: ", ")).")
+        }
         Output.line("Message, event and outbox ids continue after the replaced store's; none is handed out twice.")
         if outcome.heldOutbox > 0 {
             Output.line(
@@ -55,7 +59,7 @@ struct RestoreCommand: ParsableCommand {
         for name in outcome.resync { Output.line("  smsgw resync \(Shell.quote(name))") }
         if !outcome.epochsCarried {
             Output.line(
-                "The replaced store did not open with this passphrase, so a resync it completed after the backup is not known here: if a contact's first resync shows unanswered, run `smsgw resync NAME --restart`."
+                "The replaced store did not open with this passphrase, so the epochs it reached are not known here: each contact's next resync starts \(StoreRestore.unknownEpochMargin) epochs above the backup's, above any it can have reached (`smsgw log` shows each)."
             )
         }
     }

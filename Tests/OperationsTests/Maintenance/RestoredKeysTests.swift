@@ -126,6 +126,26 @@ struct RestoredKeysTests {
         })
         #expect(!restored.outcome.epochsCarried)
         #expect(try Contacts.contact(named: "bob", store: restored.alice).sync.advice == .resyncAfterRestore(restoredAt: restored.time))
+        let log = try MessageLog.recent(contact: "bob", limit: 10, store: restored.alice).messages
+        #expect(log.contains { $0.text?.contains("starts at epoch 65537, above any it can have reached") == true }, "\(log)")
+
+        // Bob is at epoch 1, which the restored side does not know: its first handshake is still
+        // new to bob, not a replay (no restart needed).
+        try Self.resync(restored.alice, with: restored.couple.bob, using: &rng)
+        let bob = try Contacts.contact(named: "bob", store: restored.alice)
+        #expect(bob.epoch == 65537 && bob.sync.state == .ok && bob.sync.keysRestoredAt == nil, "\(bob.sync)")
+    }
+
+    @Test("Two resyncs after the backup, then a passphrase change: the first resync after the restore is above both")
+    func severalResyncsAfterTheBackupUnknown() throws {
+        var rng = SystemRandomNumberGenerator()
+        let restored = try RestoredCouple(after: { couple in
+            for _ in 0..<3 { try Self.resync(couple.alice, with: couple.bob, using: &rng) }
+            try Account.changePassphrase(couple.alice, to: "another passphrase for the replaced store", rotatingDataKey: false)
+        })
+        #expect(try Contacts.contact(named: "alice", store: restored.couple.bob).epoch == 3)
+        try Self.resync(restored.alice, with: restored.couple.bob, using: &rng)
+        #expect(try Contacts.contact(named: "bob", store: restored.alice).sync.state == .ok)
     }
 
     /// `initiator` starts a resync with `peer`, which accepts it; `initiator` opens the answer.
