@@ -6,7 +6,7 @@ public import Store
 /// What ``StoreRestore/restore(_:dataDirectory:logger:now:unlock:)`` put in place.
 ///
 /// Its JSON is `{"backup","backupWrittenAt","database","replaced","contacts","messages",
-/// "heldOutbox","resync","epochsCarried","removedLeftovers"}`.
+/// "heldOutbox","resync","epochsCarried","removedLeftovers","pairedSinceBackup"}`.
 public struct RestoreOutcome: Sendable, Hashable, Encodable {
     /// The backup file that was restored (it is left as it was).
     public var backup: String
@@ -33,6 +33,10 @@ public struct RestoreOutcome: Sendable, Hashable, Encodable {
     /// The names of the staging files an interrupted restore had left in the data directory,
     /// removed by this one.
     public var removedLeftovers: [String]
+    /// The contacts not paired in the backup whose pairing the replaced store had completed: the
+    /// contact holds keys this store no longer has, so both sides must pair again from new codes.
+    /// Known only when the replaced store opened (``epochsCarried``).
+    public var pairedSinceBackup: [String]
 }
 
 /// `smsgw restore FILE`: a backup of a SQLite store put in place of the store, safely.
@@ -116,14 +120,16 @@ public enum StoreRestore {
             let held = try tx.failUnsentOutbox(reason: heldReason(_:), now: now)
             try tx.markKeysRestored(now: now)
             try restartResyncs(in: tx, above: epochs, now: now)
+            let pairedSince = try pairedSinceBackup(in: tx, paired: Set((epochs ?? [:]).keys), now: now)
             return RestoreOutcome(
                 backup: file.path, backupWrittenAt: written, database: database.path, replaced: replaced.path,
                 contacts: try tx.count(of: .contacts), messages: try tx.count(of: .messages), heldOutbox: held,
                 resync: try tx.contacts().filter { $0.keysRestoredAt != nil }.map(\.name), epochsCarried: epochs != nil,
-                removedLeftovers: leftovers)
+                removedLeftovers: leftovers, pairedSinceBackup: pairedSince)
         }
         try staged.gateway.install(into: dataDirectory)
         outcome.resync.sort { $0.localizedStandardCompare($1) == .orderedAscending }
+        outcome.pairedSinceBackup.sort { $0.localizedStandardCompare($1) == .orderedAscending }
         return outcome
     }
 
@@ -160,6 +166,25 @@ public enum StoreRestore {
                         "\(reason); a new handshake (code \(restarted.pendingResyncCode ?? "?")) for a later epoch waits to be sent by the operator."
                 ))
         }
+    }
+
+    /// Logs, for each contact without keys in the backup that had keys in the replaced store
+    /// (`paired`: the contact ids with a session there), that it must be paired again.
+    ///
+    /// - Returns: Their names.
+    static func pairedSinceBackup(in tx: StoreTransaction, paired: Set<UUID>, now: Date) throws -> [String] {
+        let contacts = try tx.contacts().filter { contact in
+            try paired.contains(contact.id) && tx.loadSession(for: contact) == nil
+        }
+        for contact in contacts {
+            try tx.appendLog(
+                NewLogEntry(
+                    time: now, direction: .outgoing, contact: contact, status: .resync,
+                    text:
+                        "The replaced store had completed pairing with \(contact.name) after the backup was taken, so \(contact.name) holds keys this store no longer has: remove the contact, add it again and pair from new codes on both sides."
+                ))
+        }
+        return contacts.map(\.name)
     }
 
     /// How far above the backup's epoch a contact's next handshake goes when the replaced store

@@ -54,6 +54,12 @@ struct RestoreCommand: ParsableCommand {
                 "Held SMS: \(outcome.heldOutbox) queued or being sent in the backup are failed, not sent (`smsgw log` shows why); send those texts again after the resync."
             )
         }
+        for name in outcome.pairedSinceBackup {
+            Output.line(
+                TerminalText.escaped(
+                    "\(name) was paired after the backup was taken and holds keys this store no longer has: remove it (`smsgw contact remove \(Shell.quote(name))`), add it again and pair from new codes on both sides (\(name)'s operator: `smsgw resync NAME --manual`)."
+                ))
+        }
         guard !outcome.resync.isEmpty else { return }
         Output.line("Every contact's keys went back to the backup's time. Before sending anything, resync each contact:")
         for name in outcome.resync { Output.line("  smsgw resync \(Shell.quote(name))") }

@@ -148,6 +148,20 @@ struct RestoredKeysTests {
         #expect(try Contacts.contact(named: "bob", store: restored.alice).sync.state == .ok)
     }
 
+    @Test("A contact pending in the backup but paired in the replaced store is named, and its log says to pair again")
+    func pairedAfterTheBackup() throws {
+        var rng = SystemRandomNumberGenerator()
+        let restored = try RestoredCouple(
+            before: { couple in _ = try Contacts.add(name: "carol", store: couple.alice, using: &rng) },
+            after: { couple in
+                let carolsCode = try Contacts.add(name: "dave", store: couple.bob, using: &rng).pairingCode
+                _ = try Contacts.pair("carol", code: try PairingCode(parsing: carolsCode), store: couple.alice, now: Date())
+            })
+        #expect(restored.outcome.pairedSinceBackup == ["carol"] && restored.outcome.resync == ["bob"], "\(restored.outcome)")
+        let log = try MessageLog.recent(contact: "carol", limit: 10, store: restored.alice).messages
+        #expect(log.contains { $0.text?.contains("had completed pairing with carol after the backup") == true }, "\(log)")
+    }
+
     /// `initiator` starts a resync with `peer`, which accepts it; `initiator` opens the answer.
     static func resync(_ initiator: UnlockedStore, with peer: UnlockedStore, using rng: inout SystemRandomNumberGenerator) throws {
         let peerName = try initiator.read { try $0.contacts()[0].name }
