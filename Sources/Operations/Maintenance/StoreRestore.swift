@@ -6,7 +6,8 @@ public import Store
 /// What ``StoreRestore/restore(_:dataDirectory:logger:now:unlock:)`` put in place.
 ///
 /// Its JSON is `{"backup","backupWrittenAt","database","replaced","contacts","messages",
-/// "heldOutbox","resync","epochsCarried","removedLeftovers","pairedSinceBackup"}`.
+/// "heldOutbox","resync","epochsCarried","removedLeftovers","pairedSinceBackup","replacedUnreadable",
+/// "idsContinued"}`.
 public struct RestoreOutcome: Sendable, Hashable, Encodable {
     /// The backup file that was restored (it is left as it was).
     public var backup: String
@@ -37,6 +38,12 @@ public struct RestoreOutcome: Sendable, Hashable, Encodable {
     /// contact holds keys this store no longer has, so both sides must pair again from new codes.
     /// Known only when the replaced store opened (``epochsCarried``).
     public var pairedSinceBackup: [String]
+    /// Whether the replaced store could not be read and was kept aside byte for byte (with the
+    /// operator's consent) instead of as a complete copy.
+    public var replacedUnreadable: Bool
+    /// Whether the ids continue after the replaced store's; false when its key generators
+    /// could not be read, so an id may repeat one the lost store handed out.
+    public var idsContinued: Bool
 }
 
 /// `smsgw restore FILE`: a backup of a SQLite store put in place of the store, safely.
@@ -75,6 +82,9 @@ public enum StoreRestore {
     /// Restores the backup `file` into the SQLite store of `dataDirectory`.
     ///
     /// - Parameters:
+    ///   - replacingUnreadable: The operator's consent to replace a store that cannot be read
+    ///     (``MaintenanceError/unreadableStore(path:reason:)`` without it): it is kept aside byte
+    ///     for byte, and its ids and epochs are carried as far as they can be read.
     ///   - credentials: Asks for the passphrase (and a code when the login says two-factor login
     ///     is on) that unlock the staged copy of the backup; a refusal ends the restore with
     ///     nothing changed. The replaced store is tried with the same, never asked for again.
@@ -83,7 +93,8 @@ public enum StoreRestore {
     ///   another process has the store open; the store's errors for a file that is
     ///   not a usable backup (``GatewayStore/stageBackup(_:dataDirectory:)``) and for the copy.
     public static func restore(
-        _ file: URL, dataDirectory: URL, logger: Logger, now: Date, credentials: (Login) throws -> LoginCredentials
+        _ file: URL, dataDirectory: URL, logger: Logger, now: Date, replacingUnreadable: Bool = false,
+        credentials: (Login) throws -> LoginCredentials
     ) throws -> RestoreOutcome {
         let database = dataDirectory.appendingPathComponent(GatewayStore.databaseFileName)
         guard FileManager.default.fileExists(atPath: database.path) else {
@@ -104,30 +115,24 @@ public enum StoreRestore {
         let given = try credentials(login)
         let staged = try login.unlock(passphrase: given.passphrase, code: given.code, now: now)
 
-        let live = try GatewayStore.open(directory: dataDirectory, logger: logger, restoring: storeLock)
-        let marks = try live.keyHighWaters()
-        let replaced = try keepAside(live, in: dataDirectory, now: now)
-        // After the copy is kept aside, so a refused attempt counts only on the store being replaced.
-        let epochs = try? Login.begin(live, now: now).unlock(passphrase: given.passphrase, code: given.code, now: now).read { reader in
-            try reader.contacts().reduce(into: [UUID: UInt32]()) { floors, contact in
-                floors[contact.id] = try reader.loadSession(for: contact)?.highestEpoch
-            }
-        }
-        try live.close()
+        let replaced = try keepReplaced(
+            in: dataDirectory, lock: storeLock, logger: logger, now: now, credentials: given, consentingIfUnreadable: replacingUnreadable)
+        let epochs = replaced.epochs
 
         var outcome = try staged.write { tx in
-            try tx.continueKeys(after: marks)
+            if let marks = replaced.marks { try tx.continueKeys(after: marks) }
             let held = try tx.failUnsentOutbox(reason: heldReason(_:), now: now)
             try tx.markKeysRestored(now: now)
             try restartResyncs(in: tx, above: epochs, now: now)
             let pairedSince = try pairedSinceBackup(in: tx, paired: Set((epochs ?? [:]).keys), now: now)
             return RestoreOutcome(
-                backup: file.path, backupWrittenAt: written, database: database.path, replaced: replaced.path,
+                backup: file.path, backupWrittenAt: written, database: database.path, replaced: replaced.aside.path,
                 contacts: try tx.count(of: .contacts), messages: try tx.count(of: .messages), heldOutbox: held,
                 resync: try tx.contacts().filter { $0.keysRestoredAt != nil }.map(\.name), epochsCarried: epochs != nil,
-                removedLeftovers: leftovers, pairedSinceBackup: pairedSince)
+                removedLeftovers: leftovers, pairedSinceBackup: pairedSince, replacedUnreadable: replaced.unreadable,
+                idsContinued: replaced.marks != nil)
         }
-        try staged.gateway.install(into: dataDirectory)
+        try staged.gateway.install(into: dataDirectory, unreadable: replaced.unreadable)
         outcome.resync.sort { $0.localizedStandardCompare($1) == .orderedAscending }
         outcome.pairedSinceBackup.sort { $0.localizedStandardCompare($1) == .orderedAscending }
         return outcome
@@ -198,33 +203,5 @@ public enum StoreRestore {
     /// backup's), short of the epoch's end.
     static func unknownFloor(above highest: UInt32) -> UInt32 {
         highest < UInt32.max - unknownEpochMargin ? highest + unknownEpochMargin : UInt32.max - 1
-    }
-
-    /// Copies the replaced store to `smsgw.sqlite.replaced-STAMP` beside it, or `…-STAMP-2` and
-    /// on when a restore in the same second (one cut short) took the name.
-    private static func keepAside(_ live: GatewayStore, in dataDirectory: URL, now: Date) throws -> URL {
-        let name = "\(GatewayStore.databaseFileName).replaced-\(stamp(now))"
-        for attempt in 1...asideAttempts {
-            let aside = dataDirectory.appendingPathComponent(attempt == 1 ? name : "\(name)-\(attempt)")
-            do {
-                try live.backup(to: aside)
-                return aside
-            } catch StoreError.alreadyExists where attempt < asideAttempts {
-                continue
-            }
-        }
-        throw StoreError.alreadyExists("\(name) exists already in \(dataDirectory.path); move the replaced stores there elsewhere.")
-    }
-
-    /// How many names ``keepAside(_:in:now:)`` tries.
-    private static let asideAttempts = 20
-
-    /// The time of the restore for the replaced store's name, in UTC so that names sort by time.
-    static func stamp(_ now: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
-        return formatter.string(from: now)
     }
 }

@@ -159,13 +159,15 @@ extension GatewayStore {
     /// live store's empty `-wal` and `-shm` go before the rename, so no stale `-wal` is ever
     /// applied to the new file. The caller holds the daemon lock.
     ///
+    /// - Parameter unreadable: The live store could not be read and was kept aside byte for
+    ///   byte with its `-wal` (``copyAsIs(in:to:)``), which then goes without the check.
     /// - Throws: ``StoreError/invalidState(_:)`` when the live store's `-wal` still holds pages
     ///   (another process has it open): nothing is replaced then; ``StoreError/configuration(_:)``
     ///   when a file cannot be synced, removed or renamed.
-    public func install(into dataDirectory: URL) throws {
+    public func install(into dataDirectory: URL, unreadable: Bool = false) throws {
         try closeDatabase()
         let live = dataDirectory.appendingPathComponent(Self.databaseFileName).path
-        if let wal = try? FileSystem.status(of: live + "-wal"), wal.st_size > 0 {
+        if !unreadable, let wal = try? FileSystem.status(of: live + "-wal"), wal.st_size > 0 {
             throw StoreError.invalidState(
                 "Another process still has \(live) open (its -wal holds changes); stop every smsgw command on this data directory and restore again."
             )
