@@ -17,7 +17,9 @@ struct RestoreLockTests {
 
             let follower = try BackgroundSMSGW.start(["log", "--follow"], environment: alice.environment)
             defer { follower.stop() }
-            #expect(await eventually { Self.storeIsOpen(in: alice.dataDir) }, "log --follow never opened the store: \(follower.text)")
+            // Its first lines come after its unlock, the last write it makes.
+            try await follower.waitForOutput(containing: "after the backup", timeout: 60)
+            #expect(Self.storeIsOpen(in: alice.dataDir), "log --follow does not hold the store")
             let before = try RestoreTests.Snapshot(alice.dataDir, backup: backup)
             let refused = try alice.run(["restore", backup.path])
             #expect(refused.status == 75, "\(refused.stderr)")
@@ -53,7 +55,8 @@ struct RestoreLockTests {
                     try FileManager.default.contentsOfDirectory(atPath: alice.dataDir.path).contains { $0.hasPrefix(".smsgw.restore-") }
                 }, "the restore never staged the backup: \(restore.text)")
 
-            for command in [["contact", "add", "carol", "--number", "+15550003"], ["log"], ["status"]] {
+            let commands = [["contact", "add", "carol", "--number", "+15550003"], ["log"], ["status"], ["restore", backup.path]]
+            for command in commands {
                 let refused = try alice.run(command)
                 #expect(refused.status == 75, "\(command): \(refused.stderr)")
                 #expect(

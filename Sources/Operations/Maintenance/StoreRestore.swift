@@ -101,6 +101,8 @@ public enum StoreRestore {
             throw MaintenanceError.noDatabase(path: database.path)
         }
         guard let lock = try DaemonLock.acquire(directory: dataDirectory) else {
+            // Another restore holds the daemon's lock too.
+            if StoreLock.isRestoring(directory: dataDirectory) { throw StoreError.inUse(.restoring(directory: dataDirectory.path)) }
             throw MaintenanceError.daemonRunning(directory: dataDirectory.path, pid: DaemonLock.probe(directory: dataDirectory) ?? 0)
         }
         defer { lock.release() }
