@@ -533,7 +533,7 @@ enum OpenAPIDocument {
                       type: string
                     keysRestoredAt:
                       type: [string, 'null']
-                      description: When a restore put this side's keys for the contact back to a backup's (state failing), until a resync or a manual re-pairing completes.
+                      description: When a restore put this side's keys for the contact back to a backup's (state failing), until a resync or a manual re-pairing completes; or, with state not paired, when a restore put back a backup taken before the pairing completed (action pair, from new codes on both sides), until a pairing completes.
                 quarantined:
                   type: integer
                 lastSentAt:

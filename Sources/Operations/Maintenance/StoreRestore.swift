@@ -35,7 +35,8 @@ public struct RestoreOutcome: Sendable, Hashable, Encodable {
     /// removed by this one.
     public var removedLeftovers: [String]
     /// The contacts not paired in the backup whose pairing the replaced store had completed: the
-    /// contact holds keys this store no longer has, so both sides must pair again from new codes.
+    /// contact holds keys this store no longer has, so both sides must pair again from new codes
+    /// (each shows as not paired with that advice, ``SyncAdvice/pairAgainAfterRestore(restoredAt:)``).
     /// Known only when the replaced store opened (``epochsCarried``).
     public var pairedSinceBackup: [String]
     /// Whether the replaced store could not be read and was kept aside byte for byte (with the
@@ -130,7 +131,8 @@ public enum StoreRestore {
             return RestoreOutcome(
                 backup: file.path, backupWrittenAt: written, database: database.path, replaced: replaced.aside.path,
                 contacts: try tx.count(of: .contacts), messages: try tx.count(of: .messages), heldOutbox: held,
-                resync: try tx.contacts().filter { $0.keysRestoredAt != nil }.map(\.name), epochsCarried: epochs != nil,
+                resync: try tx.contacts().filter { $0.keysRestoredAt != nil && !pairedSince.contains($0.name) }.map(\.name),
+                epochsCarried: epochs != nil,
                 removedLeftovers: leftovers, pairedSinceBackup: pairedSince, replacedUnreadable: replaced.unreadable,
                 idsContinued: replaced.marks != nil)
         }
@@ -175,8 +177,8 @@ public enum StoreRestore {
         }
     }
 
-    /// Logs, for each contact without keys in the backup that had keys in the replaced store
-    /// (`paired`: the contact ids with a session there), that it must be paired again.
+    /// Marks and logs each contact without keys in the backup that had keys in the replaced store
+    /// (`paired`: the contact ids with a session there): it must be paired again.
     ///
     /// - Returns: Their names.
     static func pairedSinceBackup(in tx: StoreTransaction, paired: Set<UUID>, now: Date) throws -> [String] {
@@ -184,11 +186,12 @@ public enum StoreRestore {
             try paired.contains(contact.id) && tx.loadSession(for: contact) == nil
         }
         for contact in contacts {
+            try tx.markPairingLost(contact, now: now)
             try tx.appendLog(
                 NewLogEntry(
                     time: now, direction: .outgoing, contact: contact, status: .resync,
                     text:
-                        "The replaced store had completed pairing with \(contact.name) after the backup was taken, so \(contact.name) holds keys this store no longer has: remove the contact, add it again and pair from new codes on both sides."
+                        "The replaced store had completed pairing with \(contact.name) after the backup was taken, so \(contact.name) holds keys this store no longer has: start a manual re-pairing on both sides and pair from the new codes."
                 ))
         }
         return contacts.map(\.name)

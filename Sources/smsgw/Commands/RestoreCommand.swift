@@ -74,7 +74,7 @@ struct RestoreCommand: ParsableCommand {
         for name in outcome.pairedSinceBackup {
             Output.line(
                 TerminalText.escaped(
-                    "\(name) was paired after the backup was taken and holds keys this store no longer has: remove it (`smsgw contact remove \(Shell.quote(name))`), add it again and pair from new codes on both sides (\(name)'s operator: `smsgw resync NAME --manual`)."
+                    "\(name) was paired after the backup was taken and holds keys this store no longer has: run `smsgw resync \(Shell.quote(name)) --manual` here and ask \(name)'s operator to run it too, then each enters the other's new code with `smsgw contact pair`."
                 ))
         }
         guard !outcome.resync.isEmpty else { return }

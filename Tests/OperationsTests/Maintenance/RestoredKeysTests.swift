@@ -160,6 +160,16 @@ struct RestoredKeysTests {
         #expect(restored.outcome.pairedSinceBackup == ["carol"] && restored.outcome.resync == ["bob"], "\(restored.outcome)")
         let log = try MessageLog.recent(contact: "carol", limit: 10, store: restored.alice).messages
         #expect(log.contains { $0.text?.contains("had completed pairing with carol after the backup") == true }, "\(log)")
+        let carol = try Contacts.contact(named: "carol", store: restored.alice).sync
+        #expect(carol.state == .notPaired && carol.keysRestoredAt == restored.time, "\(carol)")
+        #expect(carol.advice == .pairAgainAfterRestore(restoredAt: restored.time) && carol.advice?.action == .pair, "\(carol)")
+
+        // Paired again from new codes, the mark goes.
+        _ = try Contacts.startRePairing("carol", store: restored.alice, using: &rng)
+        let newCode = try Contacts.add(name: "erin", store: restored.couple.bob, using: &rng).pairingCode
+        _ = try Contacts.pair("carol", code: try PairingCode(parsing: newCode), store: restored.alice, now: Date())
+        let paired = try Contacts.contact(named: "carol", store: restored.alice).sync
+        #expect(paired.state == .ok && paired.keysRestoredAt == nil && paired.advice == nil, "\(paired)")
     }
 
     /// `initiator` starts a resync with `peer`, which accepts it; `initiator` opens the answer.
