@@ -55,7 +55,10 @@ struct RestoreLockTests {
                     try FileManager.default.contentsOfDirectory(atPath: alice.dataDir.path).contains { $0.hasPrefix(".smsgw.restore-") }
                 }, "the restore never staged the backup: \(restore.text)")
 
-            let commands = [["contact", "add", "carol", "--number", "+15550003"], ["log"], ["status"], ["restore", backup.path]]
+            let commands = [
+                ["contact", "add", "carol", "--number", "+15550003"], ["log"], ["status"], ["restore", backup.path], ["webhook", "list"],
+                ["send", "bob", "during the restore"],
+            ]
             for command in commands {
                 let refused = try alice.run(command)
                 #expect(refused.status == 75, "\(command): \(refused.stderr)")

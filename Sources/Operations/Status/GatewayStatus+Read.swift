@@ -41,10 +41,6 @@ extension GatewayStatus {
         in directory: URL, now: Date, wait: Double = 10, unlock: () throws -> UnlockedStore
     ) throws -> GatewayStatus {
         let daemon = Daemon.state(in: directory)
-        // A restore holds the daemon's lock too, and no socket answers for it.
-        if daemon.running, StoreLock.isRestoring(directory: directory) {
-            throw StoreError.inUse(.restoring(directory: directory.path))
-        }
         if daemon.running { return try Daemon.status(in: directory, pid: daemon.pid ?? 0, wait: wait) }
         let store = try unlock()
         var status = try read(from: store, now: now, ended: EndedRuns(place: Daemon.place(of: directory), holder: nil))
