@@ -50,6 +50,7 @@ struct NeutralSentenceTests {
         .pair, .decideResyncRequest(code: "123 456"), .restartUnansweredResync(code: "123 456"),
         .awaitResyncAnswer(code: "123 456"), .resync(failures: 3),
         .resyncAfterRestore(restoredAt: Date(timeIntervalSince1970: 1_800_000_000)),
+        .pairAgainAfterRestore(restoredAt: Date(timeIntervalSince1970: 1_800_000_000)),
     ]
 
     @Test("Sync advice says what to do without a command, and round-trips through its JSON")
@@ -58,6 +59,7 @@ struct NeutralSentenceTests {
             #expect(!advice.sentence.contains("smsgw") && !advice.sentence.contains("`"), "\(advice.sentence)")
             var restoredAt: Date?
             if case .resyncAfterRestore(let time) = advice { restoredAt = time }
+            if case .pairAgainAfterRestore(let time) = advice { restoredAt = time }
             let state = GatewayStatus.SyncState(state: .failing, consecutiveFailures: 3, advice: advice, keysRestoredAt: restoredAt)
             let json = try OperationsJSON.encoder.encode(state)
             let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])

@@ -6,7 +6,9 @@ public import Store
 /// shows (`ok`, `not paired`, `resync requested`, `resync pending`, `resync unanswered`, `failing`).
 ///
 /// Keys restored from a backup show as `failing` with their own advice (not a count of failures,
-/// which stays the true one) until a resync completes; a handshake under way shows as such.
+/// which stays the true one) until a resync completes; a handshake under way shows as such. A
+/// contact the backup knew only as not paired, paired in the replaced store, shows as `not
+/// paired` with the advice to pair again from new codes.
 public enum SyncPolicy {
     /// Consecutive verification failures after which a contact shows as failing.
     public static let failureThreshold = 3
@@ -36,6 +38,10 @@ extension ContactStatus {
     /// - Parameter handshakeAttempts: How many times the pending handshake was queued.
     static func syncState(_ contact: Contact, session: Session?, handshakeAttempts: Int = 0) -> GatewayStatus.SyncState {
         var state = syncState(contact.verificationFailures, session: session, handshakeAttempts: handshakeAttempts)
+        if session == nil, let restored = contact.keysRestoredAt {
+            state.keysRestoredAt = restored
+            state.advice = .pairAgainAfterRestore(restoredAt: restored)
+        }
         if session != nil, let restored = contact.keysRestoredAt {
             state.keysRestoredAt = restored
             // A handshake not sent yet (one a restore started in place of the backup's) is the advice's to send.

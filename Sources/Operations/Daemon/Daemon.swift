@@ -16,8 +16,12 @@ import Store
 public enum Daemon {
     /// Whether a daemon holds the lock of `directory`, with its process id when the lock file
     /// names one (``DaemonState/startedAt`` and ``DaemonState/modems`` come only from the daemon).
+    /// A restore holds that lock too, and then no daemon runs: the caller opens the store, which
+    /// says a restore is replacing it.
     public static func state(in directory: URL) -> DaemonState {
-        guard let pid = DaemonLock.probe(directory: directory) else { return .notRunning }
+        guard let pid = DaemonLock.probe(directory: directory), !StoreLock.isRestoring(directory: directory) else {
+            return .notRunning
+        }
         return DaemonState(running: true, pid: pid > 0 ? pid : nil)
     }
 

@@ -14,6 +14,9 @@ public enum MaintenanceError: Error, Sendable, Hashable {
     case copyDiffers(tables: [String])
     /// A restore was asked of a store on a database server, whose backups are the server's.
     case serverStore
+    /// The store a restore would replace cannot be read (SQLite's words: `reason`), so it cannot
+    /// be kept as a complete copy; replacing it needs the operator's consent.
+    case unreadableStore(path: String, reason: String)
 }
 
 extension MaintenanceError: CategorizedError {
@@ -22,7 +25,7 @@ extension MaintenanceError: CategorizedError {
         case .noDatabase: .notFound
         case .negativeAge, .sameStore: .invalidInput
         case .daemonRunning: .busy
-        case .copyDiffers: .corrupted
+        case .copyDiffers, .unreadableStore: .corrupted
         case .serverStore: .conflict
         }
     }
@@ -38,6 +41,8 @@ extension MaintenanceError: CategorizedError {
             "The copy's rows differ from the source's in \(tables.joined(separator: ", ")); do not use the target, and report this."
         case .serverStore:
             "The store runs on PostgreSQL, which this restore cannot replace; restore the database with the server's tools (pg_restore or a base backup) while every node's daemon is stopped."
+        case .unreadableStore(let path, let reason):
+            "The store \(path) cannot be read (\(reason)), so it cannot be kept as a complete copy; nothing was changed. To replace it anyway, restore again consenting to replace an unreadable store: it is then kept aside byte for byte, and ids may repeat those of the lost store if its counters cannot be read."
         }
     }
 }

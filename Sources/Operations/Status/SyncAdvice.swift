@@ -20,6 +20,10 @@ public enum SyncAdvice: Sendable, Hashable {
     /// This side's keys for the contact were restored from a backup at `restoredAt`: start a
     /// resync before sending anything (the action is ``Action/resync`` too).
     case resyncAfterRestore(restoredAt: Date)
+    /// A restore at `restoredAt` put back a backup taken before this side's pairing with the
+    /// contact completed, and the contact holds keys this side no longer has: pair again from new
+    /// codes on both sides (a manual re-pairing; the action is ``Action/pair``).
+    case pairAgainAfterRestore(restoredAt: Date)
 
     /// The kind of advice, for a program: its raw value is the JSON `action`.
     public enum Action: String, Sendable, Hashable, Codable, CaseIterable {
@@ -33,7 +37,7 @@ public enum SyncAdvice: Sendable, Hashable {
     /// The kind of advice, without its values.
     public var action: Action {
         switch self {
-        case .pair: .pair
+        case .pair, .pairAgainAfterRestore: .pair
         case .decideResyncRequest: .acceptOrRejectResync
         case .restartUnansweredResync: .restartResync
         case .awaitResyncAnswer: .wait
@@ -45,7 +49,7 @@ public enum SyncAdvice: Sendable, Hashable {
     public var resyncCode: String? {
         switch self {
         case .decideResyncRequest(let code), .restartUnansweredResync(let code), .awaitResyncAnswer(let code): code
-        case .pair, .resync, .resyncAfterRestore: nil
+        case .pair, .resync, .resyncAfterRestore, .pairAgainAfterRestore: nil
         }
     }
 
@@ -53,7 +57,7 @@ public enum SyncAdvice: Sendable, Hashable {
     /// time the keys were restored); nil when an action about a handshake comes without its code.
     public init?(_ action: Action, resyncCode: String?, failures: Int, keysRestoredAt: Date? = nil) {
         switch (action, resyncCode) {
-        case (.pair, _): self = .pair
+        case (.pair, _): self = keysRestoredAt.map { .pairAgainAfterRestore(restoredAt: $0) } ?? .pair
         case (.resync, _): self = keysRestoredAt.map { .resyncAfterRestore(restoredAt: $0) } ?? .resync(failures: failures)
         case (.acceptOrRejectResync, let code?): self = .decideResyncRequest(code: code)
         case (.restartResync, let code?): self = .restartUnansweredResync(code: code)
@@ -77,6 +81,8 @@ public enum SyncAdvice: Sendable, Hashable {
             "\(failures) messages in a row failed verification; start a resync with the contact."
         case .resyncAfterRestore(let restoredAt):
             "This side's keys were restored from a backup on \(InternetTime.string(restoredAt)); resync with the contact before sending anything."
+        case .pairAgainAfterRestore(let restoredAt):
+            "A backup restored on \(InternetTime.string(restoredAt)) was taken before the pairing with the contact completed, so the contact holds keys this side no longer has: start a manual re-pairing on both sides and pair from the new codes."
         }
     }
 }

@@ -7,8 +7,14 @@ extension GatewayStore {
     ///
     /// Names are stored in the clear (docs/STORAGE.md), so nothing secret is read. The database
     /// is opened read-only and only if it exists: completing a command line never creates a data
-    /// directory, runs a migration or waits on a writer for long. Any failure gives no names.
+    /// directory, runs a migration or waits on a writer for long. Any failure gives no names, and
+    /// so does a restore replacing the store (the read holds the ``StoreLock`` shared, like every
+    /// process that opens the store, but never creates its file).
     public static func contactNames(inDirectory directory: URL) -> [String] {
+        StoreLock.readingIfFree(directory: directory) { readContactNames(inDirectory: directory) } ?? []
+    }
+
+    private static func readContactNames(inDirectory directory: URL) -> [String] {
         let path = directory.appendingPathComponent(databaseFileName, isDirectory: false).path
         guard FileManager.default.isReadableFile(atPath: path) else { return [] }
         var configuration = Configuration()

@@ -65,7 +65,7 @@ enum FilePermissions {
     /// another user's; missing ones are fine (they are created private).
     static func checkFiles(in directory: URL) throws(StoreError) {
         let database = GatewayStore.databaseFileName
-        for name in [database, database + "-wal", database + "-shm", UnlockLock.fileName, DaemonLock.fileName] {
+        for name in [database, database + "-wal", database + "-shm", UnlockLock.fileName, DaemonLock.fileName, StoreLock.fileName] {
             let path = directory.appendingPathComponent(name).path
             guard let info = try status(of: path, followingLinks: false) else { continue }
             if info.st_mode & S_IFMT == S_IFLNK { throw symbolicLinkRefused(path) }

@@ -23,8 +23,9 @@ extension GatewayStore {
 
     /// Copies the backup `file` into a new private directory of `dataDirectory` (0700, the copy
     /// 0600) and checks the copy: a SQLite database, its integrity check passing, an smsgw store
-    /// no newer than this smsgw. `file` itself is only read. Staging directories an interrupted
-    /// restore left behind are removed first; the caller holds the daemon lock.
+    /// no newer than this smsgw. `file` itself is only read. The caller holds the daemon lock and
+    /// the ``StoreLock`` exclusive, and has removed what an interrupted restore left
+    /// (``removeStagingDirectories(in:)``).
     ///
     /// - Returns: The staging directory, whose `smsgw.sqlite` is the copy; open it with
     ///   ``open(directory:logger:creating:)``, which migrates an older copy.
@@ -36,7 +37,6 @@ extension GatewayStore {
     public static func stageBackup(_ file: URL, dataDirectory: URL) throws -> URL {
         let path = file.path
         let source = try readableBackup(path, dataDirectory: dataDirectory)
-        removeStagingDirectories(in: dataDirectory)
         let staging = dataDirectory.appendingPathComponent(restoreStagingPrefix + UUID().uuidString.prefix(8))
         do {
             try FilePermissions.withPrivateUmask {
@@ -124,13 +124,18 @@ extension GatewayStore {
     }
 
     /// Removes the staging directories of `dataDirectory`, finished or left by a crash, and the
-    /// hidden partial copies of replaced stores a crash left.
-    public static func removeStagingDirectories(in dataDirectory: URL) {
+    /// hidden partial copies of replaced stores a crash left. Only a restore holding the
+    /// ``StoreLock`` exclusive calls it: no other restore can be using them.
+    ///
+    /// - Returns: The names of the entries removed, sorted.
+    @discardableResult
+    public static func removeStagingDirectories(in dataDirectory: URL) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dataDirectory.path)) ?? []
         let partial = ".\(databaseFileName).replaced-"
-        for name in names where name.hasPrefix(restoreStagingPrefix) || (name.hasPrefix(partial) && name.contains(".partial-")) {
-            try? FileManager.default.removeItem(at: dataDirectory.appendingPathComponent(name))
-        }
+        return names.filter { name in
+            guard name.hasPrefix(restoreStagingPrefix) || (name.hasPrefix(partial) && name.contains(".partial-")) else { return false }
+            return (try? FileManager.default.removeItem(at: dataDirectory.appendingPathComponent(name))) != nil
+        }.sorted()
     }
 
     /// Every key generator's high-water mark (`sqlite_sequence`), by table: the largest id each
@@ -154,13 +159,15 @@ extension GatewayStore {
     /// live store's empty `-wal` and `-shm` go before the rename, so no stale `-wal` is ever
     /// applied to the new file. The caller holds the daemon lock.
     ///
+    /// - Parameter unreadable: The live store could not be read and was kept aside byte for
+    ///   byte with its `-wal` (``copyAsIs(in:to:)``), which then goes without the check.
     /// - Throws: ``StoreError/invalidState(_:)`` when the live store's `-wal` still holds pages
     ///   (another process has it open): nothing is replaced then; ``StoreError/configuration(_:)``
     ///   when a file cannot be synced, removed or renamed.
-    public func install(into dataDirectory: URL) throws {
+    public func install(into dataDirectory: URL, unreadable: Bool = false) throws {
         try closeDatabase()
         let live = dataDirectory.appendingPathComponent(Self.databaseFileName).path
-        if let wal = try? FileSystem.status(of: live + "-wal"), wal.st_size > 0 {
+        if !unreadable, let wal = try? FileSystem.status(of: live + "-wal"), wal.st_size > 0 {
             throw StoreError.invalidState(
                 "Another process still has \(live) open (its -wal holds changes); stop every smsgw command on this data directory and restore again."
             )

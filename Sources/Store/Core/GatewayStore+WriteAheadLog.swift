@@ -47,8 +47,8 @@ extension GatewayStore {
         return (try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate).walFrameCount == 0 }) ?? false
     }
 
-    /// Moves everything from the `-wal` file into the database file and closes the connections
-    /// (on PostgreSQL, closes the idle connections).
+    /// Moves everything from the `-wal` file into the database file, closes the connections and
+    /// releases the ``StoreLock`` (on PostgreSQL, closes the idle connections).
     func closeDatabase() throws {
         guard case .sqlite(let pool) = backend else {
             if case .postgresql(let pool, _) = backend { pool.close() }
@@ -60,6 +60,7 @@ extension GatewayStore {
             }
             try pool.close()
         }
+        storeLock?.release()
     }
 
     /// ``truncateWriteAheadLog(within:)``, throwing when the `-wal` could not be emptied.

@@ -28,13 +28,20 @@ public final class GatewayStore: Sendable {
     let lockoutPolicy: LockoutPolicy
     /// Rung after each write transaction this process commits (``CommitSignal``).
     public let commits = CommitSignal()
+    /// The shared ``StoreLock`` held while this SQLite store is open, released when it closes;
+    /// nil on PostgreSQL and for a store opened under a restore's exclusive lock.
+    let storeLock: StoreLock?
 
-    private init(directory: URL, databaseURL: URL, backend: StoreBackend, logger: Logger, lockoutPolicy: LockoutPolicy) {
+    private init(
+        directory: URL, databaseURL: URL, backend: StoreBackend, logger: Logger, lockoutPolicy: LockoutPolicy,
+        storeLock: StoreLock? = nil
+    ) {
         self.directory = directory
         self.databaseURL = databaseURL
         self.backend = backend
         self.logger = logger
         self.lockoutPolicy = lockoutPolicy
+        self.storeLock = storeLock
     }
 
     /// Opens (creating if needed and asked) the gateway database in `directory` and migrates it.
@@ -47,14 +54,28 @@ public final class GatewayStore: Sendable {
     ///     with ``StoreError/notFound(_:)`` (``StoreError/Missing/store(directory:)``): on a node
     ///     whose store is on PostgreSQL, a command run without the configuration would otherwise
     ///     make a second, empty store beside it.
-    /// - Throws: ``StoreError/configuration(_:)`` when the directory or file cannot be used
+    ///
+    /// The store holds the data directory's ``StoreLock`` shared until it is closed (or goes
+    /// away), so no restore replaces the file under it.
+    ///
+    /// - Throws: ``StoreError/inUse(_:)`` while a restore replaces the store;
+    ///   ``StoreError/configuration(_:)`` when the directory or file cannot be used
     ///   (another user's, writable by others, a symbolic link in place of a file, a store a copy
     ///   moved elsewhere: ``markMoved(to:at:)``), ``StoreError/database(_:busy:)`` when SQLite fails.
     public static func open(directory: URL, logger: Logger, creating: Bool = true) throws -> GatewayStore {
         try open(directory: directory, logger: logger, lockoutPolicy: .standard, creating: creating)
     }
 
-    static func open(directory: URL, logger: Logger, lockoutPolicy: LockoutPolicy, creating: Bool = true) throws -> GatewayStore {
+    /// Opens the store of `directory` for a restore that holds its ``StoreLock`` exclusive
+    /// (`lock`), which the store leaves to the restore: as ``open(directory:logger:creating:)``
+    /// with `creating` false.
+    public static func open(directory: URL, logger: Logger, restoring lock: StoreLock) throws -> GatewayStore {
+        try open(directory: directory, logger: logger, lockoutPolicy: .standard, creating: false, restoring: lock)
+    }
+
+    static func open(
+        directory: URL, logger: Logger, lockoutPolicy: LockoutPolicy, creating: Bool = true, restoring: StoreLock? = nil
+    ) throws -> GatewayStore {
         let directory = directory.standardizedFileURL
         let databaseURL = directory.appendingPathComponent(databaseFileName, isDirectory: false)
         let path = databaseURL.path
@@ -64,6 +85,9 @@ public final class GatewayStore: Sendable {
         try FilePermissions.prepareDirectory(directory, logger: logger)
         try FilePermissions.checkFiles(in: directory)
         try refuseIfMoved(directory)
+        // Taken before the file is opened and held until it is closed: a restore never renames
+        // a file this process could still write to.
+        let storeLock = restoring == nil ? try StoreLock.shared(directory: directory) : nil
 
         var configuration = Configuration()
         configuration.label = "smsgw.store"
@@ -96,7 +120,7 @@ public final class GatewayStore: Sendable {
         logger.debug("Opened the gateway database.", metadata: [StoreLog.path: "\(path)"])
         return GatewayStore(
             directory: directory, databaseURL: databaseURL, backend: .sqlite(pool), logger: logger,
-            lockoutPolicy: lockoutPolicy)
+            lockoutPolicy: lockoutPolicy, storeLock: storeLock)
     }
 
     /// Opens the gateway database on a PostgreSQL server and migrates it.

@@ -38,7 +38,18 @@ public enum StoreError: Error, Sendable, Equatable {
     /// it failed or closed (why); busy when trying again can succeed (a serialisation failure, a
     /// deadlock, a lock not granted in time).
     case server(String, busy: Bool)
+    /// The SQLite store cannot be opened or replaced now: a restore is replacing it, or (for a
+    /// restore) another process has it open (``StoreLock``).
+    case inUse(InUse)
 
+    /// Who holds the store that ``StoreError/inUse(_:)`` could not have.
+    public enum InUse: Sendable, Hashable {
+        /// A restore is replacing the store of the data directory (its path).
+        case restoring(directory: String)
+        /// Another process (or another open store of this one) has the store of the data
+        /// directory (its path) open, so it cannot be replaced.
+        case open(directory: String)
+    }
     /// What ``StoreError/notFound(_:)`` looked for: typed, so a front end can point at the place
     /// that lists what exists (a command, a page, a route).
     public enum Missing: Sendable, Hashable {
@@ -110,6 +121,11 @@ extension StoreError: CustomStringConvertible, LocalizedError {
             }
             return
                 "The PostgreSQL server reported an error or could not be reached (\(message)); check that the server runs and accepts this node's connections, and the server's log, then try again."
+        case .inUse(.restoring(let directory)):
+            return "A restore is replacing the store in \(directory); try again when it has finished."
+        case .inUse(.open(let directory)):
+            return
+                "Another smsgw process has the store in \(directory) open, and the store is replaced only while no other process uses it; stop that process (a command still running or following the log), then try again."
         }
     }
 
@@ -173,6 +189,7 @@ extension StoreError: CategorizedError {
         case .configuration: .configuration
         case .corrupted: .corrupted
         case .database(_, let busy), .server(_, let busy): busy ? .busy : .storage
+        case .inUse: .busy
         }
     }
 }

@@ -61,6 +61,12 @@ extension StoreTransaction {
         return db.changesCount
     }
 
+    /// Records `now` as the time a restore put back `contact` as not paired while the replaced
+    /// store had completed its pairing (its keys are lost here, not only rewound); pairing clears it.
+    public func markPairingLost(_ contact: Contact, now: Date) throws {
+        try updateContact(contact, set: "keys_restored_at = ?", [now.timeIntervalSince1970])
+    }
+
     /// How many rows `table` holds, for a report (contacts, messages).
     public func count(of table: RestoredTable) throws -> Int {
         try db.value(Int.self, sql: "SELECT COUNT(*) FROM \(table.rawValue)") ?? 0

@@ -144,6 +144,8 @@ struct ServeCommand: AsyncParsableCommand {
             _ = try StoreAccess.open(options, settings: settings)
         }
         if let lock = try DaemonLock.acquire(directory: directory) { return lock }
+        // A restore holds the daemon's lock too.
+        if StoreLock.isRestoring(directory: directory) { throw StoreError.inUse(.restoring(directory: directory.path)) }
         let pid = DaemonLock.probe(directory: directory).flatMap { $0 > 0 ? "PID \($0)" : nil } ?? "its PID is not known yet"
         throw CLIError(
             "Another smsgw serve (\(pid)) already serves \(directory.path); stop it first (`systemctl stop smsgw`, or kill that PID) or give this one its own --data-dir.",

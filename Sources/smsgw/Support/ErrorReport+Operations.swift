@@ -41,6 +41,8 @@ extension ErrorReport {
             "\(name) is the last admin; make another operator an admin first (`smsgw operator role NAME admin`)."
         case OperatorError.twoFactorAlreadyOn(let name):
             "\(name) already has two-factor login on; turn it off with `smsgw operator 2fa disable \(name)` first."
+        case MaintenanceError.unreadableStore(let path, let reason):
+            "The store \(path) cannot be read (\(reason)), so it cannot be kept as a complete copy; nothing was changed. To replace it anyway, run the restore again with --replace-unreadable: the store is then kept aside byte for byte (with its -wal and -shm)."
         case MaintenanceError.noDatabase(let path):
             "There is no database at \(path); check --data-dir (or SMSGW_DATA_DIR), or, if this node's store is on PostgreSQL, set SMSGW_CONFIG to the configuration file that names it (`smsgw serve` takes --config FILE)."
         default:

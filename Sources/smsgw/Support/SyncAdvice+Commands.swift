@@ -19,6 +19,8 @@ extension SyncAdvice {
             "\(failures) messages in a row failed verification; run `smsgw resync \(name)`."
         case .resyncAfterRestore(let restoredAt):
             "This side's keys for \(contact) were restored from a backup on \(InternetTime.string(restoredAt)); run `smsgw resync \(name)` before sending anything."
+        case .pairAgainAfterRestore(let restoredAt):
+            "A backup restored on \(InternetTime.string(restoredAt)) was taken before the pairing with \(contact) completed, so \(contact) holds keys this side no longer has: run `smsgw resync \(name) --manual` here and ask \(contact)'s operator to run it too, then each enters the other's new code with `smsgw contact pair`."
         }
     }
 }

@@ -57,6 +57,12 @@ final class BackgroundSMSGW: @unchecked Sendable {
         }
     }
 
+    /// Writes `text` to its standard input and closes it (a passphrase read from /dev/stdin).
+    func finishInput(_ text: String) throws {
+        try input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+        try input.fileHandleForWriting.close()
+    }
+
     /// Waits for it to end by itself; its exit status, or nil when it still runs after `timeout`
     /// seconds (it is then stopped).
     func waitForExit(timeout: TimeInterval) async throws -> Int32? {

@@ -126,6 +126,50 @@ struct RestoredKeysTests {
         })
         #expect(!restored.outcome.epochsCarried)
         #expect(try Contacts.contact(named: "bob", store: restored.alice).sync.advice == .resyncAfterRestore(restoredAt: restored.time))
+        let log = try MessageLog.recent(contact: "bob", limit: 10, store: restored.alice).messages
+        #expect(log.contains { $0.text?.contains("starts at epoch 65537, above any it can have reached") == true }, "\(log)")
+
+        // Bob is at epoch 1, which the restored side does not know: its first handshake is still
+        // new to bob, not a replay (no restart needed).
+        try Self.resync(restored.alice, with: restored.couple.bob, using: &rng)
+        let bob = try Contacts.contact(named: "bob", store: restored.alice)
+        #expect(bob.epoch == 65537 && bob.sync.state == .ok && bob.sync.keysRestoredAt == nil, "\(bob.sync)")
+    }
+
+    @Test("Two resyncs after the backup, then a passphrase change: the first resync after the restore is above both")
+    func severalResyncsAfterTheBackupUnknown() throws {
+        var rng = SystemRandomNumberGenerator()
+        let restored = try RestoredCouple(after: { couple in
+            for _ in 0..<3 { try Self.resync(couple.alice, with: couple.bob, using: &rng) }
+            try Account.changePassphrase(couple.alice, to: "another passphrase for the replaced store", rotatingDataKey: false)
+        })
+        #expect(try Contacts.contact(named: "alice", store: restored.couple.bob).epoch == 3)
+        try Self.resync(restored.alice, with: restored.couple.bob, using: &rng)
+        #expect(try Contacts.contact(named: "bob", store: restored.alice).sync.state == .ok)
+    }
+
+    @Test("A contact pending in the backup but paired in the replaced store is named, and its log says to pair again")
+    func pairedAfterTheBackup() throws {
+        var rng = SystemRandomNumberGenerator()
+        let restored = try RestoredCouple(
+            before: { couple in _ = try Contacts.add(name: "carol", store: couple.alice, using: &rng) },
+            after: { couple in
+                let carolsCode = try Contacts.add(name: "dave", store: couple.bob, using: &rng).pairingCode
+                _ = try Contacts.pair("carol", code: try PairingCode(parsing: carolsCode), store: couple.alice, now: Date())
+            })
+        #expect(restored.outcome.pairedSinceBackup == ["carol"] && restored.outcome.resync == ["bob"], "\(restored.outcome)")
+        let log = try MessageLog.recent(contact: "carol", limit: 10, store: restored.alice).messages
+        #expect(log.contains { $0.text?.contains("had completed pairing with carol after the backup") == true }, "\(log)")
+        let carol = try Contacts.contact(named: "carol", store: restored.alice).sync
+        #expect(carol.state == .notPaired && carol.keysRestoredAt == restored.time, "\(carol)")
+        #expect(carol.advice == .pairAgainAfterRestore(restoredAt: restored.time) && carol.advice?.action == .pair, "\(carol)")
+
+        // Paired again from new codes, the mark goes.
+        _ = try Contacts.startRePairing("carol", store: restored.alice, using: &rng)
+        let newCode = try Contacts.add(name: "erin", store: restored.couple.bob, using: &rng).pairingCode
+        _ = try Contacts.pair("carol", code: try PairingCode(parsing: newCode), store: restored.alice, now: Date())
+        let paired = try Contacts.contact(named: "carol", store: restored.alice).sync
+        #expect(paired.state == .ok && paired.keysRestoredAt == nil && paired.advice == nil, "\(paired)")
     }
 
     /// `initiator` starts a resync with `peer`, which accepts it; `initiator` opens the answer.
