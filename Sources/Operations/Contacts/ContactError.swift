@@ -21,13 +21,17 @@ public enum ContactError: CategorizedError, Sendable, Equatable {
     case noNumber(contact: String, purpose: Purpose)
     /// Acknowledgements asked for a contact whose peer speaks protocol version 1, which cannot read them.
     case acknowledgementsNeedVersionTwo(contact: String)
+    /// The pairing code stored for the contact came back with a backup taken before its pairing
+    /// completed: keys made from it were used already, so pairing from it again would use them
+    /// twice; new codes are needed on both sides.
+    case codeFromBeforeRestore(contact: String)
     /// A new name that starts with a dash: a command line reads it as options, so no command
     /// naming the contact (nor any advice that names one) would work as typed.
     case nameStartsWithDash(name: String)
 
     public var category: ErrorCategory {
         switch self {
-        case .notPaired, .alreadyPaired, .acknowledgementsNeedVersionTwo: .conflict
+        case .notPaired, .alreadyPaired, .acknowledgementsNeedVersionTwo, .codeFromBeforeRestore: .conflict
         case .noNumber: .unavailable
         case .nameStartsWithDash: .invalidInput
         }
@@ -43,6 +47,8 @@ public enum ContactError: CategorizedError, Sendable, Equatable {
             "The contact \"\(contact)\" has no phone number, so no SMS can go to them; add their number, or exchange messages by copy and paste."
         case .acknowledgementsNeedVersionTwo(let contact):
             "\"\(contact)\" speaks protocol version 1, whose gateway cannot read acknowledgements; set the contact to version 2 once its gateway is upgraded, then turn them on."
+        case .codeFromBeforeRestore(let contact):
+            "The pairing code stored for \"\(contact)\" came back with a backup taken before the pairing with them completed; keys made from it were used already, and pairing from it again would use them a second time. Start a manual re-pairing on both sides and pair from the new codes."
         case .nameStartsWithDash(let name):
             "The contact name \"\(name)\" starts with \"-\", which a command line reads as an option; choose a name that starts otherwise."
         case .noNumber(let contact, .resync):

@@ -14,12 +14,17 @@ extension Contacts {
     ///   - code: The code the peer gave.
     ///   - now: The clock, from which the old chain's grace period runs.
     /// - Throws: ``ContactError/alreadyPaired(contact:)`` when no pairing waits for a code;
+    ///   ``ContactError/codeFromBeforeRestore(contact:)`` when the waiting code came back with a
+    ///   restored backup taken before the pairing completed (its keys were used already);
     ///   ``SMSCipher/CipherError/invalidPairing(_:)`` for this side's own code.
     public static func pair(_ contactName: String, code: PairingCode, store: UnlockedStore, now: Date) throws -> PairedContact {
         try store.write { tx in
             let contact = try tx.contact(named: contactName)
             guard let mine = try tx.loadPairingCode(for: contact) else { throw ContactError.alreadyPaired(contact: contact.name) }
             let current = try tx.loadSession(for: contact)
+            // Not paired, yet marked by a restore: the code is the backup's, whose keys the
+            // replaced store paired with and used (``startRePairing`` replaces it and the mark).
+            if current == nil, contact.keysRestoredAt != nil { throw ContactError.codeFromBeforeRestore(contact: contact.name) }
             let session =
                 try current.map { try $0.repaired(mine: mine, peer: code, now: now) }
                 ?? Session.paired(mine: mine, peer: code)
@@ -30,7 +35,9 @@ extension Contacts {
 
     /// Starts a manual re-pairing (new codes exchanged in person, the fallback when a resync over
     /// SMS cannot help): stores a new pairing code and keeps the current session, so messages keep
-    /// flowing until ``pair(_:code:store:now:)`` completes it; one transaction.
+    /// flowing until ``pair(_:code:store:now:)`` completes it; one transaction. Without a session
+    /// it replaces the code (one lost, or one a restore brought back from before the pairing,
+    /// whose mark it clears: the new code has never made keys).
     ///
     /// - Returns: This side's new code to give the peer.
     public static func startRePairing(
@@ -43,7 +50,7 @@ extension Contacts {
             try tx.resetPairing(contact, pairingCode: code.storedData)
             // resetPairing forgets the session; put it back so messages keep flowing until the
             // re-pairing completes (and so pairing can keep its receive chain for late ones).
-            if let current { try tx.setSession(current, for: contact) }
+            if let current { try tx.setSession(current, for: contact) } else { try tx.clearPairingLost(contact) }
             return RePairing(name: contact.name, pairingCode: code.grouped)
         }
     }

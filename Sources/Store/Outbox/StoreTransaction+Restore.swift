@@ -67,6 +67,11 @@ extension StoreTransaction {
         try updateContact(contact, set: "keys_restored_at = ?", [now.timeIntervalSince1970])
     }
 
+    /// Clears the mark of ``markPairingLost(_:now:)`` once a new pairing code replaced the backup's.
+    public func clearPairingLost(_ contact: Contact) throws {
+        try updateContact(contact, set: "keys_restored_at = NULL", [])
+    }
+
     /// How many rows `table` holds, for a report (contacts, messages).
     public func count(of table: RestoredTable) throws -> Int {
         try db.value(Int.self, sql: "SELECT COUNT(*) FROM \(table.rawValue)") ?? 0

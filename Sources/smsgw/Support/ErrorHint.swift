@@ -14,6 +14,8 @@ enum ErrorHint {
             "Enter it with `smsgw contact pair \(Shell.quote(contact))`."
         case ContactError.alreadyPaired(let contact):
             "For new codes run `smsgw resync \(Shell.quote(contact)) --manual` first."
+        case ContactError.codeFromBeforeRestore(let contact):
+            "Run `smsgw resync \(Shell.quote(contact)) --manual` for a new code, and have \(contact) do the same."
         case ContactError.noNumber(let contact, .message):
             "Add it with `smsgw contact edit \(Shell.quote(contact)) --number +E164`, or use `smsgw encrypt \(Shell.quote(contact))` to copy and paste."
         case ContactError.noNumber(let contact, .resync):

@@ -151,10 +151,11 @@ struct RestoredKeysTests {
     @Test("A contact pending in the backup but paired in the replaced store is named, and its log says to pair again")
     func pairedAfterTheBackup() throws {
         var rng = SystemRandomNumberGenerator()
+        var carolsCode = ""
         let restored = try RestoredCouple(
             before: { couple in _ = try Contacts.add(name: "carol", store: couple.alice, using: &rng) },
             after: { couple in
-                let carolsCode = try Contacts.add(name: "dave", store: couple.bob, using: &rng).pairingCode
+                carolsCode = try Contacts.add(name: "dave", store: couple.bob, using: &rng).pairingCode
                 _ = try Contacts.pair("carol", code: try PairingCode(parsing: carolsCode), store: couple.alice, now: Date())
             })
         #expect(restored.outcome.pairedSinceBackup == ["carol"] && restored.outcome.resync == ["bob"], "\(restored.outcome)")
@@ -164,8 +165,15 @@ struct RestoredKeysTests {
         #expect(carol.state == .notPaired && carol.keysRestoredAt == restored.time, "\(carol)")
         #expect(carol.advice == .pairAgainAfterRestore(restoredAt: restored.time) && carol.advice?.action == .pair, "\(carol)")
 
+        // Carol's code again would make the keys the replaced store used: refused, nothing changed.
+        #expect(throws: ContactError.codeFromBeforeRestore(contact: "carol")) {
+            try Contacts.pair("carol", code: try PairingCode(parsing: carolsCode), store: restored.alice, now: Date())
+        }
+        #expect(try Contacts.contact(named: "carol", store: restored.alice).sync == carol)
+
         // Paired again from new codes, the mark goes.
         _ = try Contacts.startRePairing("carol", store: restored.alice, using: &rng)
+        #expect(try Contacts.contact(named: "carol", store: restored.alice).sync.keysRestoredAt == nil, "a new code clears the mark")
         let newCode = try Contacts.add(name: "erin", store: restored.couple.bob, using: &rng).pairingCode
         _ = try Contacts.pair("carol", code: try PairingCode(parsing: newCode), store: restored.alice, now: Date())
         let paired = try Contacts.contact(named: "carol", store: restored.alice).sync
