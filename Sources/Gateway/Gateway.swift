@@ -10,7 +10,7 @@ public import Store
 #endif
 
 /// The gateway daemon: a `ServiceGroup` of one ``ModemSupervisor`` per modem, an ``InboxReceiver``,
-/// an ``OutboxSender`` and a ``ResyncCoordinator`` (and on PostgreSQL an ``OutboxListener``), over
+/// an ``OutboxSender`` and a ``ResyncCoordinator`` (and on PostgreSQL a ``NoticeListener``), over
 /// one unlocked store.
 ///
 /// ```swift
@@ -100,8 +100,8 @@ public final class Gateway: Sendable {
         services.append(InboxReceiver(context: context))
         services.append(OutboxSender(context: context))
         services.append(ResyncCoordinator(context: context))
-        if let notices = store.gateway.outboxNotices(logger: logger) {
-            services.append(OutboxListener(notices: notices, outboxWake: outboxWake))
+        if let notices = store.gateway.notices(logger: logger) {
+            services.append(NoticeListener(notices: notices, outboxWake: outboxWake))
         }
         if !configuration.webhooks.isEmpty {
             services.append(WebhookDispatcher(endpoints: configuration.webhooks, store: store, logger: logger, node: node))
