@@ -146,7 +146,7 @@ public final class Gateway: Sendable {
     /// reverse order: new claims stop, an SMS being submitted finishes and is recorded, modems close.
     public func run() async throws {
         logger.notice("Gateway starting.", metadata: startFacts)
-        try await context.recordStart(now: Date())
+        context.started()
         // A daemon whose node another run took over stops as SIGTERM would stop it, then fails.
         let presence = context.presence
         let watch = Task { [group] in
