@@ -51,8 +51,11 @@ struct PostgresErrorSentenceTests {
         let notices = try #require(store.notices(logger: log.logger))
         let listening = Task { await notices.run {} }
         defer { listening.cancel() }
+        // Its last statement: listening on both channels (cut between the two, it has no server's words to give).
         let listener = "FROM pg_stat_activity WHERE datname = '\(try #require(location.address?.database))' AND query ILIKE 'LISTEN%'"
-        try await waitFor("the listener to connect") { try cluster.psql("SELECT count(*) \(listener)") == ["1"] }
+        try await waitFor("the listener to listen on both channels") {
+            try cluster.psql("SELECT count(*) \(listener) AND query ILIKE '%smsgw_commits%'") == ["1"]
+        }
         try cluster.psql("SELECT pg_terminate_backend(pid) \(listener)")
         let warning = try #require(try await log.line(containing: "Lost the store's notices"))
         listening.cancel()
