@@ -11,8 +11,9 @@ public typealias LogFeed = StoreFeed<LogChange>
 /// at once (under load, one read per ``Store/CommitSignal/gap`` at most), and on PostgreSQL so do
 /// the other nodes' while the daemon listens for them (``Store/StoreNotices``). It waits
 /// ``pollInterval`` at most, for the commits no one tells it of: a command's on SQLite, another
-/// node's while the listener reconnects, any in a command's process (`log --follow`), which does
-/// not listen. After a batch it reads again at once. Reading is cheap: one indexed query.
+/// node's while the listener reconnects. A feed in a process without a daemon (`log --follow`)
+/// listens itself while it is iterated (``listening``). After a batch it reads again at once.
+/// Reading is cheap: one indexed query.
 public struct StoreFeed<Element: Sendable>: AsyncSequence, Sendable {
     let store: UnlockedStore
     let cursor: Int64
@@ -27,11 +28,22 @@ public struct StoreFeed<Element: Sendable>: AsyncSequence, Sendable {
     /// How long this feed waits for a commit: ``pollInterval``, longer in a test that shows a
     /// commit, not the deadline, woke it.
     var fallback: Duration = Self.pollInterval
+    /// Whether the feed, following, listens for the other processes' commits itself while it is
+    /// iterated (PostgreSQL: its own connection, ``Store/GatewayStore/hearOtherNodes()``): for a
+    /// process where no daemon's listener runs.
+    var listening = false
     /// Elements read at once.
     static var batchSize: Int { 500 }
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(feed: self, cursor: cursor)
+        Iterator(feed: self, cursor: cursor, hearing: following && listening ? Hearing(store.gateway.hearOtherNodes()) : nil)
+    }
+
+    /// The listener of a feed that listens itself: stopped once no iterator holds it.
+    final class Hearing: Sendable {
+        let task: Task<Void, Never>?
+        init(_ task: Task<Void, Never>?) { self.task = task }
+        deinit { task?.cancel() }
     }
 
     /// Reads the table in batches; throws `CancellationError` when its task is cancelled while it waits.
@@ -39,6 +51,7 @@ public struct StoreFeed<Element: Sendable>: AsyncSequence, Sendable {
         let feed: StoreFeed
         var cursor: Int64
         var pending: [Element] = []
+        let hearing: Hearing?
 
         public mutating func next() async throws -> Element? {
             while pending.isEmpty {

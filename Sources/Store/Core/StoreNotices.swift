@@ -150,6 +150,16 @@ extension GatewayStore {
     }
 }
 
+extension GatewayStore {
+    /// Hears the other processes' commits on PostgreSQL until the task returned is cancelled,
+    /// logging to this store's logger: for a process that follows a stream and runs no daemon's
+    /// ``StoreNotices`` (`log --follow`). Nil on SQLite.
+    public func hearOtherNodes() -> Task<Void, Never>? {
+        guard let notices = notices(logger: logger) else { return nil }
+        return Task { await notices.run {} }
+    }
+}
+
 extension StoreTransaction {
     /// Tells the other nodes to look at the outbox once this transaction commits (PostgreSQL only).
     func notifyOutbox() throws {

@@ -51,4 +51,26 @@ struct FeedAcrossNodesTests {
         let queued = try Messages.queue("from node A", to: "bob", store: nodeA, now: Date(), using: &rng)
         #expect(await eventually { seen.both == [queued.logID, queued.logID] })
     }
+
+    @Test("A following feed that listens itself, as `log --follow` does, sees another node's message at once and stops listening with it")
+    func aCommandsFeedListensItself() async throws {
+        let couple = try Couple(on: .postgresql)
+        let nodeA = couple.alice
+        let command = try couple.aliceLocation.open().unlock(passphrase: TestStore.passphrase)
+        let commits = command.gateway.commits
+        var log = try MessageLog.changes(
+            after: try MessageLog.recent(limit: 1, store: command).cursor, following: true, listening: true, store: command)
+        log.fallback = .seconds(3600)
+        let seen = Seen()
+        let following = Task { [log] in for try await change in log { seen.log(change.message.id) } }
+        defer { following.cancel() }
+        #expect(await eventually { commits.hearsOtherNodes && commits.waiting == 1 })
+
+        var rng = SystemRandomNumberGenerator()
+        let queued = try Messages.queue("from node A", to: "bob", store: nodeA, now: Date(), using: &rng)
+        #expect(await eventually { seen.both[0] == queued.logID })
+        following.cancel()
+        _ = await following.result
+        #expect(await eventually { !commits.hearsOtherNodes })
+    }
 }
