@@ -10,7 +10,7 @@ public import Store
 #endif
 
 /// The gateway daemon: a `ServiceGroup` of one ``ModemSupervisor`` per modem, an ``InboxReceiver``,
-/// an ``OutboxSender`` and a ``ResyncCoordinator`` (and on PostgreSQL an ``OutboxListener``), over
+/// an ``OutboxSender`` and a ``ResyncCoordinator`` (and on PostgreSQL a ``NoticeListener``), over
 /// one unlocked store.
 ///
 /// ```swift
@@ -100,8 +100,8 @@ public final class Gateway: Sendable {
         services.append(InboxReceiver(context: context))
         services.append(OutboxSender(context: context))
         services.append(ResyncCoordinator(context: context))
-        if let notices = store.gateway.outboxNotices(logger: logger) {
-            services.append(OutboxListener(notices: notices, outboxWake: outboxWake))
+        if let notices = store.gateway.notices(logger: logger) {
+            services.append(NoticeListener(notices: notices, outboxWake: outboxWake))
         }
         if !configuration.webhooks.isEmpty {
             services.append(WebhookDispatcher(endpoints: configuration.webhooks, runner: runner, logger: logger, node: node))
@@ -146,7 +146,7 @@ public final class Gateway: Sendable {
     /// reverse order: new claims stop, an SMS being submitted finishes and is recorded, modems close.
     public func run() async throws {
         logger.notice("Gateway starting.", metadata: startFacts)
-        try await context.recordStart(now: Date())
+        context.started()
         // A daemon whose node another run took over stops as SIGTERM would stop it, then fails.
         let presence = context.presence
         let watch = Task { [group] in

@@ -10,7 +10,8 @@ import Testing
 /// nothing of a modem but ``SMSModem``.
 @Suite("Gateway over an in-memory modem")
 struct GatewaySeamTests {
-    @Test func aGatewaySendsAndReceivesThroughAnyModem() async throws {
+    /// A gateway over the rig's in-memory modem, not yet running.
+    static func gateway() async throws -> (MemoryRig, GatewayConfiguration, Gateway) {
         let rig = try await MemoryRig.make(ready: false)
         let modem = rig.modem
         let configuration = GatewayConfiguration(
@@ -19,6 +20,12 @@ struct GatewaySeamTests {
         let gateway = try Gateway(
             store: rig.store, configuration: configuration, logger: quietLogger("smsgw.gateway.test"), handlesSignals: false,
             makeModem: { _, _, _ in modem })
+        return (rig, configuration, gateway)
+    }
+
+    @Test func aGatewaySendsAndReceivesThroughAnyModem() async throws {
+        let (rig, _, gateway) = try await Self.gateway()
+        let modem = rig.modem
         let task = Task { try await gateway.run() }
         #expect(await eventually(timeout: MemoryRig.patience) { try GatewayStatus.read(from: rig.store).hasReadyModem })
 
@@ -33,5 +40,19 @@ struct GatewaySeamTests {
         try await task.value
         #expect(try GatewayStatus.read(from: rig.store).modems.first?.state == .stopped)
         #expect(modem.calls.last == .disconnect)
+    }
+
+    @Test("The node's row is claimed once, when the gateway is made, not again when it runs")
+    func theNodeIsClaimedOnce() async throws {
+        let (rig, configuration, gateway) = try await Self.gateway()
+        let name = configuration.gatewayNode.name
+        let claimed = try #require(try rig.store.read { try $0.nodes() }.first { $0.name == name })
+        let task = Task { try await gateway.run() }
+        #expect(await eventually(timeout: MemoryRig.patience) { try GatewayStatus.read(from: rig.store).hasReadyModem })
+        // A second claim would have written the row again, with a later start.
+        let running = try #require(try rig.store.read { try $0.nodes() }.first { $0.name == name })
+        #expect(running.startedAt == claimed.startedAt)
+        await gateway.shutdown()
+        try await task.value
     }
 }

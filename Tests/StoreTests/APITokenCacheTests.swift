@@ -34,7 +34,7 @@ struct APITokenCacheTests {
     @Test("The tokens are read once while nothing is committed, and again after any commit")
     func readsAgainOnlyAfterACommit() throws {
         try TestStore.withAccount { _, gateway, store in
-            let cache = APITokenCache(path: gateway.databaseURL.path)
+            let cache = APITokenCache(gateway: gateway)
             let reads = Mutex(0)
             func check() throws -> [APITokenRecord] {
                 try cache.tokens {
@@ -51,5 +51,65 @@ struct APITokenCacheTests {
             #expect(try check()[0].lastUsedAt == Date(timeIntervalSince1970: 1_800_000_000))
             #expect(reads.withLock { $0 } == 3)
         }
+    }
+
+    @Test("On PostgreSQL the tokens are kept while the node hears the other nodes, and another node's revocation is seen once it commits")
+    func keptBetweenNodesOnPostgres() async throws {
+        let location = try location(.postgresql)
+        let (_, first) = try location.unlockedStore()
+        let gateway = try location.open()
+        let second = try gateway.unlock(passphrase: TestStore.passphrase)
+        try first.write { try $0.addAPIToken(record("first")) }
+        // A long ceiling: a kept token is read again on a commit here, not because time passed.
+        let cache = APITokenCache(gateway: gateway, longestKept: .seconds(3600))
+        let reads = Mutex(0)
+        func check() throws -> [String] {
+            try cache.tokens {
+                reads.withLock { $0 += 1 }
+                return try second.read { try $0.apiTokens() }
+            }
+            .map(\.name)
+        }
+        // Not listening for the other nodes (a command's process): read at every check.
+        #expect(try check() == ["first"] && check() == ["first"])
+        #expect(reads.withLock { $0 } == 2)
+
+        let notices = try #require(gateway.notices(logger: TestStore.logger))
+        let listening = Task { await notices.run {} }
+        defer { listening.cancel() }
+        try await waitFor("the listener to connect") { gateway.commits.hearsOtherNodes }
+        #expect(try check() == ["first"] && check() == ["first"] && check() == ["first"])
+        #expect(reads.withLock { $0 } == 3)
+
+        // Revoked on the other node: refused once its commit is heard, by a read of the tokens.
+        try first.write { tx in _ = try tx.removeAPIToken(named: "first") }
+        try await waitFor("the revocation") { try check().isEmpty }
+        #expect(try check().isEmpty)
+        #expect(reads.withLock { $0 } == 4)
+
+        // A listener that stopped: read at every check again.
+        listening.cancel()
+        await listening.value
+        #expect(try check().isEmpty && check().isEmpty)
+        #expect(reads.withLock { $0 } == 6)
+    }
+
+    @Test("On PostgreSQL kept tokens are read again after the longest they are kept")
+    func keptNoLongerThanTheCeiling() async throws {
+        let location = try location(.postgresql)
+        let (gateway, store) = try location.unlockedStore()
+        let cache = APITokenCache(gateway: gateway, longestKept: .zero)
+        let notices = try #require(gateway.notices(logger: TestStore.logger))
+        let listening = Task { await notices.run {} }
+        defer { listening.cancel() }
+        try await waitFor("the listener to connect") { gateway.commits.hearsOtherNodes }
+        let reads = Mutex(0)
+        for _ in 0..<3 {
+            _ = try cache.tokens {
+                reads.withLock { $0 += 1 }
+                return try store.read { try $0.apiTokens() }
+            }
+        }
+        #expect(reads.withLock { $0 } == 3)
     }
 }

@@ -32,29 +32,32 @@ struct PostgresErrorSentenceTests {
         }
         #expect(opening?.description.contains("cannot connect to the PostgreSQL server") == true)
 
-        // The outbox notices' listener says why it cannot connect, not that "an error" happened.
+        // The notices' listener says why it cannot connect, not that "an error" happened.
         let log = CapturedLog()
-        let notices = try #require(store.outboxNotices(logger: log.logger))
+        let notices = try #require(store.notices(logger: log.logger))
         let listening = Task { await notices.run {} }
-        let warning = try #require(try await log.line(containing: "Lost the store's outbox notices"))
+        let warning = try #require(try await log.line(containing: "Lost the store's notices"))
         listening.cancel()
         await listening.value
         #expect(warning.contains("cannot connect to the PostgreSQL server"), "\(warning)")
         #expect(!warning.contains("PSQLError") && !warning.contains("Generic description"), "\(warning)")
     }
 
-    @Test("The outbox notices' listener cut by the server logs the server's message and SQLSTATE")
+    @Test("The notices' listener cut by the server logs the server's message and SQLSTATE")
     func lostListenerLogsTheServersWords() async throws {
         let cluster = try requirePostgres()
         let (location, store, _) = try unlockedStore(on: .postgresql)
         let log = CapturedLog()
-        let notices = try #require(store.outboxNotices(logger: log.logger))
+        let notices = try #require(store.notices(logger: log.logger))
         let listening = Task { await notices.run {} }
         defer { listening.cancel() }
+        // Its last statement: listening on both channels (cut between the two, it has no server's words to give).
         let listener = "FROM pg_stat_activity WHERE datname = '\(try #require(location.address?.database))' AND query ILIKE 'LISTEN%'"
-        try await waitFor("the listener to connect") { try cluster.psql("SELECT count(*) \(listener)") == ["1"] }
+        try await waitFor("the listener to listen on both channels") {
+            try cluster.psql("SELECT count(*) \(listener) AND query ILIKE '%smsgw_commits%'") == ["1"]
+        }
         try cluster.psql("SELECT pg_terminate_backend(pid) \(listener)")
-        let warning = try #require(try await log.line(containing: "Lost the store's outbox notices"))
+        let warning = try #require(try await log.line(containing: "Lost the store's notices"))
         listening.cancel()
         await listening.value
         #expect(warning.contains("terminating connection due to administrator command (SQLSTATE 57P01)"), "\(warning)")

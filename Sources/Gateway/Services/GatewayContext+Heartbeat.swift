@@ -54,14 +54,10 @@ extension GatewayContext {
         return beat
     }
 
-    /// Records that this node started: a fresh heartbeat, no stop time.
-    ///
-    /// - Throws: ``GatewayError/nodeNameTaken(node:leaseSeconds:)`` when another daemon with this
-    ///   node's name is up on the store.
-    func recordStart(now: Date) async throws {
-        let node = presence.node
-        let holder = try await store.write { try $0.claimNode(node, now: now) }
-        if let holder { throw GatewayError.nodeNameTaken(node: holder.name, leaseSeconds: holder.leaseSeconds) }
+    /// Notes that this node started: the next heartbeat is due one health interval from now. The
+    /// node's row was claimed once, when the gateway was made, in the transaction that checks its
+    /// modems (``Store/StoreTransaction/claimNode(_:now:)``), not again here.
+    func started() {
         _ = presence.takeBeat(at: .now)
     }
 

@@ -127,8 +127,9 @@ public struct WebhookDispatcher: Service {
     }
 
     /// Returns when the journal has grown, or after ``recheck`` seconds. The journal is read
-    /// again after each commit of this process (``Store/CommitSignal``), not on a timer, so an
-    /// idle worker wakes once per ``recheck`` and an event goes out as soon as it is committed.
+    /// again after each commit of this process, and on PostgreSQL of another node
+    /// (``Store/CommitSignal``, ``NoticeListener``), not on a timer, so an idle worker wakes once
+    /// per ``recheck`` and an event goes out as soon as it is committed.
     private func waitForEvents() async {
         let commits = store.store.gateway.commits
         // Noted before the read: a commit during it ends the first wait at once.

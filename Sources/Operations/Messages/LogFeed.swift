@@ -8,10 +8,12 @@ public typealias LogFeed = StoreFeed<LogChange>
 ///
 /// A following feed that found nothing waits for the store's next commit in this process
 /// (``Store/CommitSignal``): the daemon's own writes, its API's and its console's wake its streams
-/// at once (under load, one read per ``Store/CommitSignal/gap`` at most). It waits
-/// ``pollInterval`` at most, since the commands and other nodes are other processes and neither
-/// SQLite nor PostgreSQL tells one process of another's commits. After a batch it reads again at
-/// once. Reading is cheap: one indexed query.
+/// at once (under load, one read per ``Store/CommitSignal/gap`` at most), and on PostgreSQL so do
+/// the other nodes' while the daemon listens for them (``Store/StoreNotices``). It waits
+/// ``pollInterval`` at most, for the commits no one tells it of: a command's on SQLite, another
+/// node's while the listener reconnects. A feed in a process without a daemon (`log --follow`)
+/// listens itself while it is iterated (``listening``). After a batch it reads again at once.
+/// Reading is cheap: one indexed query.
 public struct StoreFeed<Element: Sendable>: AsyncSequence, Sendable {
     let store: UnlockedStore
     let cursor: Int64
@@ -23,11 +25,25 @@ public struct StoreFeed<Element: Sendable>: AsyncSequence, Sendable {
 
     /// How long a following feed waits for a commit in this process before reading again anyway.
     public static var pollInterval: Duration { .seconds(1) }
+    /// How long this feed waits for a commit: ``pollInterval``, longer in a test that shows a
+    /// commit, not the deadline, woke it.
+    var fallback: Duration = Self.pollInterval
+    /// Whether the feed, following, listens for the other processes' commits itself while it is
+    /// iterated (PostgreSQL: its own connection, ``Store/GatewayStore/hearOtherNodes()``): for a
+    /// process where no daemon's listener runs.
+    var listening = false
     /// Elements read at once.
     static var batchSize: Int { 500 }
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(feed: self, cursor: cursor)
+        Iterator(feed: self, cursor: cursor, hearing: following && listening ? Hearing(store.gateway.hearOtherNodes()) : nil)
+    }
+
+    /// The listener of a feed that listens itself: stopped once no iterator holds it.
+    final class Hearing: Sendable {
+        let task: Task<Void, Never>?
+        init(_ task: Task<Void, Never>?) { self.task = task }
+        deinit { task?.cancel() }
     }
 
     /// Reads the table in batches; throws `CancellationError` when its task is cancelled while it waits.
@@ -35,6 +51,7 @@ public struct StoreFeed<Element: Sendable>: AsyncSequence, Sendable {
         let feed: StoreFeed
         var cursor: Int64
         var pending: [Element] = []
+        let hearing: Hearing?
 
         public mutating func next() async throws -> Element? {
             while pending.isEmpty {
@@ -47,7 +64,7 @@ public struct StoreFeed<Element: Sendable>: AsyncSequence, Sendable {
                 guard pending.isEmpty else { break }
                 guard feed.following else { return nil }
                 let readAt = ContinuousClock.now
-                await commits.wait(after: seen, since: readAt, until: readAt + StoreFeed.pollInterval)
+                await commits.wait(after: seen, since: readAt, until: readAt + feed.fallback)
                 try Task.checkCancellation()
             }
             let element = pending.removeFirst()

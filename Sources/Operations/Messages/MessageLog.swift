@@ -32,16 +32,21 @@ public enum MessageLog {
     ///     or ``Listing/cursor``.
     ///   - contactName: Only this contact's messages, or nil for all.
     ///   - following: Whether to wait for new changes once caught up.
+    ///   - listening: Whether, following, it listens for the other processes' commits itself on
+    ///     PostgreSQL (a command's process, where no daemon hears them): each is then printed as
+    ///     it commits rather than at the next read a second later.
     /// - Throws: ``Store/StoreError/notFound(_:)`` for an unknown contact.
     public static func changes(
-        after cursor: Int64, contact contactName: String? = nil, following: Bool, store: UnlockedStore
+        after cursor: Int64, contact contactName: String? = nil, following: Bool, listening: Bool = false, store: UnlockedStore
     ) throws -> LogFeed {
         let contact = try contactName.map { name in try store.read { try $0.contact(named: name) } }
-        return LogFeed(store: store, cursor: cursor, following: following) { reader, after in
+        var feed = LogFeed(store: store, cursor: cursor, following: following) { reader, after in
             try reader.logEvents(after: after, contact: contact, limit: LogFeed.batchSize).map(LogChange.init)
         } position: {
             $0.sequence
         }
+        feed.listening = listening
+        return feed
     }
 
     /// One message and every status it took.

@@ -21,7 +21,7 @@ public final class UnlockedStore: Sendable, CustomStringConvertible, CustomRefle
 
     init(gateway: GatewayStore, accountID: UUID, username: String, keys: AccountKeys) {
         self.gateway = gateway
-        self.apiTokenCache = APITokenCache(path: gateway.databaseURL.path)
+        self.apiTokenCache = APITokenCache(gateway: gateway)
         self.accountID = accountID
         self.keys = Mutex(keys)
         self.currentUsername = Mutex(username)

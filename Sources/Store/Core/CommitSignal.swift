@@ -1,12 +1,14 @@
 import Dispatch
 import Synchronization
 
-/// Wakes every task waiting for this process's next commit to the store.
+/// Wakes every task waiting for the next commit to the store.
 ///
 /// A reader that follows a table (the log feed, the event stream of the API and the console)
 /// waits on it between reads instead of polling at a short interval: a commit made in this process
-/// (the daemon, its API, its console) wakes it at once. Commits of other processes (a command,
-/// another node) are not heard of here, so each wait also ends at a deadline.
+/// (the daemon, its API, its console) wakes it at once, and on PostgreSQL so does another node's
+/// while this process listens for them (``StoreNotices``). A command's commit on SQLite is not
+/// heard of here, nor another node's while the listener is not connected, so each wait also ends
+/// at a deadline.
 ///
 /// The deadline is a Dispatch timer, not `Task.sleep`, which on Linux re-arms the executor's timer
 /// every second while it sleeps (see the daemon's `WakeSignal`).
@@ -15,6 +17,8 @@ public final class CommitSignal: Sendable {
         var commits: UInt64 = 0
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
         var nextWaiter: UInt64 = 0
+        /// The listeners connected now (``StoreNotices``).
+        var listeners = 0
     }
 
     private let state = Mutex(State())
@@ -23,6 +27,16 @@ public final class CommitSignal: Sendable {
 
     /// The commits so far: what a reader notes before it reads, to wait after.
     public var count: UInt64 { state.withLock { $0.commits } }
+
+    /// Whether other processes' commits ring this signal too: a listener for the other nodes'
+    /// commits is connected (PostgreSQL). While it is, what was read since ``count`` last moved is
+    /// still current, give or take the moment a notice takes to arrive.
+    public var hearsOtherNodes: Bool { state.withLock { $0.listeners > 0 } }
+
+    /// Says a listener for other processes' commits connected (true) or lost its connection.
+    func hearing(_ connected: Bool) {
+        state.withLock { $0.listeners += connected ? 1 : -1 }
+    }
 
     /// Says a write transaction committed: wakes every waiter.
     func ring() {

@@ -26,11 +26,15 @@ public final class GatewayStore: Sendable {
     let backend: StoreBackend
     let logger: Logger
     let lockoutPolicy: LockoutPolicy
-    /// Rung after each write transaction this process commits (``CommitSignal``).
+    /// Rung after each write transaction this process commits, and on PostgreSQL each one another
+    /// node commits while this process listens for them (``CommitSignal``, ``StoreNotices``).
     public let commits = CommitSignal()
     /// The shared ``StoreLock`` held while this SQLite store is open, released when it closes;
     /// nil on PostgreSQL and for a store opened under a restore's exclusive lock.
     let storeLock: StoreLock?
+    /// What this process's commit notices carry on PostgreSQL, so that its own listener skips
+    /// them (random: it names no node, row or text).
+    let commitOrigin = UUID().uuidString
 
     private init(
         directory: URL, databaseURL: URL, backend: StoreBackend, logger: Logger, lockoutPolicy: LockoutPolicy,

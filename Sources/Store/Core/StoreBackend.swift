@@ -22,8 +22,8 @@ extension GatewayStore {
     /// Runs `body` in one write transaction and commits if it returns; throwing rolls back and
     /// rethrows. On SQLite an IMMEDIATE transaction: a second process's write waits (up to the
     /// busy timeout) until this one commits. On PostgreSQL a serialisable one under the locks of
-    /// `scope`, run again while it fails as busy (see ``PostgresPool``, ``WriteScope``). A commit
-    /// rings ``commits``.
+    /// `scope`, run again while it fails as busy (see ``PostgresPool``, ``WriteScope``), which
+    /// notifies the other nodes as it commits (``StoreNotices``). A commit rings ``commits``.
     func writeTransaction<T>(_ scope: WriteScope = .database, _ body: (StoreDatabase) throws -> T) throws -> T {
         let result: T =
             switch backend {
@@ -37,7 +37,11 @@ extension GatewayStore {
                     return result!
                 }
             case .postgresql(let pool, _):
-                try pool.writeTransaction(scope, body)
+                try pool.writeTransaction(scope) { db in
+                    let result = try body(db)
+                    try db.notifyCommit(origin: commitOrigin)
+                    return result
+                }
             }
         commits.ring()
         return result

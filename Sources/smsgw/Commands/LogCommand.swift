@@ -52,7 +52,7 @@ struct LogCommand: AsyncParsableCommand {
             cursor = listing.cursor
             guard follow else { return }
         }
-        for try await change in try MessageLog.changes(after: cursor, contact: contact, following: follow, store: store) {
+        for try await change in try MessageLog.changes(after: cursor, contact: contact, following: follow, listening: true, store: store) {
             try show(change.message, change: change)
         }
     }

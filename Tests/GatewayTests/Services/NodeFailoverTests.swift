@@ -132,7 +132,8 @@ struct NodeFailoverTests {
     func heartbeatOnTheHealthSchedule() async throws {
         let rig = try await MemoryRig.make(ready: false)
         let started = Date()
-        try await rig.context.recordStart(now: started)
+        #expect(try rig.store.write { try $0.claimNode(rig.context.presence.node, now: started) } == nil)
+        rig.context.started()
         let supervisor = ModemSupervisor(link: rig.link, context: rig.context)
         let task = Task { try await supervisor.run() }
         // Health checks every 0.2 s: the node's heartbeat moves on with them.

@@ -30,7 +30,8 @@ struct PinWarningTests {
             logger: Logger(label: "smsgw.gateway.test") { _ in CapturingLogHandler(store: lines) })
 
         // Beta starts while alpha, starting beside it, has not recorded its modem `north` yet.
-        try await context.recordStart(now: Date())
+        #expect(try rig.store.write { try $0.claimNode(context.presence.node, now: Date()) } == nil)
+        context.started()
         let sender = Task { try await OutboxSender(context: context).run() }
         #expect(await eventually(timeout: MemoryRig.patience) { rig.link.outboxBell.hasWaiter })
         sender.cancel()
