@@ -7,8 +7,10 @@ import Store
 /// A write can wait up to the store's busy timeout for another process (the CLI), and SQLite
 /// blocks while it waits; the daemon's tasks must not block pool threads meanwhile.
 ///
-/// Every write of the daemon's services passes here, so each one's outcome is noted in
-/// ``writes``: the status says while the store refuses them.
+/// Its ``writes`` observe every write of the store (``Store/UnlockedStore/observeWrites(_:)``):
+/// those of the daemon's services, which pass here, and those of its front ends (the HTTP API,
+/// the console), which call the application layer on the same store; the status says while the
+/// store refuses them.
 struct StoreRunner: Sendable {
     let store: UnlockedStore
     /// Whether the store takes the writes, shared by every copy of this runner.
@@ -18,6 +20,7 @@ struct StoreRunner: Sendable {
     init(store: UnlockedStore, writes: StoreWrites = StoreWrites()) {
         self.store = store
         self.writes = writes
+        store.observeWrites { error in writes.noteWrite(failedWith: error, now: Date()) }
     }
 
     /// One write transaction; see ``UnlockedStore/write(_:_:)``.
@@ -25,15 +28,8 @@ struct StoreRunner: Sendable {
         _ scope: WriteScope = .database, _ body: @escaping @Sendable (StoreTransaction) throws -> T
     ) async throws -> T {
         let store = self.store
-        let writes = self.writes
         return try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                let result = Result { try store.write(scope, body) }
-                var failure: (any Error)?
-                if case .failure(let error) = result { failure = error }
-                writes.noteWrite(failedWith: failure, now: Date())
-                continuation.resume(with: result)
-            }
+            queue.async { continuation.resume(with: Result { try store.write(scope, body) }) }
         }
     }
 
