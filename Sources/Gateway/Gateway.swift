@@ -27,7 +27,8 @@ public final class Gateway: Sendable {
 
     /// The configuration the gateway was built from.
     public let configuration: GatewayConfiguration
-    /// The services in start order: supervisors, inbox receiver, outbox sender, resync coordinator.
+    /// The services in start order: supervisors, inbox receiver, outbox sender, resync coordinator
+    /// (the webhook dispatcher, the status server, the front ends), and last ``StoreStop/Watch``.
     public let services: [any Service]
     /// Wakes the outbox sender: call ``OutboxWake/wake()`` (or ``wake()``) after queueing a message.
     public let outboxWake: OutboxWake
@@ -80,7 +81,7 @@ public final class Gateway: Sendable {
                 throw GatewayError.modemSetup(modem: settings.name, reason: error.message)
             }
         }
-        let runner = StoreRunner(store: store)
+        let runner = StoreRunner(store: store, stop: StoreStop(logger: logger))
         let context = GatewayContext(
             store: runner, intervals: configuration.intervals, resync: configuration.resync, links: links,
             outbox: configuration.outbox, outboxWake: outboxWake, node: node, logger: logger)
@@ -118,6 +119,8 @@ public final class Gateway: Sendable {
             )
         }
         services += try frontEnds(live)
+        // Last, so the first a stop reaches: from then on a store call that hangs holds it for the grace at most.
+        services.append(StoreStop.Watch(stop: runner.stop))
 
         self.configuration = configuration
         self.outboxWake = outboxWake

@@ -21,12 +21,14 @@ extension InboxReceiver {
     /// Processes complete groups, records when incomplete ones were first seen, and logs as
     /// partial (then deletes) those that waited too long or whose sender has too many waiting.
     /// - Returns: The groups still waiting, oldest first.
-    func handleGroups(_ groups: [PartialGroupKey: [StoredMessage]], link: ModemLink, logger: Logger) async -> [WaitingGroup] {
+    func handleGroups(
+        _ groups: [PartialGroupKey: [StoredMessage]], link: ModemLink, logger: Logger, left: inout InboxLeftovers
+    ) async -> [WaitingGroup] {
         var incomplete: [PartialGroupKey: [StoredMessage]] = [:]
         for (key, parts) in groups {
             let distinct = Set(parts.compactMap { $0.concatenation?.part })
             if key.total > 0, (1...key.total).allSatisfy(distinct.contains) {
-                await flush(parts, note: nil, link: link, logger: logger)
+                await flush(parts, note: nil, link: link, logger: logger, left: &left)
             } else {
                 incomplete[key] = parts
             }
@@ -42,7 +44,7 @@ extension InboxReceiver {
         let now = Date()
         for group in waiting where now.timeIntervalSince(group.firstSeen) >= timeout {
             let note = "the rest did not arrive within \(Int(timeout)) seconds"
-            await flush(group.parts, note: Self.partialNote(group, because: note), link: link, logger: logger)
+            await flush(group.parts, note: Self.partialNote(group, because: note), link: link, logger: logger, left: &left)
         }
         waiting.removeAll { now.timeIntervalSince($0.firstSeen) >= timeout }
         var perSender = Dictionary(grouping: waiting, by: \.key.sender).mapValues { $0.reduce(0) { $0 + $1.parts.count } }
@@ -51,7 +53,7 @@ extension InboxReceiver {
             if let count = perSender[group.key.sender], count > Self.partsPerSender {
                 perSender[group.key.sender] = count - group.parts.count
                 let note = "more than \(Self.partsPerSender) parts from this sender were waiting"
-                await flush(group.parts, note: Self.partialNote(group, because: note), link: link, logger: logger)
+                await flush(group.parts, note: Self.partialNote(group, because: note), link: link, logger: logger, left: &left)
             } else {
                 kept.append(group)
             }
@@ -62,7 +64,9 @@ extension InboxReceiver {
     /// When the storage is full after everything was committed: logs the oldest waiting parts as
     /// partial and deletes them, then deletes outbox copies, until a fifth of it is free again.
     /// A contact's SMS is never among them: every one was committed and deleted before this.
-    func freeStorageIfFull(waiting: [WaitingGroup], listing: StorageListing, link: ModemLink, logger: Logger) async {
+    func freeStorageIfFull(
+        waiting: [WaitingGroup], listing: StorageListing, link: ModemLink, logger: Logger, left: inout InboxLeftovers
+    ) async {
         let reported = link.takeStorageFullReport()
         let leftovers = waiting.count + listing.outboxCopies.count
         guard reported || leftovers > 0 || listing.usage?.isFull == true else { return }
@@ -71,7 +75,7 @@ extension InboxReceiver {
         var freed = 0
         for group in waiting where wanted > 0 {
             let note = "the modem's storage was full"
-            await flush(group.parts, note: Self.partialNote(group, because: note), link: link, logger: logger)
+            await flush(group.parts, note: Self.partialNote(group, because: note), link: link, logger: logger, left: &left)
             wanted -= group.parts.count
             freed += group.parts.count
         }
@@ -87,7 +91,9 @@ extension InboxReceiver {
     }
 
     /// Logs an entry that cannot be read (once: its fingerprint is recorded), then deletes it.
-    func handleUnreadable(_ entry: UnreadableEntry, link: ModemLink, logger: Logger) async {
+    /// One the store refuses stays on the modem and is counted in `left` (the caller says so once
+    /// per refusal, ``EntryRefusals``).
+    func handleUnreadable(_ entry: UnreadableEntry, link: ModemLink, logger: Logger, left: inout InboxLeftovers) async {
         let name = link.name
         do {
             let logged = try await context.store.write { tx in try IncomingProcessor.recordUnreadable(entry, modem: name, in: tx) }
@@ -99,14 +105,16 @@ extension InboxReceiver {
                     ])
             }
         } catch {
-            logger.error("Could not log an unreadable entry; it stays on the modem.", metadata: [GatewayLog.error: "\(error)"])
+            left.refusedUnreadable += 1
+            left.error = "\(error)"
             return
         }
         await delete(entry.location, fingerprint: entry.fingerprint, link: link, logger: logger)
     }
 
-    /// Logs parts (all of a group, or what arrived with a note saying why) and deletes them.
-    private func flush(_ parts: [StoredMessage], note: String?, link: ModemLink, logger: Logger) async {
+    /// Logs parts (all of a group, or what arrived with a note saying why) and deletes them; parts
+    /// the store refused stay on the modem and are counted in `left`.
+    private func flush(_ parts: [StoredMessage], note: String?, link: ModemLink, logger: Logger, left: inout InboxLeftovers) async {
         do {
             let sender = parts.first.flatMap { try? PhoneNumber($0.number) }
             let outcome = try await context.store.write(.contact(number: sender)) { tx in
@@ -115,7 +123,8 @@ extension InboxReceiver {
             await record(outcome, link: link, logger: logger)
             for part in parts { await delete(part.location, fingerprint: part.fingerprint, link: link, logger: logger) }
         } catch {
-            logger.error("Could not process a concatenated SMS; it stays on the modem.", metadata: [GatewayLog.error: "\(error)"])
+            left.refusedConcatenated += 1
+            left.error = "\(error)"
         }
     }
 

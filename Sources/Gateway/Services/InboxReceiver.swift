@@ -45,6 +45,7 @@ public struct InboxReceiver: Service {
         let logger = modemLogger
         var nextPoll = ContinuousClock.now + fallback(for: link)
         var retry = InboxRetry(healthSeconds: context.intervals.healthSeconds)
+        var entries = EntryRefusals()
         while !Task.isCancelled {
             await link.inboxBell.wait(until: min(nextPoll, retry.due ?? nextPoll))
             let now = ContinuousClock.now
@@ -56,6 +57,7 @@ public struct InboxReceiver: Service {
             guard link.isReady, link.takeInboxRequest() else { continue }
             let left = await scan(link, logger: logger)
             retry.note(left, logger: logger)
+            entries.note(left, logger: logger)
             context.storeWrites.noteRead(of: link.name, failed: left.failed, error: left.error, now: Date())
             link.update { $0.retryPending = retry.due != nil }
             context.timersBell.ring()
@@ -99,6 +101,7 @@ public struct InboxReceiver: Service {
             if modemError.needsRecovery { link.requestRecovery(because: modemError) }
             return left
         }
+        left.listed = true
         let listed = ContinuousClock.now
         var groups: [PartialGroupKey: [StoredMessage]] = [:]
         for sms in listing.messages {
@@ -109,9 +112,9 @@ public struct InboxReceiver: Service {
             }
             await processSingle(sms, link: link, logger: logger, arrived: listed, left: &left)
         }
-        for entry in listing.unreadable { await handleUnreadable(entry, link: link, logger: logger) }
-        let waiting = await handleGroups(groups, link: link, logger: logger)
-        await freeStorageIfFull(waiting: waiting, listing: listing, link: link, logger: logger)
+        for entry in listing.unreadable { await handleUnreadable(entry, link: link, logger: logger, left: &left) }
+        let waiting = await handleGroups(groups, link: link, logger: logger, left: &left)
+        await freeStorageIfFull(waiting: waiting, listing: listing, link: link, logger: logger, left: &left)
         return left
     }
 

@@ -69,4 +69,10 @@ struct InboxLeftovers: Sendable {
     var failed = 0
     /// The store's last refusal.
     var error: String?
+    /// Whether the scan read the modem's storage (so it tried every entry on it).
+    var listed = false
+    /// Entries that cannot be read whose log row the store refused.
+    var refusedUnreadable = 0
+    /// Concatenated SMS (complete, or logged as partial) the store refused.
+    var refusedConcatenated = 0
 }

@@ -9,6 +9,10 @@ extension OutboxSender {
     /// 90 s stop timeout, so a stop on a full disk or without a server ends by itself.
     static let stopGraceSeconds = 10.0
 
+    /// What a stop before a sent SMS's record says.
+    static let stoppingUnrecorded: Logger.Message =
+        "Stopping before a sent SMS could be recorded as sent; it stays submitting and is sent again (same text) when this node starts, or by another node once this node's lease ends."
+
     /// Runs `write`, the record of an SMS that left, again while the store cannot be reached
     /// (a PostgreSQL server lost and another promoted, a connection dropped, a full disk), after
     /// 1 s, 2, 4 … up to 30 s, for at most the node's lease, or ``stopGraceSeconds`` once the
@@ -28,14 +32,17 @@ extension OutboxSender {
             while true {
                 do {
                     return try await write()
+                } catch GatewayError.storeStopped(let grace) {
+                    // The stop's grace ended while the store did not answer.
+                    let error = GatewayError.storeStopped(graceSeconds: grace)
+                    logger.error(Self.stoppingUnrecorded, metadata: [GatewayLog.error: "\(error)"])
+                    throw CancellationError()
                 } catch let error as StoreError {
                     guard let message = error.databaseFailure else { throw error }
                     let deadline = min(lease, stop.deadline ?? lease)
                     guard ContinuousClock.now + .seconds(delay) < deadline else {
                         guard stop.deadline != nil else { throw error }
-                        logger.error(
-                            "Stopping before a sent SMS could be recorded as sent; it stays submitting and is sent again (same text) when this node starts, or by another node once this node's lease ends.",
-                            metadata: [GatewayLog.error: "\(message)"])
+                        logger.error(Self.stoppingUnrecorded, metadata: [GatewayLog.error: "\(message)"])
                         throw CancellationError()
                     }
                     logger.warning(

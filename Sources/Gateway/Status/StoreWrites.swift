@@ -4,10 +4,11 @@ import Store
 import Synchronization
 
 /// Whether the store takes the daemon's writes, as the running daemon's status says it
-/// (``Operations/GatewayStatus/storeRefusal``): every write of the daemon's services goes
-/// through its ``StoreRunner``, which notes here each one the store refused (a full disk, a
-/// read-only file system, an I/O error, a lost database server) and each one it took; each
-/// modem's receiver also reports what its last read left on the modem because the store refused it.
+/// (``Operations/GatewayStatus/storeRefusal``): the daemon's ``StoreRunner`` observes every
+/// write of its store, its services' and its front ends' (an API send, a console session), and
+/// notes here each one the store refused (a full disk, a read-only file system, an I/O error, a
+/// lost database server) and each one it took; each modem's receiver also reports what its last
+/// read left on the modem because the store refused it.
 ///
 /// Kept in memory: a store that refuses writes cannot record that it does.
 final class StoreWrites: Sendable {

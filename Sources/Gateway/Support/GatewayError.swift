@@ -18,6 +18,8 @@ public enum GatewayError: CategorizedError, Sendable, Equatable {
     case nodeNameTaken(node: String, leaseSeconds: Double)
     /// Another daemon with this node's name took the node's row over while this one ran.
     case nodeTakenOver(node: String)
+    /// The daemon's stop gave up on a store call that did not answer within its grace.
+    case storeStopped(graceSeconds: Double)
 
     public var category: ErrorCategory {
         switch self {
@@ -42,6 +44,8 @@ public enum GatewayError: CategorizedError, Sendable, Equatable {
             "Another daemon runs as the node \(node) on this store (its last heartbeat is within its lease); give each node its own [node] name, or if that daemon died, start this one once its lease has ended (\(Int(lease.rounded(.up))) s after its last heartbeat)."
         case .nodeTakenOver(let node):
             "Another daemon took over the node \(node) on this store, so this one stopped; give each node its own [node] name."
+        case .storeStopped(let grace):
+            "The daemon stopped without waiting for the store, which did not answer within the stop's \(Int(grace)) s grace; what the call would have changed stays as it was."
         }
     }
 }

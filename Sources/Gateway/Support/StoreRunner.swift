@@ -1,47 +1,79 @@
 import Dispatch
 import Foundation
 import Store
+import Synchronization
 
 /// Runs store transactions on a dedicated dispatch queue, off Swift's cooperative pool.
 ///
 /// A write can wait up to the store's busy timeout for another process (the CLI), and SQLite
 /// blocks while it waits; the daemon's tasks must not block pool threads meanwhile.
 ///
-/// Every write of the daemon's services passes here, so each one's outcome is noted in
-/// ``writes``: the status says while the store refuses them.
+/// Its ``writes`` observe every write of the store (``Store/UnlockedStore/observeWrites(_:)``):
+/// those of the daemon's services, which pass here, and those of its front ends (the HTTP API,
+/// the console), which call the application layer on the same store; the status says while the
+/// store refuses them.
 struct StoreRunner: Sendable {
     let store: UnlockedStore
     /// Whether the store takes the writes, shared by every copy of this runner.
     let writes: StoreWrites
+    /// How long a stop waits for a call that does not answer, shared by every copy.
+    let stop: StoreStop
     private let queue = DispatchQueue(label: "smsgw.gateway.store")
 
-    init(store: UnlockedStore, writes: StoreWrites = StoreWrites()) {
+    init(store: UnlockedStore, writes: StoreWrites = StoreWrites(), stop: StoreStop = StoreStop()) {
         self.store = store
         self.writes = writes
+        self.stop = stop
+        store.observeWrites { error in writes.noteWrite(failedWith: error, now: Date()) }
     }
 
     /// One write transaction; see ``UnlockedStore/write(_:_:)``.
+    /// - Throws: What the store throws; ``GatewayError/storeStopped(graceSeconds:)`` when the
+    ///   daemon's stop gave up on it (``StoreStop``).
     func write<T: Sendable>(
         _ scope: WriteScope = .database, _ body: @escaping @Sendable (StoreTransaction) throws -> T
     ) async throws -> T {
         let store = self.store
-        let writes = self.writes
-        return try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                let result = Result { try store.write(scope, body) }
-                var failure: (any Error)?
-                if case .failure(let error) = result { failure = error }
-                writes.noteWrite(failedWith: failure, now: Date())
-                continuation.resume(with: result)
-            }
-        }
+        return try await run { try store.write(scope, body) }
     }
 
     /// One read snapshot; see ``UnlockedStore/read(_:)``.
     func read<T: Sendable>(_ body: @escaping @Sendable (StoreReader) throws -> T) async throws -> T {
         let store = self.store
+        return try await run { try store.read(body) }
+    }
+
+    /// Runs `call` on the queue; a stop whose grace is over resumes the caller without it.
+    private func run<T: Sendable>(_ call: @escaping @Sendable () throws -> T) async throws -> T {
+        let stop = self.stop
         return try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try store.read(body) }) }
+            let once = ResumeOnce(continuation)
+            guard let ticket = stop.waiting({ once.resume(with: .failure(stop.error)) }) else {
+                once.resume(with: .failure(stop.error))
+                return
+            }
+            queue.async {
+                let result = Result { try call() }
+                stop.finished(ticket)
+                once.resume(with: result)
+            }
         }
+    }
+}
+
+/// A continuation resumed by whichever comes first: the call's result or the stop giving up.
+private final class ResumeOnce<T: Sendable>: Sendable {
+    private let continuation: Mutex<CheckedContinuation<T, any Error>?>
+
+    init(_ continuation: CheckedContinuation<T, any Error>) {
+        self.continuation = Mutex(continuation)
+    }
+
+    func resume(with result: Result<T, any Error>) {
+        let taken = continuation.withLock { value in
+            defer { value = nil }
+            return value
+        }
+        taken?.resume(with: result)
     }
 }

@@ -66,10 +66,13 @@ extension Messages {
     ) throws -> [Result<Submission, any Error>] {
         let checked = requests.map { request in Result { try Checked(request) } }
         return try store.write(.contacts(named: requests.map(\.contact), numbers: [])) { tx in
-            checked.map { request in
-                request.flatMap { request in
+            try checked.map { request in
+                let outcome = request.flatMap { request in
                     Result { try tx.savepoint { try submit(request, queueLimit: queueLimit, in: tx, now: now, using: &rng) } }
                 }
+                // The store failing is no one send's fault: the whole transaction fails with it.
+                if case .failure(let error) = outcome, let failure = StoreError.databaseFailure(in: error) { throw failure }
+                return outcome
             }
         }
     }

@@ -18,6 +18,8 @@ public final class UnlockedStore: Sendable, CustomStringConvertible, CustomRefle
     let currentUsername: Mutex<String>
     /// The API tokens as last read, for the daemon's check of each request.
     let apiTokenCache: APITokenCache
+    /// Told each write transaction's outcome; see ``observeWrites(_:)``.
+    private let writeObserver = Mutex<(@Sendable ((any Error)?) -> Void)?>(nil)
 
     init(gateway: GatewayStore, accountID: UUID, username: String, keys: AccountKeys) {
         self.gateway = gateway
@@ -50,12 +52,28 @@ public final class UnlockedStore: Sendable, CustomStringConvertible, CustomRefle
     @discardableResult
     public func write<T>(_ scope: WriteScope = .database, _ body: (StoreTransaction) throws -> T) throws -> T {
         let keys = keys.withLock { $0 }
-        return try StoreError.wrapping {
-            try gateway.writeTransaction(scope) { db in
-                try requireAccount(db, generation: keys.generation)
-                return try body(StoreTransaction(db: db, dataKey: keys.dataKey, accountID: accountID))
+        let observer = writeObserver.withLock { $0 }
+        do {
+            let value = try StoreError.wrapping {
+                try gateway.writeTransaction(scope) { db in
+                    try requireAccount(db, generation: keys.generation)
+                    return try body(StoreTransaction(db: db, dataKey: keys.dataKey, accountID: accountID))
+                }
             }
+            observer?(nil)
+            return value
+        } catch {
+            observer?(error)
+            throw error
         }
+    }
+
+    /// Tells `observer` the outcome of every write transaction of this process from now on
+    /// (``write(_:_:)``: nil when it committed, else the error it failed with), whoever asked for
+    /// it: the daemon's services and its front ends alike. One observer at a time; a second
+    /// call replaces the first.
+    public func observeWrites(_ observer: @escaping @Sendable ((any Error)?) -> Void) {
+        writeObserver.withLock { $0 = observer }
     }
 
     /// Runs `body` on a consistent read-only snapshot of the database.

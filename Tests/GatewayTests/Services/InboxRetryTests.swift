@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Modem
 import Operations
 import Store
 import TestSupport
@@ -101,6 +102,39 @@ struct InboxRetryTests {
         #expect(try rig.incoming(.decrypted).map(\.text) == ["kept on the modem"])
         #expect(await eventually(timeout: MemoryRig.patience) { lines.all.contains { $0.contains("recorded again") } })
         #expect(rig.link.snapshot.retryPending, "the report still waits for its row")
+        receiver.cancel()
+        _ = try? await receiver.value
+    }
+
+    @Test("An unreadable entry and a concatenated SMS the store refuses are said once while it refuses them, and once when it takes them")
+    func refusedEntriesAreSaidOnce() async throws {
+        let rig = try await MemoryRig.make()
+        let lines = CapturingLogHandler.Lines()
+        let context = Self.context(rig, lines: lines)
+        try rig.refuseWrites("INSERT", on: "received_pdus")  // each records its fingerprint
+        let entry = UnreadableEntry(location: rig.nextLocation(), evidence: ["0791ZZZZ"], reason: "ERR_CORRUPTED", fingerprint: "bad-entry")
+        rig.modem.update { $0.listing.unreadable.append(entry) }
+        rig.modem.deliver(rig.sms("world", from: "+15559998", concatenation: .init(reference: 3, part: 2, total: 2)))
+        rig.modem.deliver(rig.sms("hello ", from: "+15559998", concatenation: .init(reference: 3, part: 1, total: 2)))
+        let executor = try #require(DedicatedExecutor.current)
+        let receiver = Task(executorPreference: executor) { try await InboxReceiver(context: context).run() }
+        // Five reads: the first four have said what they had to say by the time the fifth lists.
+        for scan in 1...5 {
+            rig.link.requestInboxScan()
+            #expect(await eventually(timeout: MemoryRig.patience) { Self.reads(rig) >= scan })
+        }
+        let unreadable = lines.all.filter { $0.contains("Could not log an unreadable entry") }
+        let concatenated = lines.all.filter { $0.contains("Could not process a concatenated SMS") }
+        #expect(unreadable.count == 1 && unreadable.first?.hasPrefix("error") == true, "\(unreadable)")
+        #expect(concatenated.count == 1 && concatenated.first?.contains("full") == true, "\(concatenated)")
+        #expect(rig.modem.stored.count == 2)
+
+        try rig.acceptWrites()
+        rig.link.requestInboxScan()
+        #expect(await eventually(timeout: MemoryRig.patience) { rig.modem.stored.isEmpty && rig.modem.calls.contains(.storage) })
+        #expect(await eventually(timeout: MemoryRig.patience) { lines.all.contains { $0.contains("Unreadable entries are logged again") } })
+        #expect(lines.all.contains { $0.contains("Concatenated SMS are processed again") })
+        #expect(try rig.incoming(.unreadable).count == 1 && rig.incoming(.plain).map(\.text) == ["hello world"])
         receiver.cancel()
         _ = try? await receiver.value
     }
