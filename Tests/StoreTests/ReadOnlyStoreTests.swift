@@ -62,6 +62,33 @@ struct ReadOnlyStoreTests {
         }
     }
 
+    @Test func aTwoFactorCodeIsCheckedAgainstTheStoredStateButNotMarkedUsed() throws {
+        try TestStore.withDirectory { directory in
+            let unlocked = try directory.unlockedStore()
+            try unlocked.enableTwoFactor(FakeSecondFactor.enrolment)
+            try unlocked.close()
+            let writable = try directory.open()
+            _ = try writable.unlock(passphrase: TestStore.passphrase, secondFactor: FakeSecondFactor.check("111111"))
+            try writable.close()
+            try DatabaseQueue(path: directory.databasePath).close()
+            let before = try snapshot(directory)
+
+            let store = try openReadOnly(directory)
+            #expect(throws: StoreError.secondFactorFailed(.missing, remainingAttempts: 3)) {
+                _ = try store.unlock(passphrase: TestStore.passphrase)
+            }
+            // Used before the store became read-only: still refused.
+            #expect(throws: StoreError.secondFactorFailed(.replayed, remainingAttempts: 3)) {
+                _ = try store.unlock(passphrase: TestStore.passphrase, secondFactor: FakeSecondFactor.check("111111"))
+            }
+            for _ in 1...2 {
+                _ = try store.unlock(passphrase: TestStore.passphrase, secondFactor: FakeSecondFactor.check("222222"))
+            }
+            try store.close()
+            #expect(try snapshot(directory) == before)
+        }
+    }
+
     @Test func theWriteAheadLogOfAnOpenStoreIsRead() throws {
         try TestStore.withDirectory { directory in
             let writer = try directory.unlockedStore()
