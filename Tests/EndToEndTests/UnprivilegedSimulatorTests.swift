@@ -11,12 +11,7 @@ import Testing
 @Suite("The simulator as a normal user", .serialized)
 struct UnprivilegedSimulatorTests {
     @Test func everyOpenAfterACloseWorksAndOtherUsersAreKeptOut() async throws {
-        let binary = try SMSGWBinary.require().path
-        if case .failure(let reason) = UnprivilegedUser.account {
-            print("Skipped: \(reason.message).")
-            return
-        }
-        let scratch = try UnprivilegedUser.scratchDirectory()
+        guard let (binary, scratch) = try UnprivilegedUser.prepare() else { return }
         defer { try? FileManager.default.removeItem(at: scratch) }
         let dir = scratch.appendingPathComponent("sim")
         let sim = try UnprivilegedUser.process(binary, ["sim", "--modems", "1", "--dir", dir.path])

@@ -8,6 +8,8 @@ public struct BackupOutcome: Sendable, Hashable {
     public var source: URL
     /// The complete copy.
     public var destination: URL
+    /// Why the database could only be read (the copy is complete all the same), or nil.
+    public var readOnly: ReadOnlyReason?
 }
 
 /// A consistent copy of the database, safe while the daemon runs, with no passphrase: every
@@ -35,6 +37,6 @@ public enum DatabaseBackup {
     ///   the server's (`pg_dump`); otherwise as ``write(dataDirectory:to:logger:)``.
     public static func write(_ store: GatewayStore, to destination: URL) throws -> BackupOutcome {
         try store.backup(to: destination)
-        return BackupOutcome(source: store.databaseURL, destination: destination)
+        return BackupOutcome(source: store.databaseURL, destination: destination, readOnly: store.readOnly)
     }
 }

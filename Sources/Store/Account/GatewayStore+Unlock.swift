@@ -25,9 +25,12 @@ extension GatewayStore {
     ///   ``StoreError/secondFactorFailed(_:remainingAttempts:)`` for a missing, wrong or replayed
     ///   code, ``StoreError/corrupted(_:)`` when the two-factor setting was altered in the file,
     ///   ``StoreError/notFound(_:)`` when no account exists.
+    ///
+    /// A read-only store (``readOnly``) is unlocked without writing: ``unlockReadOnly(passphrase:now:secondFactor:)``.
     public func unlock(
         passphrase: String, now: Date = Date(), secondFactor: SecondFactorCheck? = nil
     ) throws -> UnlockedStore {
+        if readOnly != nil { return try unlockReadOnly(passphrase: passphrase, now: now, secondFactor: secondFactor) }
         let (record, failures, lockedUntil) = try reserveAttempt(now: now)
         let kek = try KeyEncryptionKey.derive(passphrase: passphrase, salt: record.salt, parameters: record.parameters)
         guard let (dataKey, rewrap) = try Self.unwrapDataKey(record, with: kek) else {

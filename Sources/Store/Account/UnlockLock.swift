@@ -59,12 +59,15 @@ extension GatewayStore {
     /// PostgreSQL, a session advisory lock on the database, held on a connection of the pool
     /// throughout, so that nodes with data directories of their own (or commands on several
     /// hosts) unlocking at once also take turns. Every unlock, and whatever must not overlap
-    /// one, runs in it.
+    /// one, runs in it. A read-only store (``readOnly``) runs `body` without the lock: its
+    /// unlock counts no failures (nothing can be written), so there is nothing to take turns on,
+    /// and its lock file could not be created.
     ///
     /// - Throws: What `body` throws; ``StoreError/configuration(_:)`` when the lock file cannot
     ///   be used; ``StoreError/server(_:busy:)`` when the PostgreSQL server cannot be reached.
     public func withUnlockLock<T>(_ body: () throws -> T) throws -> T {
-        try UnlockLock.withLock(directory: directory) {
+        if readOnly != nil { return try body() }
+        return try UnlockLock.withLock(directory: directory) {
             switch backend {
             case .sqlite: try body()
             case .postgresql(let pool, _): try pool.withSessionLock(PostgresPool.unlockLock, body)

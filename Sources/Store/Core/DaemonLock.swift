@@ -28,7 +28,8 @@ public final class DaemonLock: Sendable {
     ///
     /// - Returns: The held lock, which lasts until ``release()`` or the process ends; nil when
     ///   another process holds it (read its id with ``probe(directory:)``).
-    /// - Throws: ``StoreError/configuration(_:)`` when the lock file cannot be created or used.
+    /// - Throws: ``StoreError/readOnly(directory:reason:)`` when it cannot be created because the
+    ///   store is read-only; ``StoreError/configuration(_:)`` when the lock file cannot be created or used.
     public static func acquire(directory: URL) throws(StoreError) -> DaemonLock? {
         let path = directory.appendingPathComponent(fileName).path
         do throws(SystemCallError) {
@@ -38,6 +39,11 @@ public final class DaemonLock: Sendable {
             try file.writeAll(Array("\(getpid())\n".utf8), at: 0)
             return DaemonLock(file: file)
         } catch {
+            // A daemon and a restore write to the store: on a read-only one, say so.
+            let database = directory.appendingPathComponent(GatewayStore.databaseFileName).path
+            if let reason = GatewayStore.readOnlyReason(directory: directory.path, databasePath: database) {
+                throw .readOnly(directory: directory.path, reason: reason)
+            }
             throw .configuration(error.description)
         }
     }

@@ -47,16 +47,20 @@ extension GatewayStore {
         return (try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate).walFrameCount == 0 }) ?? false
     }
 
-    /// Moves everything from the `-wal` file into the database file, closes the connections and
-    /// releases the ``StoreLock`` (on PostgreSQL, closes the idle connections).
+    /// Moves everything from the `-wal` file into the database file (not on a read-only store),
+    /// closes the connections and releases the ``StoreLock`` (on PostgreSQL, closes the idle
+    /// connections).
     func closeDatabase() throws {
         guard case .sqlite(let pool) = backend else {
             if case .postgresql(let pool, _) = backend { pool.close() }
             return
         }
         try StoreError.wrapping {
-            _ = try pool.writeWithoutTransaction { db in
-                try db.checkpoint(.truncate)
+            // A read-only store has nothing of its own in a -wal, and cannot write the file.
+            if readOnly == nil {
+                _ = try pool.writeWithoutTransaction { db in
+                    try db.checkpoint(.truncate)
+                }
             }
             try pool.close()
         }

@@ -35,11 +35,14 @@ public final class GatewayStore: Sendable {
     /// What this process's commit notices carry on PostgreSQL, so that its own listener skips
     /// them (random: it names no node, row or text).
     let commitOrigin = UUID().uuidString
+    /// Why this SQLite store can only be read (``ReadOnlyReason``), or nil when it can be written.
+    public let readOnly: ReadOnlyReason?
 
     private init(
         directory: URL, databaseURL: URL, backend: StoreBackend, logger: Logger, lockoutPolicy: LockoutPolicy,
-        storeLock: StoreLock? = nil
+        storeLock: StoreLock? = nil, readOnly: ReadOnlyReason? = nil
     ) {
+        self.readOnly = readOnly
         self.directory = directory
         self.databaseURL = databaseURL
         self.backend = backend
@@ -62,6 +65,11 @@ public final class GatewayStore: Sendable {
     /// The store holds the data directory's ``StoreLock`` shared until it is closed (or goes
     /// away), so no restore replaces the file under it.
     ///
+    /// An existing store that cannot be written (``readOnly``: a file system mounted read-only,
+    /// modes this user may not write through) is opened read-only: it reads and backs up, its
+    /// writes are refused with ``StoreError/readOnly(directory:reason:)``, and nothing is
+    /// created or changed in the data directory (no migration, no modes set).
+    ///
     /// - Throws: ``StoreError/inUse(_:)`` while a restore replaces the store;
     ///   ``StoreError/configuration(_:)`` when the directory or file cannot be used
     ///   (another user's, writable by others, a symbolic link in place of a file, a store a copy
@@ -78,7 +86,8 @@ public final class GatewayStore: Sendable {
     }
 
     static func open(
-        directory: URL, logger: Logger, lockoutPolicy: LockoutPolicy, creating: Bool = true, restoring: StoreLock? = nil
+        directory: URL, logger: Logger, lockoutPolicy: LockoutPolicy, creating: Bool = true, restoring: StoreLock? = nil,
+        forcingReadOnly: ReadOnlyReason? = nil
     ) throws -> GatewayStore {
         let directory = directory.standardizedFileURL
         let databaseURL = directory.appendingPathComponent(databaseFileName, isDirectory: false)
@@ -89,9 +98,10 @@ public final class GatewayStore: Sendable {
         try FilePermissions.prepareDirectory(directory, logger: logger)
         try FilePermissions.checkFiles(in: directory)
         try refuseIfMoved(directory)
+        let readOnly = forcingReadOnly ?? readOnlyReason(directory: directory.path, databasePath: path)
         // Taken before the file is opened and held until it is closed: a restore never renames
         // a file this process could still write to.
-        let storeLock = restoring == nil ? try StoreLock.shared(directory: directory) : nil
+        let storeLock = restoring == nil ? try StoreLock.shared(directory: directory, readOnly: readOnly != nil) : nil
 
         var configuration = Configuration()
         configuration.label = "smsgw.store"
@@ -106,15 +116,16 @@ public final class GatewayStore: Sendable {
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
 
+        if let readOnly {
+            let pool = try openingDatabase(path) { try openReadOnlyPool(path: path, configuration: configuration) }
+            try refusePendingMigrations(pool, directory: directory.path, reason: readOnly)
+            logger.notice("Opened the gateway database read-only.", metadata: [StoreLog.path: "\(path)"])
+            return GatewayStore(
+                directory: directory, databaseURL: databaseURL, backend: .sqlite(pool), logger: logger,
+                lockoutPolicy: lockoutPolicy, storeLock: storeLock, readOnly: readOnly)
+        }
         let pool: DatabasePool = try FilePermissions.withPrivateUmask {
-            let pool: DatabasePool
-            do {
-                pool = try DatabasePool(path: path, configuration: configuration)
-            } catch let error as DatabaseError {
-                throw StoreError.configuration(
-                    "Cannot open the database \(path) (\(error.message ?? "SQLite error \(error.resultCode.rawValue)")); check the data directory and its permissions."
-                )
-            }
+            let pool = try openingDatabase(path) { try DatabasePool(path: path, configuration: configuration) }
             try migrate(pool, logger: logger)
             // Touch a reader so the -shm file exists before we fix the modes below.
             _ = try StoreError.wrapping { try pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") } }
@@ -170,15 +181,24 @@ public final class GatewayStore: Sendable {
         }
     }
 
+    /// Runs `open`, turning SQLite's failure into a sentence about the database at `path`.
+    private static func openingDatabase(_ path: String, _ open: () throws -> DatabasePool) throws -> DatabasePool {
+        do {
+            return try open()
+        } catch let error as DatabaseError {
+            throw StoreError.configuration(
+                "Cannot open the database \(path) (\(error.message ?? "SQLite error \(error.resultCode.rawValue)")); check the data directory and its permissions."
+            )
+        }
+    }
+
     /// Applies pending migrations; a second process racing on a brand-new file retries once.
     private static func migrate(_ pool: DatabasePool, logger: Logger) throws {
         let migrator = StoreSchema.migrator
         let applied = try StoreError.wrapping { try pool.read { try migrator.appliedIdentifiers($0) } }
         let known = Set(migrator.migrations)
         if !applied.isSubset(of: known) {
-            throw StoreError.configuration(
-                "The database was written by a newer smsgw; upgrade smsgw before using this data directory."
-            )
+            throw StoreError.writtenByNewerVersion
         }
         for identifier in migrator.migrations where !applied.contains(identifier) {
             logger.info("Applying database migration.", metadata: [StoreLog.migration: "\(identifier)"])
@@ -209,4 +229,10 @@ public final class GatewayStore: Sendable {
             }
         }
     }
+}
+
+extension StoreError {
+    static let writtenByNewerVersion = StoreError.configuration(
+        "The database was written by a newer smsgw; upgrade smsgw before using this data directory."
+    )
 }

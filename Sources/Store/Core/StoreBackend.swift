@@ -23,8 +23,10 @@ extension GatewayStore {
     /// rethrows. On SQLite an IMMEDIATE transaction: a second process's write waits (up to the
     /// busy timeout) until this one commits. On PostgreSQL a serialisable one under the locks of
     /// `scope`, run again while it fails as busy (see ``PostgresPool``, ``WriteScope``), which
-    /// notifies the other nodes as it commits (``StoreNotices``). A commit rings ``commits``.
+    /// notifies the other nodes as it commits (``StoreNotices``). A commit rings ``commits``. A
+    /// read-only store refuses it (``StoreError/readOnly(directory:reason:)``) before `body` runs.
     func writeTransaction<T>(_ scope: WriteScope = .database, _ body: (StoreDatabase) throws -> T) throws -> T {
+        try refuseIfReadOnly()
         let result: T =
             switch backend {
             case .sqlite(let pool):

@@ -41,6 +41,9 @@ public enum StoreError: Error, Sendable, Equatable {
     /// The SQLite store cannot be opened or replaced now: a restore is replacing it, or (for a
     /// restore) another process has it open (``StoreLock``).
     case inUse(InUse)
+    /// The SQLite store of the data directory (its path) can only be read (``ReadOnlyReason``),
+    /// and this would write to it.
+    case readOnly(directory: String, reason: ReadOnlyReason)
 
     /// Who holds the store that ``StoreError/inUse(_:)`` could not have.
     public enum InUse: Sendable, Hashable {
@@ -126,6 +129,9 @@ extension StoreError: CustomStringConvertible, LocalizedError {
         case .inUse(.open(let directory)):
             return
                 "Another smsgw process has the store in \(directory) open, and the store is replaced only while no other process uses it; stop that process (a command still running or following the log), then try again."
+        case .readOnly(let directory, let reason):
+            return
+                "The store in \(directory) is read-only (\(reason.words)), so nothing can be changed in it; back it up and restore the backup on a writable disk."
         }
     }
 
@@ -190,6 +196,7 @@ extension StoreError: CategorizedError {
         case .corrupted: .corrupted
         case .database(_, let busy), .server(_, let busy): busy ? .busy : .storage
         case .inUse: .busy
+        case .readOnly: .unavailable
         }
     }
 }

@@ -30,10 +30,32 @@ public final class StoreLock: Sendable {
 
     /// Takes the lock of `directory` shared, as every process that opens the store does.
     ///
+    /// For a store opened read-only (`readOnly`) the lock file is opened for reading (a `flock`
+    /// needs no more) and never created: an existing one is locked, and where it is missing
+    /// none can be made, and no lock is needed, as no restore can replace a store in a place
+    /// this process cannot write either (nil).
+    ///
     /// - Throws: ``StoreError/inUse(_:)`` (``StoreError/InUse/restoring(directory:)``) while a
     ///   restore holds it; ``StoreError/configuration(_:)`` when the lock file cannot be used.
-    static func shared(directory: URL) throws(StoreError) -> StoreLock {
-        guard let lock = try take(.shared, directory: directory) else { throw .inUse(.restoring(directory: directory.path)) }
+    static func shared(directory: URL, readOnly: Bool = false) throws(StoreError) -> StoreLock? {
+        let restoring = StoreError.inUse(.restoring(directory: directory.path))
+        guard readOnly else {
+            guard let lock = try take(.shared, directory: directory) else { throw restoring }
+            return lock
+        }
+        let path = directory.appendingPathComponent(fileName).path
+        let lock: StoreLock?
+        do throws(SystemCallError) {
+            let file = try FileDescriptor.open(path, O_RDONLY | O_NOFOLLOW)
+            lock = try file.lock(.shared, waiting: false) ? StoreLock(file: file) : nil
+        } catch  where error.code == ENOENT {
+            return nil
+        } catch  where error.code == ELOOP {
+            throw FilePermissions.symbolicLinkRefused(path)
+        } catch {
+            throw .configuration(error.description)
+        }
+        guard let lock else { throw restoring }
         return lock
     }
 

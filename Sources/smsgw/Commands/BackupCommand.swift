@@ -29,5 +29,10 @@ struct BackupCommand: ParsableCommand {
             // Refused with the server's tools named: a PostgreSQL store is backed up by the server.
             : try DatabaseBackup.write(try StoreAccess.open(global), to: destination)
         Output.line("Backed up \(backup.source.path) to \(backup.destination.path).")
+        if let reason = backup.readOnly {
+            Output.line(
+                "The store was read-only (\(reason.words)); the backup is complete, and `smsgw restore \(Shell.quote(backup.destination.path))` on a writable disk makes a store that can be written."
+            )
+        }
     }
 }

@@ -16,6 +16,8 @@ extension ErrorReport {
             "\(pid > 0 ? "smsgw serve (process \(pid))" : "smsgw serve") is running on this data directory and holds the current data key; stop it first (systemctl stop smsgw), then run the command again."
         case StoreError.inUse(.open(let directory)):
             "Another smsgw process has the store in \(directory) open (a command still running or waiting for input, or `smsgw log --follow`); stop it, then run `smsgw restore` again."
+        case StoreError.readOnly(let directory, let reason):
+            "The store in \(directory) is read-only (\(reason.words)); back it up with `smsgw backup FILE` and restore it on a writable disk (`smsgw restore FILE`)."
         case GatewayError.noModem:
             "No modem is configured; add a [[modem]] table to the configuration (see config/smsgw.toml.example) or run `smsgw serve --sim`."
         case CipherError.conflictingHandshake:

@@ -54,6 +54,17 @@ enum UnprivilegedUser {
         return try capture(process, timeout: 30)
     }
 
+    /// The smsgw executable's path and a new ``scratchDirectory()`` (removed by the caller), or
+    /// nil, with the reason printed, when there is no user to run as (the test is skipped).
+    static func prepare() throws -> (binary: String, scratch: URL)? {
+        let binary = try SMSGWBinary.require().path
+        if case .failure(let reason) = account {
+            print("Skipped: \(reason.message).")
+            return nil
+        }
+        return (binary, try scratchDirectory())
+    }
+
     /// A directory the user can create entries in (0733 would do; 0777 keeps the test simple),
     /// removed by the caller.
     static func scratchDirectory() throws -> URL {
