@@ -16,9 +16,11 @@ struct SMSGW: AsyncParsableCommand {
               64  usage: a wrong option or argument, a confirmation that did not match
               65  data: a message that fails verification, a duplicate, a malformed code or text
               66  not found: no such contact, no account yet, a missing passphrase file
-              69  unavailable: the command needs a modem or the daemon (`smsgw serve`)
+              69  unavailable: the command needs a modem or the daemon (`smsgw serve`),
+                  or writes on a read-only store
               74  I/O error in the database; 75 the database stayed busy (try again),
-                  or another `smsgw serve` runs on the data directory
+                  another `smsgw serve` runs on the data directory, or a restore runs
+                  (or cannot start while another smsgw process has the store open)
               77  authentication: wrong passphrase, account locked, no passphrase available
               78  configuration: the data directory or database cannot be used
             """,
