@@ -22,7 +22,9 @@ public import Store
 ///   not open is the caller's: the daemon logs it as rejected, counts it against the contact and
 ///   keeps it in quarantine for after a resync (the network delivered it; the sender may be out of
 ///   step), and records the SMS's fingerprint; by hand a failure changes nothing at all (the
-///   person still holds the text, most likely mis-copied it, and can paste it again).
+///   person still holds the text, most likely mis-copied it, and can paste it again), and a
+///   paste that does not verify is told apart when it is this side's own SMS or another
+///   contact's (``Messages/misdirection(of:pastedAs:store:now:using:)``).
 public enum IncomingMessage {
     /// Saves the state `result` carries and logs the message, in the caller's transaction.
     ///
