@@ -80,6 +80,13 @@ public enum IncomingMessage {
 }
 
 extension IncomingMessage {
+    /// The log's sentence for this side's own SMS (log row `message`, sent to `contact`) come
+    /// back from the contact's number, forwarded or replayed: the daemon logs it as rejected but
+    /// neither counts it against the contact nor keeps it, as it says nothing of the contact's keys.
+    public static func reflectedNote(message: Int64, contact: String) -> String {
+        "This side's own SMS (message \(message), sent to \(contact)) came back from \(contact)'s number, forwarded or replayed; not counted as a failure and not kept."
+    }
+
     /// What every data message that opened does to its contact, whatever it carries: the new
     /// state is saved, the receive time recorded and the failure count cleared.
     static func accept(_ session: Session, from contact: Contact, in tx: StoreTransaction, now: Date) throws {
