@@ -22,6 +22,32 @@ struct ErrorHintTests {
             }
         }
     }
+
+    @Test("A paste of one's own SMS, or another contact's, says whose it is and the command that helps")
+    func misdirectedPastes() throws {
+        try withTemporaryDirectory { root in
+            let (alice, bob) = try Peer.pairedCouple(in: root)
+            let carol = try Peer.create("carol", in: root)
+            _ = try bob.add(carol)
+            _ = try bob.pair(carol, code: try carol.add(bob))
+            let sealed = try alice.encrypt(["Meet at noon"], for: bob)[0]
+
+            let own = try alice.run(["decrypt", "bob"], input: sealed + "\n")
+            #expect(own.status == 65, "exited \(own.status): \(own.stderr)")
+            #expect(
+                own.stderr
+                    == "smsgw: This is message 1, which this side encrypted for bob: only bob can decrypt it, as each direction has keys of its own (nothing was changed). `smsgw log show 1` shows it.\n"
+            )
+
+            let other = try bob.run(["decrypt", "carol"], input: sealed + "\n")
+            #expect(other.status == 65, "exited \(other.status): \(other.stderr)")
+            #expect(
+                other.stderr
+                    == "smsgw: This message is from alice, not carol: decrypt it as alice's (nothing was changed). Run `smsgw decrypt alice`.\n"
+            )
+            #expect(try bob.expect(["decrypt", "alice"], input: sealed + "\n").stdout == "Meet at noon\n")
+        }
+    }
 }
 
 /// The simulator's errors have categories too, so `smsgw sim` exits with a documented status.

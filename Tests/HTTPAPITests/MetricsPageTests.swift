@@ -36,11 +36,12 @@ struct MetricsPageTests {
         try reject(CipherError.beyondWindow(ahead: 99).description, from: contact, in: store)
         try reject(CipherError.malformed(.invalidCharacter("é", position: 7)).description, from: contact, in: store)
         try reject(CipherError.conflictingHandshake.description, from: contact, in: store)
+        try reject(IncomingMessage.reflectedNote(message: 4, contact: "bob"), from: contact, in: store)
         try reject("A sentence of a later version.", from: contact, in: store)
         let after = try page(store)
         for (reason, count) in [
             ("not_authentic", 2), ("beyond_window", 1), ("malformed", 1), ("replayed_handshake", 0), ("conflicting_handshake", 1),
-            ("other", 1),
+            ("own_message", 1), ("other", 1),
         ] {
             #expect(after.contains("smsgw_decrypt_failures{reason=\"\(reason)\"} \(count)"), "\(reason): \(after)")
         }

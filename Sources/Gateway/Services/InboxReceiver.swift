@@ -185,6 +185,10 @@ public struct InboxReceiver: Service {
                 metadata: [
                     GatewayLog.contact: "\(contact)", GatewayLog.failures: "\(failures)",
                 ])
+        case .reflected(let contact, _):
+            logger.notice(
+                "This side's own SMS came back from the contact's number; not counted as a failure.",
+                metadata: [GatewayLog.contact: "\(contact)"])
         case .plain:
             logger.info("Plain SMS received.")
         case .resync(let contact, let completed, _):

@@ -20,6 +20,9 @@ enum IncomingOutcome: Sendable, Equatable {
     case duplicate(contact: String, message: Int64)
     /// Failed verification; `failures` consecutive ones so far.
     case rejected(contact: String, failures: Int, message: Int64)
+    /// This side's own SMS, sent back from the contact's number (forwarded, or replayed): logged
+    /// as rejected, but neither counted against the contact nor kept for after a resync.
+    case reflected(contact: String, message: Int64)
     /// Not encrypted, or from a number that is no contact.
     case plain(message: Int64)
 
@@ -28,7 +31,7 @@ enum IncomingOutcome: Sendable, Equatable {
         switch self {
         case .alreadyProcessed, .statusReport, .deferred: nil
         case .decrypted(_, let message), .resync(_, _, let message), .duplicate(_, let message),
-            .rejected(_, _, let message), .plain(let message):
+            .rejected(_, _, let message), .reflected(_, let message), .plain(let message):
             message
         }
     }
@@ -93,6 +96,9 @@ enum IncomingProcessor {
             if error == .notAuthentic, try Acknowledgements.acknowledgeAgain(sms.text, from: contact, in: tx, now: now) {
                 return try duplicate(sms, from: contact, in: tx, now: now)
             }
+            if error == .notAuthentic, let own = try tx.outgoingMessage(sealedAs: sms.text) {
+                return try reflected(sms, own: own.id, from: contact, in: tx, now: now)
+            }
             return try reject(sms.text, from: contact, error: error, fingerprint: sms.fingerprint, in: tx, now: now)
         }
         _ = try tx.recordReceivedFingerprint(sms.fingerprint, at: now)
@@ -110,6 +116,20 @@ enum IncomingProcessor {
                 error: CipherError.duplicate.description, fingerprint: sms.fingerprint))
         _ = try tx.recordReceivedFingerprint(sms.fingerprint, at: now)
         return .duplicate(contact: contact.name, message: id)
+    }
+
+    /// This side's own SMS (log row `own`) came back from the contact's number: it says nothing
+    /// of the contact's keys, so no failure is counted and nothing is kept to retry.
+    private static func reflected(
+        _ sms: StoredMessage, own: Int64, from contact: Contact, in tx: StoreTransaction, now: Date
+    ) throws -> IncomingOutcome {
+        let id = try tx.appendLog(
+            NewLogEntry(
+                time: now, direction: .incoming, contact: contact, status: .rejected, ciphertext: sms.text,
+                error: IncomingMessage.reflectedNote(message: own, contact: contact.name),
+                fingerprint: sms.fingerprint))
+        _ = try tx.recordReceivedFingerprint(sms.fingerprint, at: now)
+        return .reflected(contact: contact.name, message: id)
     }
 
     private static func plain(

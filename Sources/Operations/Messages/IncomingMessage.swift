@@ -22,7 +22,9 @@ public import Store
 ///   not open is the caller's: the daemon logs it as rejected, counts it against the contact and
 ///   keeps it in quarantine for after a resync (the network delivered it; the sender may be out of
 ///   step), and records the SMS's fingerprint; by hand a failure changes nothing at all (the
-///   person still holds the text, most likely mis-copied it, and can paste it again).
+///   person still holds the text, most likely mis-copied it, and can paste it again), and a
+///   paste that does not verify is told apart when it is this side's own SMS or another
+///   contact's (``Messages/misdirection(of:pastedAs:store:now:using:)``).
 public enum IncomingMessage {
     /// Saves the state `result` carries and logs the message, in the caller's transaction.
     ///
@@ -78,6 +80,13 @@ public enum IncomingMessage {
 }
 
 extension IncomingMessage {
+    /// The log's sentence for this side's own SMS (log row `message`, sent to `contact`) come
+    /// back from the contact's number, forwarded or replayed: the daemon logs it as rejected but
+    /// neither counts it against the contact nor keeps it, as it says nothing of the contact's keys.
+    public static func reflectedNote(message: Int64, contact: String) -> String {
+        "This side's own SMS (message \(message), sent to \(contact)) came back from \(contact)'s number, forwarded or replayed; not counted as a failure and not kept."
+    }
+
     /// What every data message that opened does to its contact, whatever it carries: the new
     /// state is saved, the receive time recorded and the failure count cleared.
     static func accept(_ session: Session, from contact: Contact, in tx: StoreTransaction, now: Date) throws {

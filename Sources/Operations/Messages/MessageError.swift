@@ -22,10 +22,16 @@ public enum MessageError: CategorizedError, Sendable, Equatable {
     case nothingToDecrypt
     /// A ciphertext to decrypt as long as several SMS: two or more pasted at once.
     case severalMessages(characters: Int)
+    /// A ciphertext to decrypt that this side sealed itself (message `id`, for `contact`): pasted
+    /// back by mistake; only the contact's keys open it.
+    case ownMessage(id: Int64, contact: String)
+    /// A ciphertext pasted as one contact's (`pastedAs`) that another contact's keys open;
+    /// `alreadyReceived` when that contact's message was decrypted before.
+    case fromAnotherContact(named: String, pastedAs: String, alreadyReceived: Bool)
 
     public var category: ErrorCategory {
         switch self {
-        case .emptyText, .partLimit, .nothingToDecrypt, .severalMessages: .invalidInput
+        case .emptyText, .partLimit, .nothingToDecrypt, .severalMessages, .ownMessage, .fromAnotherContact: .invalidInput
         case .peerReadsOneMessage, .nothingToRetry, .keysRestored, .keysRestoredBeforeText: .conflict
         }
     }
@@ -48,6 +54,12 @@ public enum MessageError: CategorizedError, Sendable, Equatable {
             "Nothing was given to decrypt; paste the whole SMS, all 160 characters."
         case .severalMessages(let characters):
             "This holds \(characters) characters, as many as \(characters / ProtocolConstants.wireLength) SMS pasted together; decrypt them one at a time (nothing was changed)."
+        case .ownMessage(let id, let contact):
+            "This is message \(id), which this side encrypted for \(contact): only \(contact) can decrypt it, as each direction has keys of its own (nothing was changed)."
+        case .fromAnotherContact(let name, let pastedAs, true):
+            "This message is from \(name), not \(pastedAs), and was already decrypted as \(name)'s; see the log (nothing was changed)."
+        case .fromAnotherContact(let name, let pastedAs, false):
+            "This message is from \(name), not \(pastedAs): decrypt it as \(name)'s (nothing was changed)."
         }
     }
 }

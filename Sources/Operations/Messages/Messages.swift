@@ -134,19 +134,26 @@ public enum Messages {
     ///   - now: The clock, for the window's key ages and the log.
     ///   - rng: Randomness for a resync answer.
     /// - Returns: The text, or what a resync handshake did (with the answer to send back by hand).
-    /// - Throws: ``SMSCipher/CipherError`` when it does not verify (altered, a duplicate, too far
+    /// - Throws: ``MessageError/ownMessage(id:contact:)`` for an SMS this side sealed, and
+    ///   ``MessageError/fromAnotherContact(named:pastedAs:alreadyReceived:)`` for one another
+    ///   contact's keys open (see ``misdirection(of:pastedAs:store:now:using:)``);
+    ///   ``SMSCipher/CipherError`` when it does not verify otherwise (altered, a duplicate, too far
     ///   ahead); ``Store/StoreError/notFound(_:)``; ``ContactError/notPaired(contact:)``.
     public static func decrypt(
         _ ciphertext: String, from contactName: String, store: UnlockedStore, now: Date,
         using rng: inout some RandomNumberGenerator
     ) throws -> AppliedMessage {
         let text = ciphertext.trimmingCharacters(in: .whitespacesAndNewlines)
-        return try store.write(.contact(named: contactName)) { tx in
-            let contact = try tx.contact(named: contactName)
-            try refuseAsNoMessage(text)
-            let result = try tx.requirePairedSession(for: contact).opening(text, now: now, using: &rng)
-            return try IncomingMessage.apply(
-                result, ciphertext: text, from: contact, fingerprint: nil, path: .byHand, in: tx, now: now, using: &rng)
+        do {
+            return try store.write(.contact(named: contactName)) { tx in
+                let contact = try tx.contact(named: contactName)
+                try refuseAsNoMessage(text)
+                let result = try tx.requirePairedSession(for: contact).opening(text, now: now, using: &rng)
+                return try IncomingMessage.apply(
+                    result, ciphertext: text, from: contact, fingerprint: nil, path: .byHand, in: tx, now: now, using: &rng)
+            }
+        } catch CipherError.notAuthentic {
+            throw try misdirection(of: text, pastedAs: contactName, store: store, now: now, using: &rng) ?? CipherError.notAuthentic
         }
     }
 }

@@ -14,6 +14,8 @@ public enum DecryptFailureReason: String, Sendable, Hashable, CaseIterable {
     case replayedHandshake = "replayed_handshake"
     /// A second, different answer to this side's resync.
     case conflictingHandshake = "conflicting_handshake"
+    /// This side's own SMS, come back from the contact's number (``IncomingMessage/reflectedNote(message:contact:)``).
+    case ownMessage = "own_message"
     /// Any other sentence (a newer version's, or none).
     case other
 
@@ -27,10 +29,18 @@ public enum DecryptFailureReason: String, Sendable, Hashable, CaseIterable {
         (.malformed, CipherError.malformed(.outOfRange).description),
         (.replayedHandshake, CipherError.replayedHandshake.description),
         (.conflictingHandshake, CipherError.conflictingHandshake.description),
+        (
+            .ownMessage,
+            stem(IncomingMessage.reflectedNote(message: 1, contact: "a"), IncomingMessage.reflectedNote(message: 2, contact: "b"))
+        ),
     ]
 
     private static func stem(_ one: CipherError, _ other: CipherError) -> String {
-        String(zip(one.description, other.description).prefix { $0 == $1 }.map(\.0))
+        stem(one.description, other.description)
+    }
+
+    private static func stem(_ one: String, _ other: String) -> String {
+        String(zip(one, other).prefix { $0 == $1 }.map(\.0))
     }
 
     /// The reason a logged error sentence gives.

@@ -45,6 +45,15 @@ enum StoreDialect: Sendable {
         }
     }
 
+    /// The condition that `column` holds the next argument as a substring, compared exactly:
+    /// SQLite's `instr`, PostgreSQL's `strpos` (not `LIKE`, whose `%` and `_` a ciphertext holds).
+    func containing(_ column: String) -> String {
+        switch self {
+        case .sqlite: "instr(\(column), ?) > 0"
+        case .postgresql: "strpos(\(column), ?) > 0"
+        }
+    }
+
     /// PostgreSQL texts by their SQLite spelling. The statements are the store's own, so the
     /// cache holds at most one entry per statement in the code.
     private static let translated = Mutex<[String: String]>([:])

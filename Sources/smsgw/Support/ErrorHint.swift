@@ -28,6 +28,12 @@ enum ErrorHint {
             "Add it with `smsgw vault edit \(Shell.quote(title)) --totp -` (the URI is asked for, masked)."
         case MessageError.severalMessages:
             "To decrypt several at once, pipe them in one per line with `--lines`."
+        case MessageError.ownMessage(let id, _):
+            "`smsgw log show \(id)` shows it."
+        case MessageError.fromAnotherContact(let name, _, false):
+            "Run `smsgw decrypt \(Shell.quote(name))`."
+        case MessageError.fromAnotherContact(let name, _, true):
+            "`smsgw log --contact \(Shell.quote(name))` shows it."
         case ResyncError.requestWaiting(let contact, _):
             "Run `smsgw resync \(Shell.quote(contact)) --accept`, or `--reject`."
         case let error as DaemonError:

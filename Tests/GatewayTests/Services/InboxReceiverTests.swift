@@ -91,6 +91,21 @@ struct InboxReceiverTests {
         #expect(rig.modem.stored.isEmpty)
     }
 
+    @Test func ourOwnSMSComingBackIsLoggedButNeitherCountedNorKept() async throws {
+        let rig = try await MemoryRig.make()
+        var rng = SystemRandomNumberGenerator()
+        let sent = try Messages.encrypt("sent to bob", for: "bob", store: rig.store, now: Date(), using: &rng)
+        rig.modem.deliver(rig.sms(sent.ciphertexts[0]))
+        await Self.scan(rig)
+        let row = try #require(try rig.incoming(.rejected).first)
+        #expect(row.error == IncomingMessage.reflectedNote(message: sent.logID, contact: "bob"))
+        #expect(DecryptFailureReason(error: row.error) == .ownMessage)
+        let bob = try rig.store.contact(named: "bob")
+        #expect(bob.verificationFailures == 0)
+        #expect(try rig.store.read { try $0.quarantined(for: bob) }.isEmpty)
+        #expect(rig.modem.stored.isEmpty)
+    }
+
     @Test func aPlainSMSFromAStrangerTouchesNoContact() async throws {
         let rig = try await MemoryRig.make()
         let before = try rig.store.read { try $0.session(for: $0.contact(named: "bob")) }
