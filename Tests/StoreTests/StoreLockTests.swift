@@ -4,8 +4,8 @@ import Testing
 
 @testable import Store
 
-/// The store lock: every open store holds it shared, a restore exclusive, and neither waits for
-/// the other. flock locks belong to the open file description, so stores opened in this one
+/// The store lock: every open store holds it shared, a restore exclusive; only a restore waits,
+/// briefly, for a holder that lets go at once. flock locks belong to the open file description, so stores opened in this one
 /// process conflict with a restore as other processes' do.
 struct StoreLockTests {
     @Test func anOpenStoreKeepsARestoreOutUntilItCloses() throws {
@@ -15,14 +15,29 @@ struct StoreLockTests {
             let path = directory.url.appendingPathComponent(StoreLock.fileName).path
             #expect(FilePermissions.mode(of: path) == 0o600)
             let refusal = StoreError.inUse(.open(directory: directory.url.path))
-            #expect(throws: refusal) { try StoreLock.exclusive(directory: directory.url) }
+            #expect(throws: refusal) { try StoreLock.exclusive(directory: directory.url, patience: .zero) }
             #expect(refusal.category == .busy && refusal.description.contains("Another smsgw process has the store in"))
             try store.close()
-            #expect(throws: refusal) { try StoreLock.exclusive(directory: directory.url) }
+            #expect(throws: refusal) { try StoreLock.exclusive(directory: directory.url, patience: .milliseconds(200)) }
             try second.close()
             let lock = try StoreLock.exclusive(directory: directory.url)
             lock.release()
             try directory.open().close()
+        }
+    }
+
+    @Test func aRestoreWaitsBrieflyForAHolderThatLetsGoAtOnce() throws {
+        try TestStore.withDirectory { directory in
+            let store = try directory.open()
+            // A shell completion, or a one-shot command, closes its store a moment later.
+            let closed = DispatchSemaphore(value: 0)
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) {
+                try? store.close()
+                closed.signal()
+            }
+            let lock = try StoreLock.exclusive(directory: directory.url, patience: .seconds(60))
+            closed.wait()
+            lock.release()
         }
     }
 

@@ -16,8 +16,9 @@ import SystemCalls
 /// A process that commits to the store while a restore copies it aside and renames the backup
 /// over it would write to the replaced file (or an unlinked one), and the write would be lost.
 /// With this lock a restore starts only when no other process has the store open, and no process
-/// opens it until the restore has finished: neither side waits, the one that comes second is
-/// refused with ``StoreError/inUse(_:)``. The kernel drops the lock when the process exits or is
+/// opens it until the restore has finished: the one that comes second is refused with
+/// ``StoreError/inUse(_:)``, a restore after waiting briefly for a holder that lets go at once
+/// (``exclusive(directory:patience:)``), any other at once. The kernel drops the lock when the process exits or is
 /// killed. A lock belongs to one open file description, so two opens in one process conflict as
 /// two processes do.
 public final class StoreLock: Sendable {
@@ -62,11 +63,20 @@ public final class StoreLock: Sendable {
     /// Takes the lock of `directory` exclusive, for a restore: only while no other process (and
     /// no other open store of this process) has the store open.
     ///
+    /// A holder may be one that lets go at once (a shell completing a contact's name reads for a
+    /// few milliseconds), so the lock is asked for again every 50 ms for up to `patience` before
+    /// the restore is refused; a daemon or `log --follow` holds it far longer.
+    ///
     /// - Throws: ``StoreError/inUse(_:)`` (``StoreError/InUse/open(directory:)``) when another
-    ///   holds it; ``StoreError/configuration(_:)`` when the lock file cannot be used.
-    public static func exclusive(directory: URL) throws(StoreError) -> StoreLock {
-        guard let lock = try take(.exclusive, directory: directory) else { throw .inUse(.open(directory: directory.path)) }
-        return lock
+    ///   holds it all that time; ``StoreError/configuration(_:)`` when the lock file cannot be used.
+    public static func exclusive(directory: URL, patience: Duration = .seconds(2)) throws(StoreError) -> StoreLock {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: patience)
+        while true {
+            if let lock = try take(.exclusive, directory: directory) { return lock }
+            guard clock.now < deadline else { throw .inUse(.open(directory: directory.path)) }
+            usleep(50_000)
+        }
     }
 
     /// Runs `body` holding the lock of `directory` shared, without creating the lock file: for a
