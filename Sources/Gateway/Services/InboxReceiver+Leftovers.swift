@@ -118,7 +118,7 @@ extension InboxReceiver {
         do {
             let sender = parts.first.flatMap { try? PhoneNumber($0.number) }
             let outcome = try await context.store.write(.contact(number: sender)) { tx in
-                try IncomingProcessor.processParts(parts, note: note, in: tx)
+                try IncomingProcessor.processParts(parts, note: note, resync: context.resync, in: tx)
             }
             await record(outcome, link: link, logger: logger)
             for part in parts { await delete(part.location, fingerprint: part.fingerprint, link: link, logger: logger) }

@@ -82,53 +82,63 @@ enum IncomingProcessor {
         guard sms.coding == .gsm7, sms.concatenation == nil, let session = try tx.loadSession(for: contact) else {
             return try plain(sms.text, from: contact, fingerprint: sms.fingerprint, in: tx, now: now)
         }
+        return try open(sms.text, fingerprint: sms.fingerprint, from: contact, session: session, resync: resync, in: tx, now: now)
+    }
+
+    /// Opens a ciphertext from `contact` with its session and applies it, or says what it was
+    /// instead: plain text (not a ciphertext at all), a duplicate, this side's own SMS come back,
+    /// or a failure (logged as rejected, counted and kept for after a resync).
+    private static func open(
+        _ text: String, fingerprint: String, from contact: Contact, session: Session, resync: ResyncSettings,
+        in tx: StoreTransaction, now: Date
+    ) throws -> IncomingOutcome {
         var rng = SystemRandomNumberGenerator()
         let result: OpenResult
         do {
-            result = try session.opening(sms.text, now: now, using: &rng)
+            result = try session.opening(text, now: now, using: &rng)
         } catch CipherError.malformed {
-            return try plain(sms.text, from: contact, fingerprint: sms.fingerprint, in: tx, now: now)
+            return try plain(text, from: contact, fingerprint: fingerprint, in: tx, now: now)
         } catch CipherError.duplicate {
-            _ = try Acknowledgements.acknowledgeAgain(sms.text, from: contact, in: tx, now: now)
-            return try duplicate(sms, from: contact, in: tx, now: now)
+            _ = try Acknowledgements.acknowledgeAgain(text, from: contact, in: tx, now: now)
+            return try duplicate(text, fingerprint: fingerprint, from: contact, in: tx, now: now)
         } catch {
             // A copy re-sent for want of an acknowledgement, whose key is gone: a duplicate, not a failure.
-            if error == .notAuthentic, try Acknowledgements.acknowledgeAgain(sms.text, from: contact, in: tx, now: now) {
-                return try duplicate(sms, from: contact, in: tx, now: now)
+            if error == .notAuthentic, try Acknowledgements.acknowledgeAgain(text, from: contact, in: tx, now: now) {
+                return try duplicate(text, fingerprint: fingerprint, from: contact, in: tx, now: now)
             }
-            if error == .notAuthentic, let own = try tx.outgoingMessage(sealedAs: sms.text) {
-                return try reflected(sms, own: own.id, from: contact, in: tx, now: now)
+            if error == .notAuthentic, let own = try tx.outgoingMessage(sealedAs: text) {
+                return try reflected(text, fingerprint: fingerprint, own: own.id, from: contact, in: tx, now: now)
             }
-            return try reject(sms.text, from: contact, error: error, fingerprint: sms.fingerprint, in: tx, now: now)
+            return try reject(text, from: contact, error: error, fingerprint: fingerprint, in: tx, now: now)
         }
-        _ = try tx.recordReceivedFingerprint(sms.fingerprint, at: now)
+        _ = try tx.recordReceivedFingerprint(fingerprint, at: now)
         let applied = try IncomingMessage.apply(
-            result, ciphertext: sms.text, from: contact, fingerprint: sms.fingerprint, path: .gateway(resync), in: tx, now: now,
+            result, ciphertext: text, from: contact, fingerprint: fingerprint, path: .gateway(resync), in: tx, now: now,
             using: &rng)
         return IncomingOutcome(applied)
     }
 
-    private static func duplicate(_ sms: StoredMessage, from contact: Contact, in tx: StoreTransaction, now: Date) throws -> IncomingOutcome
-    {
+    private static func duplicate(
+        _ text: String, fingerprint: String, from contact: Contact, in tx: StoreTransaction, now: Date
+    ) throws -> IncomingOutcome {
         let id = try tx.appendLog(
             NewLogEntry(
-                time: now, direction: .incoming, contact: contact, status: .duplicate, ciphertext: sms.text,
-                error: CipherError.duplicate.description, fingerprint: sms.fingerprint))
-        _ = try tx.recordReceivedFingerprint(sms.fingerprint, at: now)
+                time: now, direction: .incoming, contact: contact, status: .duplicate, ciphertext: text,
+                error: CipherError.duplicate.description, fingerprint: fingerprint))
+        _ = try tx.recordReceivedFingerprint(fingerprint, at: now)
         return .duplicate(contact: contact.name, message: id)
     }
 
     /// This side's own SMS (log row `own`) came back from the contact's number: it says nothing
     /// of the contact's keys, so no failure is counted and nothing is kept to retry.
     private static func reflected(
-        _ sms: StoredMessage, own: Int64, from contact: Contact, in tx: StoreTransaction, now: Date
+        _ text: String, fingerprint: String, own: Int64, from contact: Contact, in tx: StoreTransaction, now: Date
     ) throws -> IncomingOutcome {
         let id = try tx.appendLog(
             NewLogEntry(
-                time: now, direction: .incoming, contact: contact, status: .rejected, ciphertext: sms.text,
-                error: IncomingMessage.reflectedNote(message: own, contact: contact.name),
-                fingerprint: sms.fingerprint))
-        _ = try tx.recordReceivedFingerprint(sms.fingerprint, at: now)
+                time: now, direction: .incoming, contact: contact, status: .rejected, ciphertext: text,
+                error: IncomingMessage.reflectedNote(message: own, contact: contact.name), fingerprint: fingerprint))
+        _ = try tx.recordReceivedFingerprint(fingerprint, at: now)
         return .reflected(contact: contact.name, message: id)
     }
 
@@ -190,10 +200,15 @@ enum IncomingProcessor {
     }
 
     /// Logs a concatenated plain SMS reassembled from its parts, and records each part.
+    ///
+    /// A complete group from a paired contact that holds exactly one ciphertext's 160 characters
+    /// is opened as one: a phone-only peer's SMS app that chose UCS-2 (or split the text itself)
+    /// sends the ciphertext as several parts, and the MAC decides as for any SMS.
     /// - Parameter note: Why only some parts are logged (nil for a complete group); it becomes
     ///   the log entry's note, so the log says which parts arrived.
     static func processParts(
-        _ parts: [StoredMessage], note: String? = nil, in tx: StoreTransaction, now: Date = Date()
+        _ parts: [StoredMessage], note: String? = nil, resync: ResyncSettings = ResyncSettings(), in tx: StoreTransaction,
+        now: Date = Date()
     ) throws -> IncomingOutcome {
         let fresh = try parts.filter { try !tx.hasReceivedFingerprint($0.fingerprint) }
         guard !fresh.isEmpty, let first = parts.first else { return .alreadyProcessed }
@@ -202,6 +217,12 @@ enum IncomingProcessor {
         for part in parts { byPart[part.concatenation?.part ?? 0] = byPart[part.concatenation?.part ?? 0] ?? part.text }
         let text = byPart.keys.sorted().compactMap { byPart[$0] }.joined()
         let contact = try (try? PhoneNumber(first.number)).flatMap { try tx.contact(withNumber: $0) }
+        if note == nil, let contact, text.count == ProtocolConstants.wireLength, let session = try tx.loadSession(for: contact) {
+            let outcome = try open(
+                text, fingerprint: first.fingerprint, from: contact, session: session, resync: resync, in: tx, now: now)
+            for part in parts { _ = try tx.recordReceivedFingerprint(part.fingerprint, at: now) }
+            return outcome
+        }
         let id = try tx.appendLog(
             NewLogEntry(
                 time: now, direction: .incoming, contact: contact, remoteNumber: first.number, status: .plain, text: text,

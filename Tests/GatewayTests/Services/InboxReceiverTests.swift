@@ -170,6 +170,23 @@ struct InboxReceiverTests {
         #expect(rig.modem.stored.isEmpty)
     }
 
+    @Test("A ciphertext a phone sent as UCS-2 parts is joined and opened like any SMS")
+    func aCiphertextInUCS2PartsOpens() async throws {
+        let rig = try await MemoryRig.make()
+        let sealed = Array(try rig.sealedByBob("sent from a phone"))
+        // 160 characters in UCS-2 take 3 parts of at most 67; they arrive out of order.
+        for (index, start) in [(2, 67), (1, 0), (3, 134)] {
+            var part = rig.sms(
+                String(sealed[start..<min(start + 67, sealed.count)]), concatenation: .init(reference: 9, part: index, total: 3))
+            part.coding = .ucs2
+            rig.modem.deliver(part)
+        }
+        await Self.scan(rig)
+        #expect(try rig.incoming(.decrypted).map(\.text) == ["sent from a phone"])
+        #expect(try rig.incoming(.plain).isEmpty)
+        #expect(rig.modem.stored.isEmpty)
+    }
+
     @Test func anUnreadableEntryIsLoggedOnceAndDeleted() async throws {
         let rig = try await MemoryRig.make()
         let entry = UnreadableEntry(
