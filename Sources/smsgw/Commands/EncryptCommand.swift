@@ -15,7 +15,8 @@ struct EncryptCommand: ParsableCommand {
             for `-`); an argument works, with a warning. The new key state and the log entry commit \
             before the ciphertext is printed, so a crash never reuses a pad. A text over 141 septets \
             becomes parts, one line each: send every line. --lines: one message of one SMS per \
-            stdin line, one ciphertext per output line. See docs/CLI.md.
+            stdin line, one ciphertext per output line. --qr draws each SMS as a QR code above its \
+            line, for a phone's camera to copy into its SMS app. See docs/CLI.md.
             """
     )
 
@@ -41,10 +42,17 @@ struct EncryptCommand: ParsableCommand {
     )
     var json = false
 
+    @Flag(help: "Draw each SMS as a QR code above its line, for a phone's camera (light text on a dark terminal).")
+    var qr = false
+
+    @Flag(help: "Draw the QR codes for dark text on a light background.")
+    var lightBackground = false
+
     func validate() throws {
         if lines, let text, text != "-" {
             throw ValidationError("--lines reads stdin; leave out the text argument.")
         }
+        if qr, lines || json { throw ValidationError("--qr draws for a person to scan; leave out --lines and --json.") }
     }
 
     func run() throws {
@@ -73,6 +81,11 @@ struct EncryptCommand: ParsableCommand {
         if sealed.ciphertexts.count > 1, !json {
             Output.diagnostic("The text takes \(sealed.ciphertexts.count) SMS, one per line below; send them all.")
         }
-        return json ? try Output.json(sealed) : sealed.ciphertext
+        if json { return try Output.json(sealed) }
+        guard qr else { return sealed.ciphertext }
+        // Each SMS under its own code; the line stays for a paste. A ciphertext always fits one.
+        return try sealed.ciphertexts.map { ciphertext in
+            try QRDrawing.draw(text: ciphertext, invert: !lightBackground, instead: "leave out --qr") + ciphertext
+        }.joined(separator: "\n")
     }
 }
