@@ -10,7 +10,8 @@ import PostgresNIO
 /// - `smsgw_outbox`: a row was queued (``StoreTransaction/enqueueOutbox(_:to:messageID:kind:now:)``)
 ///   or a dead node's claims were queued again (``StoreTransaction/recordHeartbeat(_:now:)``).
 ///   The node whose modem is to send it claims it at once, not at its next fallback read.
-/// - `smsgw_commits`: any write transaction committed (``GatewayStore/writeTransaction(_:_:)``).
+/// - `smsgw_commits`: a write transaction that wrote a row committed
+///   (``GatewayStore/writeTransaction(_:_:)``; one that changed nothing notifies no one).
 ///   Each node rings its ``GatewayStore/commits`` on it, as its own commits do: its event streams
 ///   and its webhook dispatcher read the other nodes' messages and events at once, and its
 ///   ``APITokenCache`` reads the tokens again. The payload is the writing process's
@@ -169,9 +170,20 @@ extension StoreTransaction {
 }
 
 extension StoreDatabase {
-    /// Tells the other nodes that this transaction committed, once it does (PostgreSQL only).
+    /// Tells the other nodes that this transaction committed, once it does, if it wrote anything
+    /// (PostgreSQL only).
+    ///
+    /// The server knows whether it did: a transaction is given a transaction id by its first
+    /// write of a row (an insert, update or delete, its triggers' included, or a row lock), and
+    /// never otherwise. One that read, or whose statements matched no row (a claim finding no
+    /// due row, a token removal naming none), has none and wakes no node. Counting the rows each
+    /// statement reported would miss the writes of `… RETURNING` statements read as rows and of
+    /// triggers; the id misses nothing, and only a row locked and left unchanged notifies for
+    /// nothing. `txid_current_if_assigned()` rather than its PostgreSQL 13 name, for 12.
     func notifyCommit(origin: String) throws {
         guard dialect == .postgresql else { return }
-        try execute(sql: "NOTIFY \(StoreNotices.commitChannel), '\(origin)'")
+        _ = try rows(
+            sql: "SELECT pg_notify(?, ?) WHERE txid_current_if_assigned() IS NOT NULL",
+            arguments: [StoreNotices.commitChannel, origin])
     }
 }
