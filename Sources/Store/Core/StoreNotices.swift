@@ -17,8 +17,10 @@ import PostgresNIO
 ///   ``APITokenCache`` reads the tokens again. The payload is the writing process's
 ///   ``GatewayStore/commitOrigin``, so a node skips its own commits, which it rang already.
 ///
-/// ``run(outbox:)`` holds one connection with `LISTEN` on both. A notice names no row, contact or
-/// text. After each connection it rings ``GatewayStore/commits`` and calls `outbox` once:
+/// ``run(outbox:)`` holds one connection with `LISTEN` on both, over TCP with keepalive
+/// (``PostgresKeepalive``): a server gone without a word ends it within about two minutes, and it
+/// connects again, rather than waiting for notices that never come. A notice names no row,
+/// contact or text. After each connection it rings ``GatewayStore/commits`` and calls `outbox` once:
 /// anything committed while it was not listening is then read. While it is not connected,
 /// ``CommitSignal/hearsOtherNodes`` is false and a reader falls back on its interval.
 ///
@@ -66,8 +68,8 @@ public final class StoreNotices: Sendable {
             do {
                 let connection: PostgresConnection
                 do {
-                    connection = try await PostgresConnection.connect(
-                        configuration: try address.connectionConfiguration(), id: 2, logger: logger)
+                    connection = try await PostgresKeepalive.connect(
+                        try address.connectionConfiguration(), id: 2, logger: logger)
                 } catch {
                     throw StoreError(connectingFailed: error)
                 }
