@@ -22,10 +22,10 @@ public enum StatusPage {
             title: "Status", viewer: viewer, section: .status, banners: banners(status), liveBanners: true, body: body)
     }
 
-    /// A problem banner for a daemon that is not running, for a store that refuses writes, for
-    /// each node that is down or stopped without a clean shutdown, for each contact whose keys
-    /// were restored from a backup and not resynced since, and for each modem that is not ready;
-    /// the log page shows them too. All but the modems' carry a ``Banner/key``: the page's script
+    /// A problem banner for a daemon that is not running, for a store that refuses writes, for a
+    /// PostgreSQL notification queue above its threshold, for each node that is down or stopped
+    /// without a clean shutdown, for each contact whose keys were restored from a backup and not
+    /// resynced since, and for each modem that is not ready; the log page shows them too. All but the modems' carry a ``Banner/key``: the page's script
     /// keeps them current from ``liveBanners(_:)`` (the modems' follow their events).
     public static func banners(_ status: GatewayStatus) -> [Banner] {
         var banners: [Banner] = []
@@ -36,6 +36,9 @@ public enum StatusPage {
                     key: "daemon"))
         }
         if let refusal = status.storeRefusal { banners.append(Banner(.problem, refusal.sentence, key: "store")) }
+        if let warning = status.notificationQueueUsage.warning {
+            banners.append(Banner(.problem, warning, key: "notification-queue"))
+        }
         for node in status.nodes where node.state == .down || node.stoppedUncleanly {
             let sentence =
                 node.state == .down

@@ -74,6 +74,12 @@ final class APIMetrics: Sendable {
                 "webhook_waiting", [("endpoint", endpoint)],
                 "Journal events an endpoint takes that wait for their delivery (behind a retrying one, or not picked up yet).", count)
         }
+        if let usage = status.notificationQueueUsage.fraction {
+            gauges.set(
+                "postgres_notification_queue_usage_ratio", [],
+                "Fraction of the PostgreSQL server's notification queue in use (pg_notification_queue_usage()); every write fails once it is full.",
+                usage)
+        }
         for state in OutboxState.allCases { set("outbox", [("state", state.rawValue)], "Outbox SMS by state.", status.outbox[state] ?? 0) }
         for modem in status.modems {
             let name = ("modem", modem.name)

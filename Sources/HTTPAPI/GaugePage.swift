@@ -7,6 +7,15 @@ struct GaugePage {
 
     /// Sets `smsgw_NAME{labels}` to `value`.
     mutating func set(_ name: String, _ labels: [(String, String)], _ help: String, _ value: Int) {
+        set(name, labels, help, text: "\(value)")
+    }
+
+    /// Sets `smsgw_NAME{labels}` to the fraction `value`.
+    mutating func set(_ name: String, _ labels: [(String, String)], _ help: String, _ value: Double) {
+        set(name, labels, help, text: "\(value)")
+    }
+
+    private mutating func set(_ name: String, _ labels: [(String, String)], _ help: String, text value: String) {
         let metric = "smsgw_\(name)"
         let labelText = labels.isEmpty ? "" : "{" + labels.map { "\($0)=\"\(Self.escaped($1))\"" }.joined(separator: ",") + "}"
         let line = "\(metric)\(labelText) \(value)"

@@ -66,6 +66,19 @@ struct ConsoleLiveBannersTests {
         #expect(page.markup.contains("data-banner=\"node:north &lt;1&gt;\""))
     }
 
+    @Test("A PostgreSQL notification queue above 0.5 % is a banner; below it, none")
+    func notificationQueue() throws {
+        var status = GatewayStatus(modems: [], outbox: [:], contacts: [])
+        for fraction in [nil, 0, 0.004, 0.005] as [Double?] {
+            status.notificationQueueUsage = NotificationQueueUsage(fraction)
+            #expect(StatusPage.banners(status).isEmpty, "\(String(describing: fraction))")
+        }
+        status.notificationQueueUsage = NotificationQueueUsage(0.031)
+        let listed = try JSONDecoder().decode([[String: String]].self, from: Data(StatusPage.liveBanners(status).utf8))
+        #expect(listed.map { $0["key"] } == ["notification-queue"] && listed.first?["kind"] == "problem")
+        #expect(listed.first?["text"]?.hasPrefix("The PostgreSQL server's notification queue is 3.1 % full") == true)
+    }
+
     @Test("Without a live session the banners are refused")
     func signedOut() throws {
         let rig = try ConsoleControllerTests.Rig()

@@ -21,6 +21,12 @@ struct PostgresGatewayTests {
 
             try await rig.startBoth()
             try await rig.exchange("across backends")
+            // The running daemon's status carries the server's notification queue, healthy; the SQLite node's has none.
+            for (peer, postgres) in [(rig.alice, true), (rig.bob, false)] {
+                let status = try JSONSerialization.jsonObject(with: Data(peer.expect(["status", "--json"]).stdout.utf8)) as? [String: Any]
+                let usage = try #require(status?["notificationQueueUsage"], "the key is there on both backends")
+                #expect(postgres ? (usage as? Double).map { $0 >= 0 && $0 < 0.005 } == true : usage is NSNull, "\(usage)")
+            }
             try await rig.stopBoth()
             // Alice's data directory holds her node's locks, never a database.
             let files = try FileManager.default.contentsOfDirectory(atPath: rig.alice.dataDir.path)

@@ -137,6 +137,22 @@ struct MetricsPageTests {
         for state in OutboxState.allCases { #expect(first.contains("smsgw_outbox{state=\"\(state.rawValue)\"} 0")) }
     }
 
+    @Test(
+        "The PostgreSQL server's notification queue is a gauge, read at each scrape; SQLite has none", arguments: StoreBackendKind.allCases)
+    func notificationQueue(backend: StoreBackendKind) throws {
+        try TestStore.withAccount(on: backend) { _, _, store in
+            let lines = try page(store).split(separator: "\n").filter { $0.contains("smsgw_postgres_notification_queue_usage_ratio") }
+            guard backend == .postgresql else {
+                #expect(lines.isEmpty)
+                return
+            }
+            #expect(lines.count == 3 && lines[1] == "# TYPE smsgw_postgres_notification_queue_usage_ratio gauge")
+            // A healthy queue: 0, or the few pages the shared test cluster's other tests fill.
+            let value = try #require(lines.last?.split(separator: " ").last.flatMap { Double($0) })
+            #expect(value >= 0 && value < NotificationQueueUsage.warningFraction)
+        }
+    }
+
     @Test("A label value and help text are escaped as the text format wants them")
     func escaping() {
         var page = GaugePage()

@@ -202,4 +202,17 @@ struct OutboxTests {
         #expect(throws: StoreError.self) { _ = try store.otpEntry(named: "bank") }
         #expect(try store.otpEntries().count == 1)
     }
+
+    @Test("The texts' submit delays read as a histogram's buckets, count and sum", arguments: StoreBackendKind.allCases)
+    func submitDelays(_ backend: StoreBackendKind) throws {
+        let (_, _, store) = try unlockedStore(on: backend)
+        let bob = try contacts(store, ["bob"])[0]
+        try store.write { tx in
+            let sent = try tx.enqueueOutbox("sent", to: bob)
+            _ = try tx.enqueueOutbox("waiting", to: bob)
+            try tx.db.execute(sql: "UPDATE outbox SET sent_at = created_at + 0.25 WHERE id = ?", arguments: [sent])
+        }
+        let delays = try store.read { try $0.submitDelays(bounds: [0.1, 0.5, 1]) }
+        #expect(delays.atMost == [0, 1, 1] && delays.count == 1 && abs(delays.sum - 0.25) < 0.001, "\(delays)")
+    }
 }

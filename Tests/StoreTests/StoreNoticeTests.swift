@@ -87,4 +87,27 @@ struct StoreNoticeTests {
         await listening.value
         #expect(!commits.hearsOtherNodes)
     }
+
+    @Test("A write transaction that changed no row notifies no node; one that changed one does")
+    func emptyWritesAreNotHeard() async throws {
+        _ = try requirePostgres()
+        let location = try TestStoreLocation(.postgresql)
+        let (_, first) = try location.unlockedStore()
+        let second = try location.open()
+        let notices = try #require(second.notices(logger: TestStore.logger))
+        let commits = second.commits
+        let listening = Task { await notices.run {} }
+        defer { listening.cancel() }
+        try await waitFor("the listener to connect") { commits.hearsOtherNodes && commits.count == 1 }
+
+        // Nothing written at all, then a statement that matched no row.
+        try first.write { _ in }
+        try first.write { _ = try $0.removeAPIToken(named: "nobody") }
+        // Notices arrive in commit order: once the real write's is heard, an earlier one would have been.
+        try first.write { try $0.addAPIToken(APITokenRecord(name: "one", hash: Data(count: 32), scopes: "send", createdAt: Date())) }
+        try await waitFor("the real write's notice") { commits.count >= 2 }
+        #expect(commits.count == 2)
+        listening.cancel()
+        await listening.value
+    }
 }

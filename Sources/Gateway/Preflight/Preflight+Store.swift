@@ -51,7 +51,8 @@ extension Preflight {
         return findings
     }
 
-    /// The PostgreSQL store: reachable, migrated, and durable enough (``ServerDurability``).
+    /// The PostgreSQL store: reachable, migrated, and durable enough (``ServerDurability``), with
+    /// a warning when its server's notification queue fills (``NotificationQueueUsage``).
     private static func postgres(_ directory: URL, settings: StoreSettings) -> PreflightFinding {
         do {
             let store = try settings.open(
@@ -59,10 +60,12 @@ extension Preflight {
             defer { try? store.close() }
             let verdict = try store.serverDurability()?.verdict(allowAsynchronousReplicas: settings.allowAsynchronousReplicas)
             let detail = "postgresql, \(store.location)"
+            // A queue filling up is a warning: serve can start, and would fail only once it is full.
+            let queue = try store.notificationQueueUsage().warning.map { "; notification queue warning: \($0)" } ?? ""
             switch verdict {
             case .refused(let sentence): return PreflightFinding("store", "\(detail): \(sentence)", .problem(.configuration))
-            case .warning(let sentence): return PreflightFinding("store", "\(detail); durability warning: \(sentence)")
-            case .durable, nil: return PreflightFinding("store", "\(detail); durable (synchronous_commit and standbys checked)")
+            case .warning(let sentence): return PreflightFinding("store", "\(detail); durability warning: \(sentence)\(queue)")
+            case .durable, nil: return PreflightFinding("store", "\(detail); durable (synchronous_commit and standbys checked)\(queue)")
             }
         } catch {
             return PreflightFinding("store", "", .failed(error))

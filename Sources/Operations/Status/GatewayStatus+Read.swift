@@ -2,8 +2,8 @@ public import Foundation
 public import Store
 
 extension GatewayStatus {
-    /// Modems (as the daemons last recorded them), the nodes, the queue and every contact's sync
-    /// state, from one read snapshot of the store.
+    /// Modems (as the daemons last recorded them), the nodes, the queue, every contact's sync
+    /// state and the PostgreSQL server's notification queue, from one read snapshot of the store.
     ///
     /// - Parameters:
     ///   - now: The clock, for which failures are recent enough to list and which nodes are down.
@@ -15,10 +15,12 @@ extension GatewayStatus {
             var outbox: [OutboxState: Int] = [:]
             for state in OutboxState.allCases { outbox[state] = counts[state] ?? 0 }
             let modems = try reader.modemStatuses()
-            return GatewayStatus(
+            var status = GatewayStatus(
                 modems: modems, nodes: try nodes(in: reader, modems: modems, now: now, ended: ended), outbox: outbox,
                 queue: try queueEntries(in: reader, now: now),
                 contacts: try reader.contacts().map { try ContactStatus.read($0, in: reader) })
+            status.notificationQueueUsage = try reader.notificationQueueUsage()
+            return status
         }
     }
 

@@ -25,6 +25,10 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
     /// received SMS, an outbox, event, status or heartbeat write) until one succeeds and no
     /// received SMS waits on a modem (nil otherwise, and whenever no daemon runs).
     public var storeRefusal: StoreRefusal?
+    /// How full the PostgreSQL server's notification queue is, which a listening session that
+    /// stopped reading fills until every write fails (see ``Store/NotificationQueueUsage``). In
+    /// JSON the fraction, 0 to 1, always present: `null` on SQLite.
+    public var notificationQueueUsage = NotificationQueueUsage(nil)
 
     public init(
         modems: [ModemStatusRecord], nodes: [NodeStatus] = [], outbox: [OutboxState: Int], queue: [OutboxEntry] = [],

@@ -10,14 +10,17 @@ import PostgresNIO
 /// - `smsgw_outbox`: a row was queued (``StoreTransaction/enqueueOutbox(_:to:messageID:kind:now:)``)
 ///   or a dead node's claims were queued again (``StoreTransaction/recordHeartbeat(_:now:)``).
 ///   The node whose modem is to send it claims it at once, not at its next fallback read.
-/// - `smsgw_commits`: any write transaction committed (``GatewayStore/writeTransaction(_:_:)``).
+/// - `smsgw_commits`: a write transaction that wrote a row committed
+///   (``GatewayStore/writeTransaction(_:_:)``; one that changed nothing notifies no one).
 ///   Each node rings its ``GatewayStore/commits`` on it, as its own commits do: its event streams
 ///   and its webhook dispatcher read the other nodes' messages and events at once, and its
 ///   ``APITokenCache`` reads the tokens again. The payload is the writing process's
 ///   ``GatewayStore/commitOrigin``, so a node skips its own commits, which it rang already.
 ///
-/// ``run(outbox:)`` holds one connection with `LISTEN` on both. A notice names no row, contact or
-/// text. After each connection it rings ``GatewayStore/commits`` and calls `outbox` once:
+/// ``run(outbox:)`` holds one connection with `LISTEN` on both, over TCP with keepalive
+/// (``PostgresKeepalive``): a server gone without a word ends it within about two minutes, and it
+/// connects again, rather than waiting for notices that never come. A notice names no row,
+/// contact or text. After each connection it rings ``GatewayStore/commits`` and calls `outbox` once:
 /// anything committed while it was not listening is then read. While it is not connected,
 /// ``CommitSignal/hearsOtherNodes`` is false and a reader falls back on its interval.
 ///
@@ -65,8 +68,8 @@ public final class StoreNotices: Sendable {
             do {
                 let connection: PostgresConnection
                 do {
-                    connection = try await PostgresConnection.connect(
-                        configuration: try address.connectionConfiguration(), id: 2, logger: logger)
+                    connection = try await PostgresKeepalive.connect(
+                        try address.connectionConfiguration(), id: 2, logger: logger)
                 } catch {
                     throw StoreError(connectingFailed: error)
                 }
@@ -169,9 +172,20 @@ extension StoreTransaction {
 }
 
 extension StoreDatabase {
-    /// Tells the other nodes that this transaction committed, once it does (PostgreSQL only).
+    /// Tells the other nodes that this transaction committed, once it does, if it wrote anything
+    /// (PostgreSQL only).
+    ///
+    /// The server knows whether it did: a transaction is given a transaction id by its first
+    /// write of a row (an insert, update or delete, its triggers' included, or a row lock), and
+    /// never otherwise. One that read, or whose statements matched no row (a claim finding no
+    /// due row, a token removal naming none), has none and wakes no node. Counting the rows each
+    /// statement reported would miss the writes of `… RETURNING` statements read as rows and of
+    /// triggers; the id misses nothing, and only a row locked and left unchanged notifies for
+    /// nothing. `txid_current_if_assigned()` rather than its PostgreSQL 13 name, for 12.
     func notifyCommit(origin: String) throws {
         guard dialect == .postgresql else { return }
-        try execute(sql: "NOTIFY \(StoreNotices.commitChannel), '\(origin)'")
+        _ = try rows(
+            sql: "SELECT pg_notify(?, ?) WHERE txid_current_if_assigned() IS NOT NULL",
+            arguments: [StoreNotices.commitChannel, origin])
     }
 }

@@ -56,7 +56,8 @@ extension StoreReader {
     /// seconds, ascending) how many took at most that long, with the count and the sum of all,
     /// as a Prometheus histogram is written.
     public func submitDelays(bounds: [Double]) throws -> (atMost: [Int], count: Int, sum: Double) {
-        let buckets = bounds.map { "SUM(sent_at - created_at <= \($0))" }.joined(separator: ", ")
+        // A comparison sums as 0 or 1 on SQLite only: PostgreSQL has no SUM of booleans.
+        let buckets = bounds.map { "SUM(CASE WHEN sent_at - created_at <= \($0) THEN 1 ELSE 0 END)" }.joined(separator: ", ")
         let row = try db.row(
             sql: """
                 SELECT COUNT(*) AS n, COALESCE(SUM(sent_at - created_at), 0) AS total\(bounds.isEmpty ? "" : ", " + buckets)

@@ -12,6 +12,11 @@ extension StoreError {
     /// server not reached at all (the system's reason, `connection refused`). Never the
     /// password: postgres-nio's errors do not hold it.
     init(connectingFailed error: any Error) {
+        // The socket the store opens itself for TCP (``PostgresKeepalive``) fails before postgres-nio has it.
+        if error is NIOConnectionError || error is IOError || error is ChannelError {
+            self = .server("cannot connect to the PostgreSQL server: \(Self.reason(error) ?? "\(error)")", busy: false)
+            return
+        }
         guard let error = error as? PSQLError, error.serverInfo == nil else {
             self = Self.serverMessage(error)
             return

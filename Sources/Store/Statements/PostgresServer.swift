@@ -38,13 +38,13 @@ final class PostgresServer: Sendable {
         if !connection.isClosed { connection.close().whenComplete { _ in withExtendedLifetime(connection) {} } }
     }
 
-    /// Connects to the server; the password comes from the caller, never from a file in the
-    /// configuration.
+    /// Connects to the server, over TCP with keepalive (``PostgresKeepalive``); the password comes
+    /// from the caller, never from a file in the configuration.
     static func connect(_ configuration: PostgresConnection.Configuration, logger: Logger) throws -> PostgresServer {
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
         let connection: PostgresConnection
         do {
-            connection = try PostgresConnection.connect(on: eventLoop, configuration: configuration, id: 1, logger: logger).wait()
+            connection = try PostgresKeepalive.connect(configuration, id: 1, logger: logger, on: eventLoop).wait()
         } catch {
             throw StoreError(connectingFailed: error)
         }

@@ -56,6 +56,8 @@ struct StatusCommand: ParsableCommand {
                 "Store: refuses writes since \(Output.timestamp(refusal.since))\(cause); \(refusal.waiting) received SMS wait on the modem and are recorded once it takes writes again."
             )
         }
+        // Only above its threshold: a healthy queue is worth no line.
+        if let warning = status.notificationQueueUsage.warning { lines.append("Store: \(warning)") }
         if !status.nodes.isEmpty { lines.append("Nodes:") }
         for node in status.nodes { lines.append("  \(node.name): " + describe(node, now: now).joined(separator: ", ")) }
         lines.append("Modems:")

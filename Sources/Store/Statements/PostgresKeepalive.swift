@@ -1,0 +1,101 @@
+import Glibc
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+
+/// Every connection the store opens to a PostgreSQL server over TCP (its pool's and its
+/// listening one) has TCP keepalive on, so that a server gone without a word (a host powered
+/// off, a cut network, a failover that moved the address) is noticed within
+/// ``giveUpSeconds`` instead of when the system gives up on its own (hours, or never for a
+/// connection that only waits to read, as the listening one does).
+///
+/// postgres-nio sets no socket options on the connections it makes and exposes none, so the
+/// store opens the socket itself, with the options set, and hands postgres-nio the connected
+/// channel, which then makes the same TLS handshake and start-up on it. A unix socket needs
+/// none: it cannot be half-open.
+enum PostgresKeepalive {
+    /// Seconds without traffic before the first probe.
+    static let idleSeconds = 60
+    /// Seconds between probes.
+    static let intervalSeconds = 10
+    /// Unanswered probes after which the connection is closed.
+    static let probes = 5
+    /// Seconds after which a connection whose server does not answer is closed: probes
+    /// unanswered, or data sent and not acknowledged (`TCP_USER_TIMEOUT`, which also bounds a
+    /// statement written to a server that vanished).
+    static var giveUpSeconds: Int { idleSeconds + intervalSeconds * probes }
+
+    /// The socket options set on each TCP connection, by level and name (Linux's).
+    static var options: [(ChannelOptions.Types.SocketOption, SocketOptionValue)] {
+        [
+            (ChannelOptions.Types.SocketOption(level: .socket, name: .so_keepalive), 1),
+            (ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: TCP_KEEPIDLE)), idleSeconds),
+            (ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: TCP_KEEPINTVL)), intervalSeconds),
+            (ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: TCP_KEEPCNT)), probes),
+            (ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: TCP_USER_TIMEOUT)), giveUpSeconds * 1000),
+        ]
+    }
+
+    /// A TCP connection to `host`:`port` with the keepalive ``options`` set, made within `timeout`.
+    static func channel(host: String, port: Int, timeout: TimeAmount, on eventLoop: any EventLoop) -> EventLoopFuture<any Channel> {
+        var bootstrap = ClientBootstrap(group: eventLoop).connectTimeout(timeout)
+        for (option, value) in options { bootstrap = bootstrap.channelOption(option, value: value) }
+        return bootstrap.connect(host: host, port: port)
+    }
+
+    /// Connects with `configuration`: over TCP on a channel of ``channel(host:port:timeout:on:)``,
+    /// with the TLS and start-up postgres-nio would have made (``onChannel(_:_:)``); on a unix
+    /// socket as postgres-nio connects.
+    static func connect(
+        _ configuration: PostgresConnection.Configuration, id: PostgresConnection.ID, logger: Logger, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<PostgresConnection> {
+        guard let host = configuration.host, let port = configuration.port else {
+            return PostgresConnection.connect(on: eventLoop, configuration: configuration, id: id, logger: logger)
+        }
+        return channel(host: host, port: port, timeout: configuration.options.connectTimeout, on: eventLoop).flatMap { channel in
+            PostgresConnection.connect(on: channel.eventLoop, configuration: onChannel(channel, configuration), id: id, logger: logger)
+                .flatMapErrorThrowing { error in
+                    channel.close(promise: nil)
+                    throw error
+                }
+        }
+    }
+
+    /// ``connect(_:id:logger:on:)`` for a task: once the socket is connected (within the connect
+    /// timeout), the start-up ends when the task is cancelled, as postgres-nio's own does.
+    static func connect(
+        _ configuration: PostgresConnection.Configuration, id: PostgresConnection.ID, logger: Logger
+    ) async throws -> PostgresConnection {
+        guard let host = configuration.host, let port = configuration.port else {
+            return try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
+        }
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+        let channel = try await channel(host: host, port: port, timeout: configuration.options.connectTimeout, on: eventLoop).get()
+        do {
+            return try await PostgresConnection.connect(
+                on: channel.eventLoop, configuration: onChannel(channel, configuration), id: id, logger: logger)
+        } catch {
+            channel.close(promise: nil)
+            throw error
+        }
+    }
+
+    /// `configuration` on the connected `channel`: the same TLS, credentials and options, the
+    /// host name checked against the certificate and sent as SNI unless it is an address (as
+    /// postgres-nio does for a host it connects to itself).
+    private static func onChannel(
+        _ channel: any Channel, _ configuration: PostgresConnection.Configuration
+    ) -> PostgresConnection.Configuration {
+        var established = PostgresConnection.Configuration(
+            establishedChannel: channel, tls: configuration.tls, username: configuration.username,
+            password: configuration.password, database: configuration.database)
+        established.options = configuration.options
+        if established.options.tlsServerName == nil, let host = configuration.host,
+            (try? SocketAddress(ipAddress: host, port: 0)) == nil
+        {
+            established.options.tlsServerName = host
+        }
+        return established
+    }
+}

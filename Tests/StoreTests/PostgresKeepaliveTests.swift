@@ -1,0 +1,80 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import TestSupport
+import Testing
+
+@testable import Store
+
+/// TCP keepalive on the store's connections to PostgreSQL (``PostgresKeepalive``), against the
+/// test cluster's loopback port.
+@Suite("TCP keepalive on the store's PostgreSQL connections")
+struct PostgresKeepaliveTests {
+    @Test("The pool's and the listener's TCP connections run the kernel's keepalive timer")
+    func storeConnections() async throws {
+        let cluster = try requirePostgres()
+        let address = try cluster.freshLoopbackAddress()
+        let directory = TemporaryDirectory(prefix: "smsgw-store")
+        let store = try GatewayStore.open(postgres: address, directory: directory.url, logger: TestStore.logger)
+        defer { try? store.close() }
+        let notices = try #require(store.notices(logger: TestStore.logger))
+        let listening = Task { await notices.run {} }
+        defer { listening.cancel() }
+        try await waitFor("the listener to connect") { store.commits.hearsOtherNodes }
+
+        let ports = try store.readTransaction { db in
+            (
+                pool: try #require(try db.value(Int.self, sql: "SELECT inet_client_port()")),
+                listener: try #require(
+                    try db.value(
+                        Int.self,
+                        sql: "SELECT client_port FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'"))
+            )
+        }
+        // An idle connection with keepalive has the keepalive timer armed (`tr` 2); without, none.
+        for (name, port) in [("the pool's", ports.pool), ("the listener's", ports.listener)] {
+            try await waitFor("\(name) connection's keepalive timer") { try Self.timer(ofLocalPort: port) == 2 }
+        }
+        listening.cancel()
+        await listening.value
+    }
+
+    @Test("A TCP connection of the store has keepalive on, with its idle time, interval, probes and user timeout")
+    func socketOptions() throws {
+        let cluster = try requirePostgres()
+        let channel = try PostgresKeepalive.channel(
+            host: "127.0.0.1", port: cluster.port, timeout: .seconds(10), on: MultiThreadedEventLoopGroup.singleton.any()
+        ).wait()
+        defer { try? channel.close().wait() }
+        for (option, value) in PostgresKeepalive.options {
+            #expect(try channel.getOption(option).wait() == value, "\(option)")
+        }
+        #expect(PostgresKeepalive.options.map(\.1) == [1, 60, 10, 5, 110_000])
+    }
+
+    @Test("A TCP port nobody listens on is refused in the system's words")
+    func refused() throws {
+        _ = try requirePostgres()
+        let address = PostgresAddress(host: "127.0.0.1", port: 1, user: "smsgw", database: "none", password: "x", tls: .disable)
+        let directory = TemporaryDirectory(prefix: "smsgw-store")
+        let error = #expect(throws: StoreError.self) {
+            _ = try GatewayStore.open(postgres: address, directory: directory.url, logger: TestStore.logger)
+        }
+        #expect(
+            error?.description.contains("cannot connect to the PostgreSQL server: connection refused") == true,
+            "\(String(describing: error))")
+    }
+
+    /// The `tr` field of /proc/net/tcp for the loopback socket on local port `port`: 2 while the
+    /// keepalive timer runs (or another of the socket's own timers), 0 with none.
+    private static func timer(ofLocalPort port: Int) throws -> Int? {
+        let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
+        let local = String(format: "0100007F:%04X", port)
+        for line in table.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            guard fields.count > 5, fields[1] == local else { continue }
+            return Int(fields[5].prefix { $0 != ":" }, radix: 16)
+        }
+        return nil
+    }
+}
