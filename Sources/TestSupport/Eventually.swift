@@ -1,3 +1,5 @@
+import Foundation
+
 /// Polls `condition` until it holds or `timeout` passes, and says whether it held.
 ///
 /// A condition that throws has not held yet (a store read while a daemon writes, a file not there
@@ -33,4 +35,17 @@ public func eventually(
         if overshoot > interval { deadline = min(deadline + overshoot, limit) }
     }
     return (try? await condition()) == true
+}
+
+/// Blocks until `isHeld` is false or `timeout` passes, and says whether it let go: for a lock this
+/// process released, which a child process another test is starting at that moment may still
+/// share (between its fork and its exec, before close-on-exec closes the descriptor), so that a
+/// test's next acquire right after a release does not fail for a reason of the test runner's.
+public func lockLetGo(timeout: Duration = .seconds(30), _ isHeld: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while isHeld() {
+        guard ContinuousClock.now < deadline else { return false }
+        Thread.sleep(forTimeInterval: 0.02)
+    }
+    return true
 }

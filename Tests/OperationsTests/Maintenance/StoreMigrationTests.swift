@@ -21,6 +21,7 @@ struct StoreMigrationTests {
                 }
                 #expect(try !target.accountExists)
                 daemon.release()
+                #expect(lockLetGo { DaemonLock.probe(directory: directory.url) != nil })
                 let report = try StoreMigration.copy(from: unlocked, to: target) { _ in }
                 #expect(report.tables.allSatisfy { $0.matches })
                 #expect(
