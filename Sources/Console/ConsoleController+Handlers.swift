@@ -18,7 +18,7 @@ extension ConsoleController {
                 search: request.query["q"])
             let listing = try MessageLog.recent(limit: Self.logLimit, store: store)
             let contacts = try Contacts.list(store: store).map(\.name)
-            let banners = (try? environment.status(now)).map(StatusPage.banners) ?? []
+            let banners = (try? environment.banners(now)).map(StatusPage.banners) ?? []
             return Self.html(
                 LogPage.render(
                     listing.messages.reversed().filter(filter.admits), filter: filter, contacts: contacts, viewer: viewer, banners: banners)
