@@ -256,7 +256,7 @@ let package = Package(
         .testTarget(
             name: "HTTPAPITests",
             dependencies: [
-                "HTTPAPI", "Console", "Failures", "Operations", "Store", "SMSCipher", "TestSupport",
+                "HTTPAPI", "Console", "Failures", "Operations", "Store", "SMSCipher", "TestSupport", "ExternalTool",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strict

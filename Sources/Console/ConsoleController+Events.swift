@@ -28,7 +28,7 @@ extension ConsoleController {
     func liveBanners(_ request: ConsoleRequest, now: Date) -> ConsoleResponse {
         let headers = [("Content-Type", "application/json"), ("Cache-Control", "no-store")] + Self.securityHeaders
         guard isStillSignedIn(request) else { return ConsoleResponse(status: 401, headers: headers, body: "[]") }
-        guard let status = try? environment.status(now) else { return ConsoleResponse(status: 503, headers: headers, body: "[]") }
+        guard let status = try? environment.banners(now) else { return ConsoleResponse(status: 503, headers: headers, body: "[]") }
         return ConsoleResponse(status: 200, headers: headers, body: StatusPage.liveBanners(status))
     }
 }

@@ -18,7 +18,7 @@ extension ConsoleController {
                 search: request.query["q"])
             let listing = try MessageLog.recent(limit: Self.logLimit, store: store)
             let contacts = try Contacts.list(store: store).map(\.name)
-            let banners = (try? environment.status(now)).map(StatusPage.banners) ?? []
+            let banners = (try? environment.banners(now)).map(StatusPage.banners) ?? []
             return Self.html(
                 LogPage.render(
                     listing.messages.reversed().filter(filter.admits), filter: filter, contacts: contacts, viewer: viewer, banners: banners)
@@ -28,7 +28,10 @@ extension ConsoleController {
             let waiting = (try? environment.status(now))?.queue.first { $0.id == id && ($0.state == .queued || $0.state == .submitting) }
             return Self.html(MessagePage.render(detail, outbox: waiting?.state, viewer: viewer))
         case .status:
-            return Self.html(StatusPage.render(try environment.status(now), viewer: viewer, now: now, version: environment.version))
+            let status = try environment.status(now)
+            let failed = status.queue.compactMap { $0.state == .failed ? $0.id : nil }
+            let retries = failed.isEmpty ? [:] : (try? RetryOutlook.of(failed, store: store)) ?? [:]
+            return Self.html(StatusPage.render(status, viewer: viewer, now: now, version: environment.version, retries: retries))
         case .contacts:
             return Self.html(ContactsPage.render(try Contacts.list(store: store), viewer: viewer))
         case .sendForm:

@@ -14,6 +14,10 @@ public struct ConsoleController: Sendable {
         public var store: UnlockedStore
         /// The status as the daemon sees it now (modems, queue, contacts).
         public var status: @Sendable (Date) throws -> GatewayStatus
+        /// The status with at least what the banners say (`StatusPage.banners`), which the log
+        /// and status pages ask for every few seconds: a read much smaller than ``status``'s
+        /// where the daemon offers one, else ``status``.
+        public var banners: @Sendable (Date) throws -> GatewayStatus
         /// Wakes the outbox sender after a send, a retry or a resync.
         public var wake: @Sendable () -> Void
         /// Whether the listener serves TLS: cookies are then `Secure`.
@@ -24,12 +28,14 @@ public struct ConsoleController: Sendable {
         public var webhooks: [WebhookEndpoint]
 
         public init(
-            store: UnlockedStore, status: @escaping @Sendable (Date) throws -> GatewayStatus, wake: @escaping @Sendable () -> Void = {},
-            secure: Bool, version: String, clock: @escaping @Sendable () -> Date = { Date() }, webhooks: [WebhookEndpoint] = []
+            store: UnlockedStore, status: @escaping @Sendable (Date) throws -> GatewayStatus,
+            banners: (@Sendable (Date) throws -> GatewayStatus)? = nil, wake: @escaping @Sendable () -> Void = {}, secure: Bool,
+            version: String, clock: @escaping @Sendable () -> Date = { Date() }, webhooks: [WebhookEndpoint] = []
         ) {
             self.webhooks = webhooks
             self.store = store
             self.status = status
+            self.banners = banners ?? status
             self.wake = wake
             self.secure = secure
             self.version = version

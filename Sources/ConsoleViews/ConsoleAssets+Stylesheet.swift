@@ -53,7 +53,7 @@ extension ConsoleAssets {
         .facts dt { color: var(--muted); }
         .facts dd { margin: 0; overflow-wrap: anywhere; }
         .counts { display: flex; flex-wrap: wrap; gap: 1rem; list-style: none; padding: 0; }
-        .none, .version { color: var(--muted); }
+        .none, .version, .retry-note { color: var(--muted); }
         @media (max-width: 40rem) {
           thead { display: none; }
           tr, td { display: block; border: 0; }

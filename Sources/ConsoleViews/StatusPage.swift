@@ -5,7 +5,11 @@ import Store
 /// Each modem's phase, signal, network, counters and last error; the nodes; the outbox by state; messages
 /// stuck or failed, with a retry for those who may.
 public enum StatusPage {
-    public static func render(_ status: GatewayStatus, viewer: ConsoleViewer, now: Date, version: String) -> HTML {
+    /// - Parameter retries: The outlook of a retry of each failed message listed, by its id: a
+    ///   sentence beside its retry where one cannot help, and no retry where one is refused.
+    public static func render(
+        _ status: GatewayStatus, viewer: ConsoleViewer, now: Date, version: String, retries: [Int64: RetryOutlook] = [:]
+    ) -> HTML {
         let body: HTML = """
             <section class="modems" data-live="/events"><h2>Modems</h2>
             \(HTML.when(status.modems.isEmpty, "<p class=\"none\">No modem has reported yet.</p>"))
@@ -14,7 +18,7 @@ public enum StatusPage {
             \(HTML.when(!status.nodes.isEmpty, nodes(status.nodes)))
             <section><h2>Outbox</h2>
             <ul class="counts">\(OutboxState.allCases.map { state -> HTML in "<li><span>\(state.rawValue)</span> <b>\(status.outbox[state] ?? 0)</b></li>" })</ul>
-            \(HTML.when(!status.queue.isEmpty, queue(status.queue, viewer: viewer)))
+            \(HTML.when(!status.queue.isEmpty, queue(status.queue, viewer: viewer, retries: retries)))
             </section>
             <p class="version">smsgw \(version)</p>
             """
@@ -112,12 +116,14 @@ public enum StatusPage {
             """
     }
 
-    static func queue(_ entries: [GatewayStatus.OutboxEntry], viewer: ConsoleViewer) -> HTML {
+    static func queue(_ entries: [GatewayStatus.OutboxEntry], viewer: ConsoleViewer, retries: [Int64: RetryOutlook]) -> HTML {
         let rows = entries.map { entry -> HTML in
             let what: HTML = entry.id.map { "<a href=\"/log/\($0)\">message \($0)</a>" } ?? "\(entry.kind.rawValue)"
-            let retry = HTML.when(
-                entry.state == .failed && entry.id != nil && viewer.may(.operator),
-                ConsolePage.button("Retry", action: "/outbox/\(entry.id ?? 0)/retry", viewer: viewer))
+            let outlook = entry.id.flatMap { retries[$0] } ?? .mayHelp
+            let button = HTML.when(
+                !outlook.isRefused, ConsolePage.button("Retry", action: "/outbox/\(entry.id ?? 0)/retry", viewer: viewer))
+            let note = outlook.sentence.map { sentence -> HTML in "<p class=\"retry-note\">\(sentence)</p>" } ?? .empty
+            let retry = HTML.when(entry.state == .failed && entry.id != nil && viewer.may(.operator), "\(button)\(note)")
             return """
                 <tr class="\(entry.state.rawValue)"><td>\(what)</td><td>\(entry.contact)</td><td>\(entry.state.rawValue)</td>\
                 <td>\(entry.attempts)\(entry.temporaryFailures > 0 ? ", \(entry.temporaryFailures) failed temporarily" : "")</td><td>\(entry.lastError, or: "")</td><td>\(ConsolePage.time(entry.updatedAt))</td><td>\(retry)</td></tr>

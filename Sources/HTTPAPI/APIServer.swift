@@ -91,8 +91,8 @@ public final class APIServer: Service, Sendable {
     {
         ConsoleController(
             .init(
-                store: store, status: { try live.read(now: $0) }, wake: wake, secure: settings.servesTLS, version: version,
-                webhooks: webhooks))
+                store: store, status: { try live.read(now: $0) }, banners: { try live.readForBanners(now: $0) }, wake: wake,
+                secure: settings.servesTLS, version: version, webhooks: webhooks))
     }
 
     static func tls(certificate: String, key: String) throws -> TLSConfiguration {

@@ -53,6 +53,41 @@ struct ConsoleLiveBannersTests {
         #expect(try Self.banners(controller, cookie: session.cookie) == (200, []))
     }
 
+    @Test("The banners' small read says what the whole status says, and the console asks only it for them")
+    func bannersFromTheSmallRead() throws {
+        let rig = try ConsoleControllerTests.Rig()
+        let store = rig.store
+        let now = Date()
+        var rng = SystemRandomNumberGenerator()
+        _ = try Contacts.add(name: "carol", numbers: [try PhoneNumber("+15550003")], store: store, using: &rng)
+        var south = GatewayNode(name: "south")
+        south.place = "host-a:/var/lib/smsgw/smsgw.status"
+        try store.write { tx in
+            _ = try tx.claimNode(GatewayNode(name: "north"), now: now.addingTimeInterval(-3600))
+            _ = try tx.claimNode(south, now: now)
+            try tx.saveModemStatus(
+                ModemStatusRecord(name: "m1", state: .recovering, connected: true, lastError: "no answer", node: "north"))
+            try tx.db.execute(sql: "UPDATE contacts SET keys_restored_at = ? WHERE name = 'bob'", arguments: [now.timeIntervalSince1970])
+        }
+        let ended = GatewayStatus.EndedRuns(place: "host-a:/var/lib/smsgw/smsgw.status", holder: nil)
+        let whole = StatusPage.banners(try GatewayStatus.read(from: store, now: now, ended: ended))
+        #expect(whole.map { $0.key ?? $0.modem ?? "" } == ["node:north", "node:south", "contact:bob", "m1"])
+        #expect(StatusPage.banners(try GatewayStatus.readForBanners(from: store, now: now, ended: ended)) == whole)
+
+        // The whole status is not asked for: the log page's banners and `/banners` come from the small read.
+        struct WholeStatusAsked: Error {}
+        let controller = ConsoleController(
+            .init(
+                store: store, status: { _ in throw WholeStatusAsked() },
+                banners: { try GatewayStatus.readForBanners(from: store, now: $0, ended: ended) }, secure: false, version: "test"))
+        let session = try rig.signIn("watch")
+        let listed = try Self.banners(controller, cookie: session.cookie)
+        #expect(listed.status == 200 && listed.banners.map { $0["key"] } == ["node:north", "node:south", "contact:bob"])
+        let log = controller.respond(
+            to: ConsoleRequest(method: "GET", path: "/", cookies: [ConsoleController.sessionCookie: session.cookie]))
+        #expect(log.status == 200 && log.body.contains("data-banner=\"contact:bob\"") && log.body.contains("Modem m1 is recovering"))
+    }
+
     @Test("A node that stopped uncleanly is listed by its name, escaped only where it is shown")
     func nodeStoppedUncleanly() throws {
         var status = GatewayStatus(modems: [], outbox: [:], contacts: [])

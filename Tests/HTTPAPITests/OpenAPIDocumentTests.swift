@@ -1,4 +1,5 @@
 import Console
+import ExternalTool
 import Failures
 import Foundation
 import HTTPTypes
@@ -21,6 +22,40 @@ struct OpenAPIDocumentTests {
         let described = Set(
             OpenAPIDocument.yaml.split(separator: "\n").filter { $0.hasPrefix("  /") }.map { String($0.dropFirst(2).dropLast()) })
         #expect(described == Set(APIRoutes.table.map(\.path)))
+    }
+
+    /// A YAML parser (PyYAML, which CI installs for schemathesis) reads the document: a broken one
+    /// fails here, not only in the end-to-end schemathesis run. Each path the router serves is
+    /// described with exactly the methods it serves.
+    @Test("docs/openapi.yaml parses as YAML and describes each route with the methods it serves")
+    func documentParsesAndMatchesTheRoutes() throws {
+        guard let python = ExternalTool("python3", override: "PYTHON3").path,
+            (try? ExternalTool.run(python, ["-c", "import yaml"]))?.status == 0
+        else {
+            try #require(ProcessInfo.processInfo.environment["CI"] == nil, "CI installs PyYAML with schemathesis (scripts/install-deps.sh)")
+            print("Skipping the YAML parse of docs/openapi.yaml: python3 with PyYAML is not installed (pip install pyyaml).")
+            return
+        }
+        let script = """
+            import json, sys, yaml
+            with open(sys.argv[1], encoding="utf-8") as file:
+                document = yaml.safe_load(file)
+            verbs = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
+            paths = {path: sorted(verb for verb in item if verb in verbs) for path, item in document["paths"].items()}
+            print(json.dumps({"openapi": str(document["openapi"]), "paths": paths}))
+            """
+        let result = try ExternalTool.run(
+            python, ["-c", script, Self.root.appendingPathComponent("docs/openapi.yaml").path])
+        try #require(result.status == 0, "docs/openapi.yaml does not parse as YAML: \(result.errors)")
+        struct Parsed: Decodable {
+            var openapi: String
+            var paths: [String: [String]]
+        }
+        let parsed = try JSONDecoder().decode(Parsed.self, from: result.output)
+        #expect(parsed.openapi.hasPrefix("3."))
+        let served = Dictionary(
+            uniqueKeysWithValues: APIRoutes.table.map { route in (route.path, route.methods.map { $0.0.rawValue.lowercased() }.sorted()) })
+        #expect(parsed.paths == served)
     }
 
     /// Without an explicit link, schemathesis infers one from the request's optional `id` (an

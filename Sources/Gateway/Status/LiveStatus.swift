@@ -18,9 +18,23 @@ public struct LiveStatus: Sendable {
 
     /// The status now, from one read snapshot of the store.
     public func read(now: Date) throws -> GatewayStatus {
-        // This daemon holds the lock at its place: another run recorded there has ended.
-        let ended = node.place.map { GatewayStatus.EndedRuns(place: $0, holder: node.instance) }
-        var status = try GatewayStatus.read(from: store, now: now, ended: ended)
+        live(try GatewayStatus.read(from: store, now: now, ended: endedRuns))
+    }
+
+    /// The status with only what the console's banners say, from one small read snapshot
+    /// (``Operations/GatewayStatus/readForBanners(from:now:ended:)``).
+    public func readForBanners(now: Date) throws -> GatewayStatus {
+        live(try GatewayStatus.readForBanners(from: store, now: now, ended: endedRuns))
+    }
+
+    /// This daemon holds the lock at its place: another run recorded there has ended.
+    private var endedRuns: GatewayStatus.EndedRuns? {
+        node.place.map { GatewayStatus.EndedRuns(place: $0, holder: node.instance) }
+    }
+
+    /// `status` as read from the store, with what only the daemon knows.
+    private func live(_ status: GatewayStatus) -> GatewayStatus {
+        var status = status
         // This node's modems as they are now; another node's as it last recorded them.
         let live = links.map(\.record)
         let local = Set(live.map(\.name))

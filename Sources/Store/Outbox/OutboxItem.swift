@@ -27,7 +27,9 @@ public struct OutboxItem: Sendable, Hashable, Codable, Identifiable {
     /// Submission attempts so far (claims).
     public var attempts: Int
     public var lastError: String?
-    /// Whether the last error was permanent (never retried).
+    /// Whether the last error was permanent (never retried; a retry by hand of the same SMS to
+    /// the same number fails again unless its cause was fixed). False for a row the sender gave
+    /// up on after repeated temporary failures, or one its peer never acknowledged.
     public var lastErrorIsPermanent: Bool
     /// The earliest time the row may be claimed again.
     public var nextAttemptAt: Date

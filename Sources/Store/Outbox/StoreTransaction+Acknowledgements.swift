@@ -171,10 +171,12 @@ extension StoreTransaction {
         if db.changesCount > 0 { try notifyOutbox() }
     }
 
-    /// Gives up on a row its peer never acknowledged: the row and its message become failed.
+    /// Gives up on a row its peer never acknowledged: the row and its message become failed. Its
+    /// error is not permanent (``OutboxItem/lastErrorIsPermanent``): once the peer's gateway runs
+    /// again, a retry by hand may go through.
     public func failUnacknowledged(_ id: Int64, error: String, at now: Date) throws {
         try db.execute(
-            sql: "UPDATE outbox SET state = 'failed', last_error = ?, error_permanent = 1, updated_at = ? WHERE id = ?",
+            sql: "UPDATE outbox SET state = 'failed', last_error = ?, error_permanent = 0, updated_at = ? WHERE id = ?",
             arguments: [error, now.timeIntervalSince1970, id])
         try db.execute(
             sql: "UPDATE messages SET status = 'failed', error = ? WHERE id = (SELECT message_id FROM outbox WHERE id = ?)",

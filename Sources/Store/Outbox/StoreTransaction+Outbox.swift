@@ -81,7 +81,8 @@ extension StoreTransaction {
     ///   - counted: Whether the failure was the send's own (the network or the modem refused this
     ///     SMS for a reason that may pass), which ``OutboxItem/temporaryFailures`` counts and
     ///     ``OutboxItem/failingSince`` dates; modem trouble is not counted. True with `permanent`
-    ///     records the failure that made the sender give up.
+    ///     records the failure that made the sender give up: the row is failed, but its error was
+    ///     temporary (``OutboxItem/lastErrorIsPermanent`` false), so a retry by hand may go through.
     ///   - node: The node that claimed the row, as for ``markOutboxSent(_:reference:modem:node:now:)``.
     public func markOutboxFailed(
         _ id: Int64, error: String, permanent: Bool, retryAt: Date? = nil, counted: Bool = false, node: String? = nil,
@@ -93,11 +94,11 @@ extension StoreTransaction {
         if permanent {
             try db.execute(
                 sql: """
-                    UPDATE outbox SET state = 'failed', last_error = ?, error_permanent = 1, updated_at = ?,
+                    UPDATE outbox SET state = 'failed', last_error = ?, error_permanent = ?, updated_at = ?,
                         temporary_failures = ?, failing_since = ?
                     WHERE id = ?
                     """,
-                arguments: [error, now.timeIntervalSince1970, failures, failingSince, id]
+                arguments: [error, counted ? 0 : 1, now.timeIntervalSince1970, failures, failingSince, id]
             )
             try followLog(item, status: .failed, error: error)
         } else {

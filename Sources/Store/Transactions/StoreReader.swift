@@ -59,6 +59,14 @@ public class StoreReader {
             .map(contact(row:))
     }
 
+    /// The contacts whose keys were restored from a backup and not resynced since
+    /// (``Contact/keysRestoredAt``), sorted by name: usually none, so a reader that needs only
+    /// them (the console's banners) does not read every contact.
+    public func contactsWithRestoredKeys() throws -> [Contact] {
+        try db.rows(sql: "SELECT \(Contact.columns) FROM contacts WHERE keys_restored_at IS NOT NULL ORDER BY name_key")
+            .map(contact(row:))
+    }
+
     /// A contact from its row, with its other numbers.
     private func contact(row: StoreRow) throws -> Contact {
         var contact = try Contact(row: row)

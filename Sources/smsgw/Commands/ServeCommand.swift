@@ -122,14 +122,9 @@ struct ServeCommand: AsyncParsableCommand {
         // The store is unlocked and the status socket listens: `systemctl start` may return.
         ServiceNotification.send("READY=1")
         try await run()
-        // Everything into the database file, so a copy of it alone after a stop is complete.
-        do {
-            try store.close()
-        } catch {
-            logger.warning(
-                "Could not fold the write-ahead log into the database; copy smsgw.sqlite with its -wal file.",
-                metadata: [LogKey.error: "\(error)"])
-        }
+        // Everything into the database file, so a copy of it alone after a stop is complete; a
+        // store that does not answer (a hung PostgreSQL server) is abandoned after the stop's grace.
+        await StoreClosing.close(store, logger: logger)
     }
 
     /// Takes the data directory's ``DaemonLock`` for this process, creating the directory first
