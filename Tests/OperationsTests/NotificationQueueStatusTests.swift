@@ -32,6 +32,8 @@ struct NotificationQueueStatusTests {
             #expect(status.notificationQueueUsage.warning == nil)
             #expect(try Self.json(status)["notificationQueueUsage"] as? Double == fraction)
             #expect(try Self.carried(status) == status)
+            // The console's banners come from the small read: it reads the queue too.
+            #expect(try GatewayStatus.readForBanners(from: store, now: Date()).notificationQueueUsage.fraction != nil)
         }
     }
 

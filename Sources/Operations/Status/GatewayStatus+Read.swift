@@ -25,8 +25,9 @@ extension GatewayStatus {
     }
 
     /// The status with only what the console's banners say (the console's `StatusPage.banners`),
-    /// from one small read snapshot: the modems and the nodes, and of the contacts only those whose
-    /// keys were restored from a backup and not resynced since; no outbox counts and no queue. The
+    /// from one small read snapshot: the modems and the nodes, of the contacts only those whose
+    /// keys were restored from a backup and not resynced since, and the PostgreSQL server's
+    /// notification queue; no outbox counts and no queue. The
     /// log and status pages ask for their banners every few seconds, each open page on its own,
     /// and the whole status reads every contact's session, outbox and quarantine.
     ///
@@ -34,9 +35,11 @@ extension GatewayStatus {
     public static func readForBanners(from store: UnlockedStore, now: Date, ended: EndedRuns? = nil) throws -> GatewayStatus {
         try store.read { reader in
             let modems = try reader.modemStatuses()
-            return GatewayStatus(
+            var status = GatewayStatus(
                 modems: modems, nodes: try nodes(in: reader, modems: modems, now: now, ended: ended), outbox: [:],
                 contacts: try reader.contactsWithRestoredKeys().map { try ContactStatus.read($0, in: reader) })
+            status.notificationQueueUsage = try reader.notificationQueueUsage()
+            return status
         }
     }
 
