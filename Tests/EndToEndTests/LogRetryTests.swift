@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import TestSupport
 import Testing
 
@@ -17,6 +18,26 @@ struct LogRetryTests {
             let unknown = try alice.run(["log", "retry", "424242"])
             #expect(unknown.status == 66, "\(unknown.stderr)")
             #expect(try alice.run(["log", "retry", "seven"]).status == 64)
+        }
+    }
+
+    @Test("A retry of a permanently failed message warns that retrying unchanged will not help; a given-up one does not")
+    func permanentFailureWarns() throws {
+        try withTemporaryDirectory { root in
+            let (alice, _) = try Peer.pairedCouple(in: root)
+            try alice.expect(["contact", "edit", "bob", "--number", "+15550002"])
+            for permanent in [true, false] {
+                let id = try alice.expect(["send", "bob"], input: "Hello there.\n").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                // As the daemon records a refused number (permanent) or giving up after temporary failures.
+                try DatabaseQueue(path: alice.dataDir.appendingPathComponent("smsgw.sqlite").path).write { db in
+                    try db.execute(
+                        sql: "UPDATE outbox SET state = 'failed', last_error = 'refused', error_permanent = ? WHERE message_id = ?",
+                        arguments: [permanent ? 1 : 0, Int64(id)])
+                }
+                let retried = try alice.expect(["log", "retry", id])
+                #expect(retried.stdout == "Queued its SMS again.\n")
+                #expect(retried.stderr.contains("Retrying unchanged will not help") == permanent, "\(retried.stderr)")
+            }
         }
     }
 }

@@ -17,8 +17,12 @@ struct LogRetryCommand: ParsableCommand {
     var id: Int64
 
     func run() throws {
-        let count = try Messages.retry(id, by: .commandLine, store: try StoreAccess.unlock(global), now: Date())
+        let store = try StoreAccess.unlock(global)
+        // Read before the retry, which queues the failed SMS again: what their failure says.
+        let outlook = try RetryOutlook.of([id], store: store)[id]
+        let count = try Messages.retry(id, by: .commandLine, store: store, now: Date())
         Output.line("Queued \(count == 1 ? "its SMS" : "its \(count) failed SMS") again.")
+        if outlook == .permanentFailure, let sentence = outlook?.sentence { Output.warning(sentence) }
         Daemon.wake(in: global.dataDirectory)
         if !SendCommand.daemonRuns(global) {
             Output.warning("no gateway daemon is running on this data directory; the message stays queued until `smsgw serve` runs.")
