@@ -256,6 +256,7 @@ struct RestoredCouple {
             LoginCredentials(passphrase: TestStore.passphrase, code: nil)
         }
         #expect(outcome.resync == ["bob"] && outcome.heldOutbox >= 1)
+        #expect(lockLetGo { StoreLock.isRestoring(directory: directory) })
         alice = try Login.begin(couple.aliceDirectory.open(), now: Date()).unlock(passphrase: TestStore.passphrase, code: nil, now: Date())
     }
 }
