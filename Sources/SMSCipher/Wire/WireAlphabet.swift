@@ -59,6 +59,20 @@ public enum WireAlphabet {
         scalar.properties.isWhitespace || scalar.properties.generalCategory == .format
     }
 
+    /// `text` without the scalars a receiver ignores (``isIgnored(_:)``).
+    private static func read(_ text: String) -> String {
+        var kept = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where !isIgnored(scalar) { kept.append(scalar) }
+        return String(kept)
+    }
+
+    /// How many characters of `text` a receiver reads: all but whitespace and invisible
+    /// formatting characters, a decomposed character counted once. For a front end that joins a
+    /// paste broken over lines until it holds one ciphertext.
+    public static func characterCount(_ text: String) -> Int {
+        read(text).count
+    }
+
     /// Digits of a ciphertext. Whitespace and invisible formatting characters anywhere are
     /// dropped (``isIgnored(_:)``), and characters compare under canonical equivalence, so a
     /// character pasted decomposed reads as the alphabet's. Positions in errors count the
@@ -66,10 +80,8 @@ public enum WireAlphabet {
     static func digits(from text: String) throws(CipherError) -> [UInt8] {
         var digits: [UInt8] = []
         digits.reserveCapacity(ProtocolConstants.wireLength)
-        var kept = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars where !isIgnored(scalar) { kept.append(scalar) }
         var position = 0
-        for character in String(kept) {
+        for character in read(text) {
             position += 1
             let scalars = character.unicodeScalars
             if scalars.count == 1, let scalar = scalars.first, Int(scalar.value) < digitByScalar.count,
