@@ -22,12 +22,15 @@ extension TextInput {
     }
 
     /// A ciphertext pasted after `prompt`: lines are joined until they hold `length` characters
-    /// other than whitespace (a paste that an app broke over lines, or its rest pasted after a
-    /// second prompt), or until an empty line or the end of input. Whatever was pasted after it
-    /// is discarded, with a warning that says so.
+    /// as `count` counts them (those a receiver reads: not whitespace or invisible formatting
+    /// characters) (a paste that an app broke over lines, or its rest pasted after a second
+    /// prompt), or until an empty line or the end of input. Whatever was pasted after it is
+    /// discarded, with a warning that says so.
     ///
     /// - Throws: ``TerminalInputError/inputTooLong(limit:)`` past ``inputLimit`` bytes without Enter.
-    public static func promptedCiphertext(_ prompt: String, length: Int) throws(TerminalInputError) -> String {
+    public static func promptedCiphertext(
+        _ prompt: String, length: Int, counting characterCount: (String) -> Int
+    ) throws(TerminalInputError) -> String {
         var text = try promptedLine(prompt) ?? ""
         var count = characterCount(text)
         while count > 0, count < length {
@@ -45,11 +48,6 @@ extension TextInput {
             )
         }
         return text
-    }
-
-    /// Characters of `text` that are not whitespace (which a receiver ignores in a ciphertext).
-    private static func characterCount(_ text: String) -> Int {
-        text.reduce(0) { $1.isWhitespace ? $0 : $0 + 1 }
     }
 
     /// Whether a whole line waits on stdin within ``pasteGap`` (a terminal in canonical mode

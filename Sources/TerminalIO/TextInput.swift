@@ -29,13 +29,15 @@ public enum TextInput {
     }
 
     /// A ciphertext: the argument (not secret, so no warning); all of stdin for `-`; when left
-    /// out, pasted after `prompt` if stdin is a terminal (see ``promptedCiphertext(_:length:)``),
+    /// out, pasted after `prompt` if stdin is a terminal (see ``promptedCiphertext(_:length:counting:)``),
     /// else all of stdin.
     ///
     /// - Throws: ``TerminalInputError/inputTooLong(limit:)`` for more than ``inputLimit`` bytes on stdin.
-    public static func readCiphertext(_ argument: String?, prompt: String, length: Int) throws(TerminalInputError) -> String {
+    public static func readCiphertext(
+        _ argument: String?, prompt: String, length: Int, counting characterCount: (String) -> Int
+    ) throws(TerminalInputError) -> String {
         if let argument, argument != "-" { return argument }
-        if argument == nil, stdinIsTerminal { return try promptedCiphertext(prompt, length: length) }
+        if argument == nil, stdinIsTerminal { return try promptedCiphertext(prompt, length: length, counting: characterCount) }
         return try allOfStdin()
     }
 

@@ -14,7 +14,8 @@ extension Messages {
         of ciphertext: String, pastedAs contactName: String, store: UnlockedStore, now: Date,
         using rng: inout some RandomNumberGenerator
     ) throws -> MessageError? {
-        let sms = String(ciphertext.filter { !$0.isWhitespace })
+        // As the sender wrote it, whatever copying added (the log keeps the sender's form).
+        let sms = (try? WireAlphabet.normalized(ciphertext)) ?? String(ciphertext.filter { !$0.isWhitespace })
         return try store.read { reader in
             if let own = try reader.outgoingMessage(sealedAs: sms) { return .ownMessage(id: own.id, contact: own.contact) }
             let pasted = try reader.contact(named: contactName)

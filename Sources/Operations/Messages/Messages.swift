@@ -162,7 +162,7 @@ extension Messages {
     /// Refuses a paste that cannot be one SMS in words that say what happened: nothing at all, or
     /// as many characters as several SMS pasted together (any other length is the cipher's).
     static func refuseAsNoMessage(_ ciphertext: String) throws(MessageError) {
-        let characters = ciphertext.reduce(0) { $1.isWhitespace ? $0 : $0 + 1 }
+        let characters = WireAlphabet.characterCount(ciphertext)
         if characters == 0 { throw .nothingToDecrypt }
         if characters > ProtocolConstants.wireLength, characters % ProtocolConstants.wireLength == 0 {
             throw .severalMessages(characters: characters)

@@ -44,7 +44,8 @@ struct DecryptCommand: ParsableCommand {
         let onTerminal = TextInput.stdoutIsTerminal
         if !lines {
             let input = try TextInput.readCiphertext(
-                ciphertext, prompt: "Paste the SMS from \(name): ", length: ProtocolConstants.wireLength)
+                ciphertext, prompt: "Paste the SMS from \(name): ", length: ProtocolConstants.wireLength,
+                counting: WireAlphabet.characterCount)
             Output.line(try open(input, store: store, logger: logger, line: nil, escape: onTerminal ? TerminalText.escaped : { $0 }))
             return
         }
