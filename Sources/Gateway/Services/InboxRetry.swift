@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Store
 
 /// When the inbox receiver reads a modem again after a scan that left SMS on it: a status report
 /// for an SMS still being recorded as sent, or an SMS the store refused (a full disk, a server
@@ -63,12 +64,25 @@ struct InboxRetry {
 
 /// What one scan left on the modem to be read again.
 struct InboxLeftovers: Sendable {
+    /// Counts an SMS the store refused with `error`.
+    mutating func refused(_ error: any Error) {
+        failed += 1
+        self.error = "\(error)"
+        guard (error as? StoreError)?.isStorageFailure == true else { return }
+        storageRefusals += 1
+        storageError = "\(error)"
+    }
+
     /// Status reports for an SMS still being recorded as sent.
     var deferred = 0
     /// SMS the store refused.
     var failed = 0
     /// The store's last refusal.
     var error: String?
+    /// Of ``failed``, those the storage itself refused (full, read-only, failing, unreachable:
+    /// ``Store/StoreError/isStorageFailure``), as the status counts them, and the last one's error.
+    var storageRefusals = 0
+    var storageError: String?
     /// Whether the scan read the modem's storage (so it tried every entry on it).
     var listed = false
     /// Entries that cannot be read whose log row the store refused.

@@ -32,12 +32,12 @@ public enum StoreError: Error, Sendable, Equatable {
     /// The daemon (process `pid`, 0 when its lock does not say) runs on the data directory and
     /// holds the current data key, so an operation its key would undo is refused.
     case daemonRunning(pid: Int32)
-    /// SQLite reported an error (busy for too long, disk full, I/O).
-    case database(String, busy: Bool)
+    /// SQLite reported an error (its words; busy for too long, disk full, I/O), and its cause.
+    case database(String, cause: Cause)
     /// The PostgreSQL server reported an error (its message and SQLSTATE), or the connection to
-    /// it failed or closed (why); busy when trying again can succeed (a serialisation failure, a
-    /// deadlock, a lock not granted in time).
-    case server(String, busy: Bool)
+    /// it failed or closed (why), and its cause (``Cause/busy`` when trying again can succeed:
+    /// a serialisation failure, a deadlock, a lock not granted in time).
+    case server(String, cause: Cause)
     /// The SQLite store cannot be opened or replaced now: a restore is replacing it, or (for a
     /// restore) another process has it open (``StoreLock``).
     case inUse(InUse)
@@ -112,18 +112,10 @@ extension StoreError: CustomStringConvertible, LocalizedError {
         case .daemonRunning(let pid):
             let daemon = pid > 0 ? "The daemon (process \(pid))" : "The daemon"
             return "\(daemon) is running on this data directory and holds the current data key; stop it first, then try again."
-        case .database(let message, let busy):
-            if busy {
-                return "The database stayed busy too long (\(message)); try again when the other smsgw process has finished."
-            }
-            return "The database reported an error (\(message)); check the disk and the data directory, then try again."
-        case .server(let message, let busy):
-            if busy {
-                return
-                    "The PostgreSQL server kept this transaction waiting on others too long (\(message)); try again when the other smsgw processes and nodes have finished."
-            }
-            return
-                "The PostgreSQL server reported an error or could not be reached (\(message)); check that the server runs and accepts this node's connections, and the server's log, then try again."
+        case .database(let message, let cause):
+            return cause.sqliteSentence(message)
+        case .server(let message, let cause):
+            return cause.serverSentence(message)
         case .inUse(.restoring(let directory)):
             return "A restore is replacing the store in \(directory); try again when it has finished."
         case .inUse(.open(let directory)):
@@ -194,7 +186,7 @@ extension StoreError: CategorizedError {
         case .lockedOut, .lockedByThisAttempt: .locked
         case .configuration: .configuration
         case .corrupted: .corrupted
-        case .database(_, let busy), .server(_, let busy): busy ? .busy : .storage
+        case .database(_, let cause), .server(_, let cause): cause == .busy ? .busy : .storage
         case .inUse: .busy
         case .readOnly: .unavailable
         }

@@ -27,7 +27,8 @@ extension StoreError {
                     : "The TLS handshake with the PostgreSQL server failed; check the server's ssl settings and the store's tls and tls_ca_file."
             )
         } else {
-            self = .server("cannot connect to the PostgreSQL server: \(Self.reason(error.underlying) ?? "\(error.code)")", busy: false)
+            self = .server(
+                "cannot connect to the PostgreSQL server: \(Self.reason(error.underlying) ?? "\(error.code)")", cause: .cannotOpen)
         }
     }
 
@@ -39,7 +40,7 @@ extension StoreError {
             return
         }
         let closed = "the connection to the PostgreSQL server closed: \(Self.reason(error.underlying) ?? "\(error.code)")"
-        self = .server(PostgresServer.serverWords(error) ?? closed, busy: false)
+        self = .server(PostgresServer.serverWords(error) ?? closed, cause: .postgres(sqlState: error.serverInfo?[.sqlState]))
     }
 
     /// The system's words for why a connection failed (`connection refused`), else the error's.
@@ -68,7 +69,7 @@ extension StoreError {
         } catch let error as StoreError {
             return error
         } catch {
-            return .server("\(error)", busy: false)
+            return .server("\(error)", cause: .other)
         }
     }
 }
