@@ -3,14 +3,14 @@ public import Store
 
 extension GatewayStatus {
     /// Modems (as the daemons last recorded them), the nodes, the queue and every contact's sync
-    /// state, from one read snapshot of the store.
+    /// state, from one read snapshot of the store, and whether the store is read-only.
     ///
     /// - Parameters:
     ///   - now: The clock, for which failures are recent enough to list and which nodes are down.
     ///   - ended: The node rows that daemons which ended left (known from the data directory's
     ///     lock); they are marked ``NodeStatus/stoppedUncleanly`` unless they stopped cleanly.
     public static func read(from store: UnlockedStore, now: Date, ended: EndedRuns? = nil) throws -> GatewayStatus {
-        try store.read { reader in
+        var status = try store.read { reader in
             let counts = try reader.outboxCounts()
             var outbox: [OutboxState: Int] = [:]
             for state in OutboxState.allCases { outbox[state] = counts[state] ?? 0 }
@@ -20,6 +20,8 @@ extension GatewayStatus {
                 queue: try queueEntries(in: reader, now: now),
                 contacts: try reader.contacts().map { try ContactStatus.read($0, in: reader) })
         }
+        status.storeReadOnly = store.gateway.readOnly
+        return status
     }
 
     /// The status as a front end shows it: from the running daemon over its status socket (no

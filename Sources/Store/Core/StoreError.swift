@@ -14,10 +14,12 @@ public enum StoreError: Error, Sendable, Equatable {
     case alreadyExists(String)
     /// The caller passed a value the store refuses (bad name, number, parameters).
     case invalidInput(String)
-    /// The passphrase did not unlock the account.
-    case authenticationFailed(remainingAttempts: Int)
-    /// The passphrase was right but the two-factor code was missing, wrong or already used.
-    case secondFactorFailed(SecondFactorFailure, remainingAttempts: Int)
+    /// The passphrase did not unlock the account: so many more wrong ones lock it, or nil when
+    /// none is counted (a read-only store, which cannot record a failure).
+    case authenticationFailed(remainingAttempts: Int?)
+    /// The passphrase was right but the two-factor code was missing, wrong or already used
+    /// (remaining attempts as for ``authenticationFailed(remainingAttempts:)``).
+    case secondFactorFailed(SecondFactorFailure, remainingAttempts: Int?)
     /// Too many wrong passphrases or codes: the account refuses to try again before `until`.
     case lockedOut(until: Date)
     /// This attempt's passphrase (or, with `secondFactor`, its code) was wrong too, and it was
@@ -87,22 +89,19 @@ extension StoreError: CustomStringConvertible, LocalizedError {
             .corrupted(let message), .invalidState(let message):
             return message
         case .authenticationFailed(let remaining):
-            if remaining <= 0 {
+            if let remaining, remaining <= 0 {
                 return "The passphrase is wrong; the account is now locked for a while, so wait before trying again."
             }
-            let attempts = remaining == 1 ? "1 more attempt" : "\(remaining) more attempts"
-            return "The passphrase is wrong; check it and try again (\(attempts) before the account locks)."
+            return "The passphrase is wrong; check it and try again (\(StoreError.attempts(remaining)))."
         case .secondFactorFailed(let failure, let remaining):
-            let attempts = remaining == 1 ? "1 more attempt" : "\(remaining) more attempts"
+            let attempts = StoreError.attempts(remaining)
             switch failure {
             case .missing:
-                return
-                    "Two-factor login is on and no code was given; give the current code from your authenticator app (\(attempts) before the account locks)."
+                return "Two-factor login is on and no code was given; give the current code from your authenticator app (\(attempts))."
             case .wrong:
-                return "The two-factor code is wrong; check the code and the clock and try again (\(attempts) before the account locks)."
+                return "The two-factor code is wrong; check the code and the clock and try again (\(attempts))."
             case .replayed:
-                return
-                    "That two-factor code was already used; wait for the next code and enter that (\(attempts) before the account locks)."
+                return "That two-factor code was already used; wait for the next code and enter that (\(attempts))."
             }
         case .lockedOut(let until):
             return "The account is locked after repeated wrong passphrases or codes; \(StoreError.tryAgain(after: until))."
@@ -128,6 +127,13 @@ extension StoreError: CustomStringConvertible, LocalizedError {
     }
 
     public var errorDescription: String? { description }
+
+    /// "2 more attempts before the account locks", or, when failures are not counted (nil),
+    /// that a read-only store counts none.
+    public static func attempts(_ remaining: Int?) -> String {
+        guard let remaining else { return "attempts are not counted while the store is read-only" }
+        return (remaining == 1 ? "1 more attempt" : "\(remaining) more attempts") + " before the account locks"
+    }
 
     /// "try again after 2026-…Z (in 1 minute)".
     static func tryAgain(after until: Date) -> String {
