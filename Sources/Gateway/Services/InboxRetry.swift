@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Store
 
 /// When the inbox receiver reads a modem again after a scan that left SMS on it: a status report
 /// for an SMS still being recorded as sent, or an SMS the store refused (a full disk, a server
@@ -64,13 +63,14 @@ struct InboxRetry {
 
 /// What one scan left on the modem to be read again.
 struct InboxLeftovers: Sendable {
-    /// Counts an SMS the store refused with `error`.
+    /// Counts an SMS the store refused with `error`; the status keeps the database's own words,
+    /// as for the daemon's other writes (``StoreWrites/refusal(_:)``).
     mutating func refused(_ error: any Error) {
         failed += 1
         self.error = "\(error)"
-        guard (error as? StoreError)?.isStorageFailure == true else { return }
+        guard let words = StoreWrites.refusal(error) else { return }
         storageRefusals += 1
-        storageError = "\(error)"
+        storageError = words
     }
 
     /// Status reports for an SMS still being recorded as sent.
