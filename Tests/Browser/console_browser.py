@@ -256,8 +256,12 @@ class Checks:
         mark_page(driver)
         expect(not live_banner(driver, "store") and not live_banner(driver, "contact:bob"), "banners before any condition")
         with gateway_store() as db:
+            # SQLite itself fails the daemon's insert as full (SQLITE_FULL): the trigger inserts
+            # into a table whose AUTOINCREMENT key is used up.
+            db.execute("CREATE TABLE refusal_full (id INTEGER PRIMARY KEY AUTOINCREMENT)")
+            db.execute("INSERT INTO refusal_full (id) VALUES (9223372036854775807)")
             db.execute("CREATE TRIGGER refused BEFORE INSERT ON received_pdus "
-                       "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+                       "BEGIN INSERT INTO refusal_full (id) VALUES (NULL); END")
             db.execute("UPDATE contacts SET keys_restored_at = strftime('%s', 'now') WHERE name = 'bob'")
         inject("+15550033", "Kept on the modem while the store is full.")
         text = wait("the store's banner", lambda: live_banner(driver, "store"), timeout=60)
@@ -266,6 +270,7 @@ class Checks:
         expect("keys were restored from a backup" in text, f"bob's banner says {text!r}")
         with gateway_store() as db:
             db.execute("DROP TRIGGER refused")
+            db.execute("DROP TABLE refusal_full")
             db.execute("UPDATE contacts SET keys_restored_at = NULL WHERE name = 'bob'")
         wait("the store's banner to go", lambda: live_banner(driver, "store") is None, timeout=90)
         wait("bob's banner to go", lambda: live_banner(driver, "contact:bob") is None, timeout=60)

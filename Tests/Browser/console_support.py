@@ -219,7 +219,7 @@ def live_banner(driver, key):
 @contextlib.contextmanager
 def gateway_store():
     """The gateway's SQLite store, opened beside the running daemon to make a condition start
-    or end (a refusing trigger, as the Swift tests simulate a full disk)."""
+    or end (a trigger that SQLite fails as full, as the Swift tests simulate a full disk)."""
     db = sqlite3.connect(os.path.join(os.environ["SMSGW_DATA_DIR"], "smsgw.sqlite"), timeout=30)
     try:
         yield db

@@ -14,8 +14,10 @@ struct ReadOnlyDataDirectoryTests {
     private static let passphrase = "read only passphrase for the test"
 
     /// Runs `smsgw arguments…` as the unprivileged user on `dataDir`.
-    private func smsgw(_ binary: String, _ dataDir: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let environment = ["PATH=/usr/bin:/bin", "SMSGW_PASSPHRASE=\(Self.passphrase)", "SMSGW_DATA_DIR=\(dataDir.path)"]
+    private func smsgw(
+        _ binary: String, _ dataDir: URL, _ arguments: [String], passphrase: String = passphrase
+    ) throws -> (status: Int32, output: String) {
+        let environment = ["PATH=/usr/bin:/bin", "SMSGW_PASSPHRASE=\(passphrase)", "SMSGW_DATA_DIR=\(dataDir.path)"]
         return try UnprivilegedUser.run("/usr/bin/env", ["-i"] + environment + [binary] + arguments)
     }
 
@@ -45,6 +47,20 @@ struct ReadOnlyDataDirectoryTests {
             let result = try smsgw(binary, store, reading)
             #expect(result.status == 0, "\(reading.joined(separator: " ")): \(result.output)")
         }
+        // The status says first that the store is read-only, and what to do.
+        let status = try smsgw(binary, store, ["status"])
+        #expect(
+            status.output.hasPrefix(
+                "Store: read-only (this user may not write to its file or its data directory); nothing can be changed in it: back it up with `smsgw backup FILE`"
+            ), "\(status.output)")
+        let json = try smsgw(binary, store, ["status", "--json"])
+        #expect(json.output.contains("\"storeReadOnly\":\"permissions\""), "\(json.output)")
+        // A wrong passphrase is not counted there, and is not said to be.
+        let wrong = try smsgw(binary, store, ["contact", "list"], passphrase: "not the passphrase at all")
+        #expect(wrong.status == 77, "\(wrong.output)")
+        #expect(wrong.output.contains("(attempts are not counted while the store is read-only)"), "\(wrong.output)")
+        #expect(!wrong.output.contains("before the account locks"), "\(wrong.output)")
+
         let backup = scratch.appendingPathComponent("backup.sqlite")
         let backedUp = try smsgw(binary, store, ["backup", backup.path])
         #expect(backedUp.status == 0, "backup: \(backedUp.output)")

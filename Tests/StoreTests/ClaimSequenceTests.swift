@@ -36,7 +36,7 @@ struct ClaimSequenceTests {
                 do {
                     let claimed = try store.write { try $0.claimNextOutbox(modem: "\(node.name)-\(thread)", node: node) }
                     if claimed == nil { return }
-                } catch StoreError.database(_, busy: true) {
+                } catch StoreError.database(_, cause: .busy) {
                     busy += 1  // a serialisable conflict: the claim rolled back, try again
                 } catch {
                     failures.withLock { $0.append("\(error)") }

@@ -75,8 +75,8 @@ struct PostgresClaimTests {
             #expect(alphas?.id != betas.id && rows.count == 2)
         case .failure(let error):
             // Serialisable writes: the later commit may fail as busy and leaves its row queued.
-            guard case StoreError.server(_, let busy) = error else { throw error }
-            #expect(busy && rows.count == 1)
+            guard case StoreError.server(_, let cause) = error else { throw error }
+            #expect(cause == .busy && rows.count == 1)
         }
     }
 

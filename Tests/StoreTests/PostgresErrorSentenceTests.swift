@@ -64,11 +64,17 @@ struct PostgresErrorSentenceTests {
         #expect(!warning.contains("PSQLError") && !warning.contains("Generic description"), "\(warning)")
     }
 
-    @Test("SQLite's failure keeps its sentence: the disk and the data directory")
+    @Test("SQLite's failure in its own words: the disk and the data directory")
     func sqliteUnchanged() {
         let error = StoreError(DatabaseError(resultCode: .SQLITE_IOERR, message: "disk I/O error"))
         #expect(
-            error.description == "The database reported an error (disk I/O error); check the disk and the data directory, then try again.")
+            error.description
+                == "The disk failed a read or a write of the database (disk I/O error); check the disk and the system's log, then try again."
+        )
         #expect(error.category == .storage)
+        let other = StoreError(DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: t"))
+        #expect(
+            other.description == "The database reported an error (no such table: t); check the disk and the data directory, then try again."
+        )
     }
 }

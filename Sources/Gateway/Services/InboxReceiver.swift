@@ -58,7 +58,7 @@ public struct InboxReceiver: Service {
             let left = await scan(link, logger: logger)
             retry.note(left, logger: logger)
             entries.note(left, logger: logger)
-            context.storeWrites.noteRead(of: link.name, failed: left.failed, error: left.error, now: Date())
+            context.storeWrites.noteRead(of: link.name, failed: left.storageRefusals, error: left.storageError, now: Date())
             link.update { $0.retryPending = retry.due != nil }
             context.timersBell.ring()
         }
@@ -143,8 +143,7 @@ public struct InboxReceiver: Service {
             await delete(sms.location, fingerprint: sms.fingerprint, link: link, logger: logger)
             return outcome
         } catch {
-            left.failed += 1
-            left.error = "\(error)"
+            left.refused(error)
             return nil
         }
     }

@@ -63,12 +63,26 @@ struct InboxRetry {
 
 /// What one scan left on the modem to be read again.
 struct InboxLeftovers: Sendable {
+    /// Counts an SMS the store refused with `error`; the status keeps the database's own words,
+    /// as for the daemon's other writes (``StoreWrites/refusal(_:)``).
+    mutating func refused(_ error: any Error) {
+        failed += 1
+        self.error = "\(error)"
+        guard let words = StoreWrites.refusal(error) else { return }
+        storageRefusals += 1
+        storageError = words
+    }
+
     /// Status reports for an SMS still being recorded as sent.
     var deferred = 0
     /// SMS the store refused.
     var failed = 0
     /// The store's last refusal.
     var error: String?
+    /// Of ``failed``, those the storage itself refused (full, read-only, failing, unreachable:
+    /// ``Store/StoreError/isStorageFailure``), as the status counts them, and the last one's error.
+    var storageRefusals = 0
+    var storageError: String?
     /// Whether the scan read the modem's storage (so it tried every entry on it).
     var listed = false
     /// Entries that cannot be read whose log row the store refused.

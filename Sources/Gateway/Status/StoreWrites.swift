@@ -25,8 +25,8 @@ final class StoreWrites: Sendable {
 
     init() {}
 
-    /// Notes one read of `modem`: `failed` SMS the store refused (0: it recorded everything it was
-    /// given), the last with `error`.
+    /// Notes one read of `modem`: `failed` SMS the storage refused (0: it recorded everything it
+    /// was given, or refused it for another cause, such as a broken rule), the last with `error`.
     func noteRead(of modem: String, failed: Int, error: String?, now: Date) {
         refusals.withLock { refusals in
             guard failed > 0 else {
@@ -39,8 +39,9 @@ final class StoreWrites: Sendable {
     }
 
     /// Notes one write transaction's outcome: nil when the store took it, else its error. Only
-    /// the store's own failures count (not a busy store, nor an operation that refused its input):
-    /// the first starts a refusal, the next write the store takes ends it.
+    /// the storage's own failures count (not a busy store, a statement that broke a rule, nor an
+    /// operation that refused its input): the first starts a refusal, the next write the store
+    /// takes ends it.
     func noteWrite(failedWith error: (any Error)?, now: Date) {
         guard let error else {
             writes.withLock { $0 = nil }
@@ -52,12 +53,12 @@ final class StoreWrites: Sendable {
         }
     }
 
-    /// The store's words when `error` is the store refusing a write, else nil.
+    /// The store's words when `error` is the storage refusing a write (full, read-only,
+    /// failing, damaged, unreachable: ``StoreError/isStorageFailure``), else nil: neither a busy
+    /// store nor a statement that broke a rule (a fault of smsgw, logged and reported as such).
     static func refusal(_ error: any Error) -> String? {
-        switch error as? StoreError {
-        case .database(let message, busy: false)?, .server(let message, busy: false)?: message
-        default: nil
-        }
+        guard let error = error as? StoreError, error.isStorageFailure else { return nil }
+        return error.databaseFailure ?? "\(error)"
     }
 
     /// The refusal since the earliest one that lasts (with the latest error) and every modem's

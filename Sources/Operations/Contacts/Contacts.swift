@@ -90,7 +90,7 @@ public enum Contacts {
     /// the write-ahead log so no old copy of its rows stays on disk.
     ///
     /// - Returns: The contact's name as stored.
-    /// - Throws: ``Store/StoreError/database(_:busy:)`` (busy) when another process kept the
+    /// - Throws: ``Store/StoreError/database(_:cause:)`` (busy) when another process kept the
     ///   write-ahead log in use: the contact is removed, its old copies go when that process stops.
     @discardableResult
     public static func remove(_ contactName: String, store: UnlockedStore) throws -> String {

@@ -3,14 +3,15 @@ public import Store
 
 extension GatewayStatus {
     /// Modems (as the daemons last recorded them), the nodes, the queue, every contact's sync
-    /// state and the PostgreSQL server's notification queue, from one read snapshot of the store.
+    /// state and the PostgreSQL server's notification queue, from one read snapshot of the store,
+    /// and whether the store is read-only.
     ///
     /// - Parameters:
     ///   - now: The clock, for which failures are recent enough to list and which nodes are down.
     ///   - ended: The node rows that daemons which ended left (known from the data directory's
     ///     lock); they are marked ``NodeStatus/stoppedUncleanly`` unless they stopped cleanly.
     public static func read(from store: UnlockedStore, now: Date, ended: EndedRuns? = nil) throws -> GatewayStatus {
-        try store.read { reader in
+        var status = try store.read { reader in
             let counts = try reader.outboxCounts()
             var outbox: [OutboxState: Int] = [:]
             for state in OutboxState.allCases { outbox[state] = counts[state] ?? 0 }
@@ -22,6 +23,8 @@ extension GatewayStatus {
             status.notificationQueueUsage = try reader.notificationQueueUsage()
             return status
         }
+        status.storeReadOnly = store.gateway.readOnly
+        return status
     }
 
     /// The status with only what the console's banners say (the console's `StatusPage.banners`),

@@ -29,6 +29,11 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
     /// stopped reading fills until every write fails (see ``Store/NotificationQueueUsage``). In
     /// JSON the fraction, 0 to 1, always present: `null` on SQLite.
     public var notificationQueueUsage = NotificationQueueUsage(nil)
+    /// Why the store this status was read from is read-only (it was opened so: its file system
+    /// is mounted read-only, or this user may not write to it), nil when it can be written.
+    /// Over a running daemon's socket, the daemon's own store, which a daemon never serves
+    /// read-only: a file system that turns read-only under it shows as ``storeRefusal``.
+    public var storeReadOnly: ReadOnlyReason?
 
     public init(
         modems: [ModemStatusRecord], nodes: [NodeStatus] = [], outbox: [OutboxState: Int], queue: [OutboxEntry] = [],

@@ -12,16 +12,16 @@ extension GatewayStore {
     /// can be given again until the authenticator moves on. An older smsgw's wrapping that an
     /// unlock would renew is used as it is.
     ///
-    /// - Throws: as ``unlock(passphrase:now:secondFactor:)``, with no lock ever caused by this attempt.
+    /// - Throws: as ``unlock(passphrase:now:secondFactor:)``, with no lock ever caused by this
+    ///   attempt and no count of remaining attempts (nil: none is counted).
     func unlockReadOnly(passphrase: String, now: Date, secondFactor: SecondFactorCheck?) throws -> UnlockedStore {
         let record = try StoreError.wrapping { try readTransaction { db in try AccountRecord.require(db) } }
         if let until = record.lockedUntil, until > now { throw StoreError.lockedOut(until: until) }
         try record.parameters.validate()
-        let remaining = lockoutPolicy.remainingAttempts(afterFailures: record.failedAttempts)
         let kek = try KeyEncryptionKey.derive(passphrase: passphrase, salt: record.salt, parameters: record.parameters)
         guard let (dataKey, _) = try Self.unwrapDataKey(record, with: kek) else {
             logger.warning("Wrong passphrase for the gateway account (read-only store, not counted).")
-            throw StoreError.authenticationFailed(remainingAttempts: remaining)
+            throw StoreError.authenticationFailed(remainingAttempts: nil)
         }
         if record.twoFactor {
             let failure = try StoreError.wrapping {
@@ -33,7 +33,7 @@ extension GatewayStore {
             }
             if let failure {
                 logger.warning("Second factor refused for the gateway account (read-only store, not counted).")
-                throw StoreError.secondFactorFailed(failure, remainingAttempts: remaining)
+                throw StoreError.secondFactorFailed(failure, remainingAttempts: nil)
             }
         }
         let keys = AccountKeys(dataKey: dataKey, kek: kek, generation: record.keyGeneration)

@@ -64,7 +64,7 @@ extension GatewayStore {
     /// and its lock file could not be created.
     ///
     /// - Throws: What `body` throws; ``StoreError/configuration(_:)`` when the lock file cannot
-    ///   be used; ``StoreError/server(_:busy:)`` when the PostgreSQL server cannot be reached.
+    ///   be used; ``StoreError/server(_:cause:)`` when the PostgreSQL server cannot be reached.
     public func withUnlockLock<T>(_ body: () throws -> T) throws -> T {
         if readOnly != nil { return try body() }
         return try UnlockLock.withLock(directory: directory) {

@@ -33,7 +33,7 @@ extension UnlockedStore {
     /// Deletes a contact with its keys, messages and outbox rows, and empties the `-wal` file so
     /// no old page image of them stays on disk (see ``GatewayStore/truncateWriteAheadLog(within:)``).
     ///
-    /// - Throws: ``StoreError/database(_:busy:)`` (busy) when another process kept the `-wal` in
+    /// - Throws: ``StoreError/database(_:cause:)`` (busy) when another process kept the `-wal` in
     ///   use: the contact is removed, but old copies of its rows stay there until that process stops.
     public func removeContact(named name: String) throws {
         try write { try $0.removeContact(named: name) }

@@ -21,7 +21,7 @@ extension GatewayStore {
     /// never replaced. Everything secret in it stays encrypted under the passphrase.
     ///
     /// - Throws: ``StoreError/alreadyExists(_:)`` when `destination` exists;
-    ///   ``StoreError/configuration(_:)`` when it cannot be created; ``StoreError/database(_:busy:)``.
+    ///   ``StoreError/configuration(_:)`` when it cannot be created; ``StoreError/database(_:cause:)``.
     /// On PostgreSQL it refuses (``StoreError/invalidState(_:)``): the server's backups are its own.
     public func backup(to destination: URL) throws {
         guard case .sqlite(let pool) = backend else {

@@ -3,7 +3,7 @@ extension GatewayStore {
     /// nil on SQLite, whose commits are on disk when they return (WAL, synchronous FULL for
     /// the write that ends a transaction, as GRDB opens it).
     ///
-    /// - Throws: ``StoreError/server(_:busy:)`` when the server cannot be asked.
+    /// - Throws: ``StoreError/server(_:cause:)`` when the server cannot be asked.
     public func serverDurability() throws -> ServerDurability? {
         guard case .postgresql(let pool, _) = backend else { return nil }
         return try pool.readTransaction { db in

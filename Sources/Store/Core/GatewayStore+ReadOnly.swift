@@ -9,8 +9,9 @@ import GRDB
     import Darwin
 #endif
 
-/// Why a SQLite store is opened read-only: it can be read and backed up, never written.
-public enum ReadOnlyReason: Sendable, Hashable {
+/// Why a SQLite store is opened read-only: it can be read and backed up, never written. In
+/// JSON its case's name (`fileSystem`, `permissions`).
+public enum ReadOnlyReason: String, Sendable, Hashable, Codable {
     /// Its file system is mounted read-only (a disk the kernel remounted after I/O errors, a
     /// read-only medium).
     case fileSystem

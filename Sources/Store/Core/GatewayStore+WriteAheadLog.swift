@@ -74,7 +74,7 @@ extension GatewayStore {
         guard try !truncateWriteAheadLog() else { return }
         throw StoreError.database(
             "\(done), but another smsgw process kept reading the write-ahead log, so old copies of the deleted rows remain in \(Self.databaseFileName)-wal until it stops or the next truncating checkpoint",
-            busy: true
+            cause: .busy
         )
     }
 }

@@ -73,7 +73,7 @@ public final class GatewayStore: Sendable {
     /// - Throws: ``StoreError/inUse(_:)`` while a restore replaces the store;
     ///   ``StoreError/configuration(_:)`` when the directory or file cannot be used
     ///   (another user's, writable by others, a symbolic link in place of a file, a store a copy
-    ///   moved elsewhere: ``markMoved(to:at:)``), ``StoreError/database(_:busy:)`` when SQLite fails.
+    ///   moved elsewhere: ``markMoved(to:at:)``), ``StoreError/database(_:cause:)`` when SQLite fails.
     public static func open(directory: URL, logger: Logger, creating: Bool = true) throws -> GatewayStore {
         try open(directory: directory, logger: logger, lockoutPolicy: .standard, creating: creating)
     }
@@ -147,7 +147,7 @@ public final class GatewayStore: Sendable {
     ///   - logger: Receives open and migration events; never key material or the password.
     /// - Throws: ``StoreError/configuration(_:)`` when the directory cannot be used, the
     ///   database was migrated by a newer smsgw, or TLS cannot be set up;
-    ///   ``StoreError/server(_:busy:)`` when the server cannot be reached or refuses.
+    ///   ``StoreError/server(_:cause:)`` when the server cannot be reached or refuses.
     public static func open(postgres address: PostgresAddress, directory: URL, logger: Logger) throws -> GatewayStore {
         try open(postgres: address, directory: directory, logger: logger, lockoutPolicy: .standard)
     }

@@ -64,7 +64,7 @@ extension GatewayStore {
     /// How full the PostgreSQL server's notification queue is, without an unlock (``Preflight``);
     /// none on SQLite.
     ///
-    /// - Throws: ``StoreError/server(_:busy:)`` when the server cannot be asked.
+    /// - Throws: ``StoreError/server(_:cause:)`` when the server cannot be asked.
     public func notificationQueueUsage() throws -> NotificationQueueUsage {
         guard case .postgresql(let pool, _) = backend else { return NotificationQueueUsage(nil) }
         return NotificationQueueUsage(

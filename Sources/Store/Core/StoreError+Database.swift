@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 extension StoreError {
-    /// Runs `body`, turning SQLite errors into ``StoreError/database(_:busy:)``.
+    /// Runs `body`, turning SQLite errors into ``StoreError/database(_:cause:)``.
     ///
     /// Other errors pass through untouched, so a caller that throws its own error inside
     /// ``UnlockedStore/write(_:_:)`` to roll back gets that same error back.
@@ -17,8 +17,8 @@ extension StoreError {
         }
     }
 
-    /// The database's own words when the database (SQLite, ``database(_:busy:)``) or its server
-    /// (PostgreSQL, ``server(_:busy:)``) failed, else nil: for a caller that waits out an outage
+    /// The database's own words when the database (SQLite, ``database(_:cause:)``) or its server
+    /// (PostgreSQL, ``server(_:cause:)``) failed, else nil: for a caller that waits out an outage
     /// of either.
     public var databaseFailure: String? {
         switch self {
@@ -27,9 +27,41 @@ extension StoreError {
         }
     }
 
+    /// Why the database (``database(_:cause:)``) or its server (``server(_:cause:)``) failed,
+    /// else nil.
+    public var cause: Cause? {
+        switch self {
+        case .database(_, let cause), .server(_, let cause): cause
+        default: nil
+        }
+    }
+
+    /// Whether the storage itself refused (``Cause/isStorage``: full, read-only, failing,
+    /// damaged, unreachable; or a store opened read-only, ``readOnly(directory:reason:)``): not a
+    /// busy store, nor a statement that broke a rule.
+    public var isStorageFailure: Bool {
+        if case .readOnly = self { return true }
+        return cause?.isStorage ?? false
+    }
+
     init(_ error: DatabaseError) {
-        let busy = error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
         let message = error.message ?? "SQLite result code \(error.resultCode.rawValue)"
-        self = .database(message, busy: busy)
+        self = .database(message, cause: Cause(sqlite: error.resultCode))
+    }
+}
+
+extension StoreError.Cause {
+    /// The cause of a SQLite error with this (primary) result code.
+    init(sqlite code: ResultCode) {
+        switch code.primaryResultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED: self = .busy
+        case .SQLITE_FULL: self = .full
+        case .SQLITE_READONLY: self = .readOnly
+        case .SQLITE_IOERR: self = .ioError
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB: self = .corrupt
+        case .SQLITE_CANTOPEN, .SQLITE_PERM: self = .cannotOpen
+        case .SQLITE_CONSTRAINT: self = .constraint
+        default: self = .other
+        }
     }
 }

@@ -14,10 +14,12 @@ public enum StoreError: Error, Sendable, Equatable {
     case alreadyExists(String)
     /// The caller passed a value the store refuses (bad name, number, parameters).
     case invalidInput(String)
-    /// The passphrase did not unlock the account.
-    case authenticationFailed(remainingAttempts: Int)
-    /// The passphrase was right but the two-factor code was missing, wrong or already used.
-    case secondFactorFailed(SecondFactorFailure, remainingAttempts: Int)
+    /// The passphrase did not unlock the account: so many more wrong ones lock it, or nil when
+    /// none is counted (a read-only store, which cannot record a failure).
+    case authenticationFailed(remainingAttempts: Int?)
+    /// The passphrase was right but the two-factor code was missing, wrong or already used
+    /// (remaining attempts as for ``authenticationFailed(remainingAttempts:)``).
+    case secondFactorFailed(SecondFactorFailure, remainingAttempts: Int?)
     /// Too many wrong passphrases or codes: the account refuses to try again before `until`.
     case lockedOut(until: Date)
     /// This attempt's passphrase (or, with `secondFactor`, its code) was wrong too, and it was
@@ -32,12 +34,12 @@ public enum StoreError: Error, Sendable, Equatable {
     /// The daemon (process `pid`, 0 when its lock does not say) runs on the data directory and
     /// holds the current data key, so an operation its key would undo is refused.
     case daemonRunning(pid: Int32)
-    /// SQLite reported an error (busy for too long, disk full, I/O).
-    case database(String, busy: Bool)
+    /// SQLite reported an error (its words; busy for too long, disk full, I/O), and its cause.
+    case database(String, cause: Cause)
     /// The PostgreSQL server reported an error (its message and SQLSTATE), or the connection to
-    /// it failed or closed (why); busy when trying again can succeed (a serialisation failure, a
-    /// deadlock, a lock not granted in time).
-    case server(String, busy: Bool)
+    /// it failed or closed (why), and its cause (``Cause/busy`` when trying again can succeed:
+    /// a serialisation failure, a deadlock, a lock not granted in time).
+    case server(String, cause: Cause)
     /// The SQLite store cannot be opened or replaced now: a restore is replacing it, or (for a
     /// restore) another process has it open (``StoreLock``).
     case inUse(InUse)
@@ -87,22 +89,19 @@ extension StoreError: CustomStringConvertible, LocalizedError {
             .corrupted(let message), .invalidState(let message):
             return message
         case .authenticationFailed(let remaining):
-            if remaining <= 0 {
+            if let remaining, remaining <= 0 {
                 return "The passphrase is wrong; the account is now locked for a while, so wait before trying again."
             }
-            let attempts = remaining == 1 ? "1 more attempt" : "\(remaining) more attempts"
-            return "The passphrase is wrong; check it and try again (\(attempts) before the account locks)."
+            return "The passphrase is wrong; check it and try again (\(StoreError.attempts(remaining)))."
         case .secondFactorFailed(let failure, let remaining):
-            let attempts = remaining == 1 ? "1 more attempt" : "\(remaining) more attempts"
+            let attempts = StoreError.attempts(remaining)
             switch failure {
             case .missing:
-                return
-                    "Two-factor login is on and no code was given; give the current code from your authenticator app (\(attempts) before the account locks)."
+                return "Two-factor login is on and no code was given; give the current code from your authenticator app (\(attempts))."
             case .wrong:
-                return "The two-factor code is wrong; check the code and the clock and try again (\(attempts) before the account locks)."
+                return "The two-factor code is wrong; check the code and the clock and try again (\(attempts))."
             case .replayed:
-                return
-                    "That two-factor code was already used; wait for the next code and enter that (\(attempts) before the account locks)."
+                return "That two-factor code was already used; wait for the next code and enter that (\(attempts))."
             }
         case .lockedOut(let until):
             return "The account is locked after repeated wrong passphrases or codes; \(StoreError.tryAgain(after: until))."
@@ -112,18 +111,10 @@ extension StoreError: CustomStringConvertible, LocalizedError {
         case .daemonRunning(let pid):
             let daemon = pid > 0 ? "The daemon (process \(pid))" : "The daemon"
             return "\(daemon) is running on this data directory and holds the current data key; stop it first, then try again."
-        case .database(let message, let busy):
-            if busy {
-                return "The database stayed busy too long (\(message)); try again when the other smsgw process has finished."
-            }
-            return "The database reported an error (\(message)); check the disk and the data directory, then try again."
-        case .server(let message, let busy):
-            if busy {
-                return
-                    "The PostgreSQL server kept this transaction waiting on others too long (\(message)); try again when the other smsgw processes and nodes have finished."
-            }
-            return
-                "The PostgreSQL server reported an error or could not be reached (\(message)); check that the server runs and accepts this node's connections, and the server's log, then try again."
+        case .database(let message, let cause):
+            return cause.sqliteSentence(message)
+        case .server(let message, let cause):
+            return cause.serverSentence(message)
         case .inUse(.restoring(let directory)):
             return "A restore is replacing the store in \(directory); try again when it has finished."
         case .inUse(.open(let directory)):
@@ -136,6 +127,13 @@ extension StoreError: CustomStringConvertible, LocalizedError {
     }
 
     public var errorDescription: String? { description }
+
+    /// "2 more attempts before the account locks", or, when failures are not counted (nil),
+    /// that a read-only store counts none.
+    public static func attempts(_ remaining: Int?) -> String {
+        guard let remaining else { return "attempts are not counted while the store is read-only" }
+        return (remaining == 1 ? "1 more attempt" : "\(remaining) more attempts") + " before the account locks"
+    }
 
     /// "try again after 2026-…Z (in 1 minute)".
     static func tryAgain(after until: Date) -> String {
@@ -194,7 +192,7 @@ extension StoreError: CategorizedError {
         case .lockedOut, .lockedByThisAttempt: .locked
         case .configuration: .configuration
         case .corrupted: .corrupted
-        case .database(_, let busy), .server(_, let busy): busy ? .busy : .storage
+        case .database(_, let cause), .server(_, let cause): cause == .busy ? .busy : .storage
         case .inUse: .busy
         case .readOnly: .unavailable
         }

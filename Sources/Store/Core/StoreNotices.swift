@@ -50,7 +50,7 @@ public final class StoreNotices: Sendable {
     }
 
     /// What went wrong, for the log: the server's message and SQLSTATE or why the connection
-    /// failed or closed (``StoreError/server(_:busy:)``'s words; a TLS refusal's sentence), never
+    /// failed or closed (``StoreError/server(_:cause:)``'s words; a TLS refusal's sentence), never
     /// postgres-nio's generic description, which says only that something did, nor a password.
     static func reason(_ error: any Error) -> String {
         switch error {

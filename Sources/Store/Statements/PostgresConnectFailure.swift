@@ -14,7 +14,7 @@ extension StoreError {
     init(connectingFailed error: any Error) {
         // The socket the store opens itself for TCP (``PostgresKeepalive``) fails before postgres-nio has it.
         if error is NIOConnectionError || error is IOError || error is ChannelError {
-            self = .server("cannot connect to the PostgreSQL server: \(Self.reason(error) ?? "\(error)")", busy: false)
+            self = .server("cannot connect to the PostgreSQL server: \(Self.reason(error) ?? "\(error)")", cause: .cannotOpen)
             return
         }
         guard let error = error as? PSQLError, error.serverInfo == nil else {
@@ -32,7 +32,8 @@ extension StoreError {
                     : "The TLS handshake with the PostgreSQL server failed; check the server's ssl settings and the store's tls and tls_ca_file."
             )
         } else {
-            self = .server("cannot connect to the PostgreSQL server: \(Self.reason(error.underlying) ?? "\(error.code)")", busy: false)
+            self = .server(
+                "cannot connect to the PostgreSQL server: \(Self.reason(error.underlying) ?? "\(error.code)")", cause: .cannotOpen)
         }
     }
 
@@ -44,7 +45,7 @@ extension StoreError {
             return
         }
         let closed = "the connection to the PostgreSQL server closed: \(Self.reason(error.underlying) ?? "\(error.code)")"
-        self = .server(PostgresServer.serverWords(error) ?? closed, busy: false)
+        self = .server(PostgresServer.serverWords(error) ?? closed, cause: .postgres(sqlState: error.serverInfo?[.sqlState]))
     }
 
     /// The system's words for why a connection failed (`connection refused`), else the error's.
@@ -73,7 +74,7 @@ extension StoreError {
         } catch let error as StoreError {
             return error
         } catch {
-            return .server("\(error)", busy: false)
+            return .server("\(error)", cause: .other)
         }
     }
 }

@@ -99,7 +99,7 @@ final class PostgresPool: Sendable {
         while true {
             do {
                 return try body()
-            } catch StoreError.server(let message, busy: true) where attempt < Self.busyAttempts {
+            } catch StoreError.server(let message, cause: .busy) where attempt < Self.busyAttempts {
                 logger.debug("A PostgreSQL transaction met another; running it again.", metadata: [StoreLog.reason: "\(message)"])
                 // Up to 2^attempt milliseconds, at random, so two nodes that met do not meet again.
                 Thread.sleep(forTimeInterval: Double.random(in: 0...Double(1 << attempt)) / 1000)

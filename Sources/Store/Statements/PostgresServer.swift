@@ -12,7 +12,7 @@ import Synchronization
 /// ratchet state, then save the next; read the largest claim sequence, then add one).
 /// Serialisable isolation keeps that promise for every one of them without a lock in each; a
 /// transaction that would break it fails with a serialisation error, reported as busy
-/// (``StoreError/server(_:busy:)``), as SQLite's busy timeout is. The store's own writes also
+/// (``StoreError/server(_:cause:)``), as SQLite's busy timeout is. The store's own writes also
 /// take locks before they begin (``lockedWriteTransaction(lock:scope:_:)``, from
 /// ``PostgresPool``), so they wait for each other instead of failing and running again: the
 /// whole database's, or only the contacts' they step (``WriteScope``), so that contacts advance
@@ -164,17 +164,19 @@ final class PostgresServer: Sendable {
         return result
     }
 
-    /// Runs `body`, turning the server's errors into ``StoreError/server(_:busy:)``: the
+    /// Runs `body`, turning the server's errors into ``StoreError/server(_:cause:)``: the
     /// server's message and SQLSTATE only, never the statement or its arguments (postgres-nio's
-    /// own description of an error leaves them out too). A serialisation failure, a deadlock or
-    /// a lock not available is busy: trying again can succeed.
+    /// own description of an error leaves them out too). The SQLSTATE gives the cause
+    /// (``StoreError/Cause/postgres(sqlState:)``): a serialisation failure, a deadlock or a lock
+    /// not available is busy (trying again can succeed); an error without one is a connection
+    /// that failed.
     static func wrapping<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as PSQLError {
             let state = error.serverInfo?[.sqlState]
             let message = serverWords(error) ?? "PostgreSQL connection error (\(error.code))"
-            throw StoreError.server(message, busy: ["40001", "40P01", "55P03"].contains(state ?? ""))
+            throw StoreError.server(message, cause: .postgres(sqlState: state))
         }
     }
 

@@ -59,7 +59,7 @@ final class PostgresStatements: StoreConnection {
         answer.cascade(to: outcome)
         // Whichever comes first: the other completion is ignored.
         connection.closeFuture.whenComplete { _ in
-            outcome.fail(StoreError.server("the connection to the PostgreSQL server closed", busy: false))
+            outcome.fail(StoreError.server("the connection to the PostgreSQL server closed", cause: .cannotOpen))
         }
         return try outcome.futureResult.wait()
     }

@@ -54,7 +54,7 @@ final class StoreDatabase {
         let rows = try connection.rows(dialect.text(of: sql), arguments.values, firstOnly: false)
         changesCount = rows.count
         guard let id = rows.first.flatMap({ row in row[0] as Int64? }) else {
-            throw StoreError.database("An insert returned no id.", busy: false)
+            throw StoreError.database("An insert returned no id.", cause: .other)
         }
         return id
     }

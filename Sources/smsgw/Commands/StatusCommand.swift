@@ -37,9 +37,15 @@ struct StatusCommand: ParsableCommand {
         try GatewayStatus.current(in: options.dataDirectory, now: Date()) { try StoreAccess.unlock(options) }
     }
 
-    /// The plain report: the daemon, then one section each for nodes, modems, the outbox and contacts.
+    /// The plain report: a read-only store, the daemon, then one section each for nodes, modems,
+    /// the outbox and contacts.
     static func render(_ status: GatewayStatus, now: Date) -> [String] {
         var lines: [String] = []
+        if let reason = status.storeReadOnly {
+            lines.append(
+                "Store: read-only (\(reason.words)); nothing can be changed in it: back it up with `smsgw backup FILE` and restore it on a writable disk (`smsgw restore FILE`)."
+            )
+        }
         if let daemon = status.daemon {
             if daemon.running {
                 let since = daemon.startedAt.map { ", started \(age(of: $0, now: now))" } ?? ""

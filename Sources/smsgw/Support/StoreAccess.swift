@@ -58,11 +58,10 @@ enum StoreAccess {
     }
 
     /// "The passphrase from ORIGIN is wrong; …": a service with a stale passphrase file says which file.
-    static func wrongPassphrase(from origin: String, remainingAttempts: Int) -> String {
-        guard remainingAttempts > 0 else {
+    static func wrongPassphrase(from origin: String, remainingAttempts: Int?) -> String {
+        if let remainingAttempts, remainingAttempts <= 0 {
             return "The passphrase from \(origin) is wrong; the account is now locked for a while, so fix it and wait before trying again."
         }
-        let attempts = remainingAttempts == 1 ? "1 more attempt" : "\(remainingAttempts) more attempts"
-        return "The passphrase from \(origin) is wrong; correct it and try again (\(attempts) before the account locks)."
+        return "The passphrase from \(origin) is wrong; correct it and try again (\(StoreError.attempts(remainingAttempts)))."
     }
 }

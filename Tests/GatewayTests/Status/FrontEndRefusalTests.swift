@@ -15,18 +15,15 @@ struct FrontEndRefusalTests {
         let rig = try await MemoryRig.make()
         let live = LiveStatusTests.live(rig, context: rig.context)
         try rig.refuseWrites("INSERT", on: "outbox")
-        var rng = SystemRandomNumberGenerator()
         let before = Date()
-        // What the API's POST /v1/messages and the console's send page call.
-        #expect(throws: StoreError.self) {
-            try Messages.submit("hello bob", to: "bob", idempotencyKey: nil, queueLimit: nil, store: rig.store, now: Date(), using: &rng)
-        }
+        #expect(throws: StoreError.self) { try Self.submit("hello bob", to: "bob", on: rig) }
         let status = try live.read(now: Date())
         let refusal = try #require(status.storeRefusal, "the refused send shows in the status")
         #expect(refusal.waiting == 0 && refusal.since >= before && refusal.error?.contains("full") == true)
         #expect(status.readiness == .notReady(refusal.sentence), "/health/ready answers 503")
 
         // Another front-end write, which the store takes (sends are still refused).
+        var rng = SystemRandomNumberGenerator()
         _ = try APITokens.create(name: "after", scopes: [.read], lifetime: nil, store: rig.store, now: Date(), using: &rng)
         #expect(try live.read(now: Date()).storeRefusal == nil)
         #expect(try live.read(now: Date()).readiness == .ready(modems: ["m1"]))
@@ -36,10 +33,13 @@ struct FrontEndRefusalTests {
     func anOperationsRefusalIsNoStoreRefusal() async throws {
         let rig = try await MemoryRig.make()
         let live = LiveStatusTests.live(rig, context: rig.context)
-        var rng = SystemRandomNumberGenerator()
-        #expect(throws: (any Error).self) {
-            try Messages.submit("hello", to: "nobody", idempotencyKey: nil, queueLimit: nil, store: rig.store, now: Date(), using: &rng)
-        }
+        #expect(throws: (any Error).self) { try Self.submit("hello", to: "nobody", on: rig) }
         #expect(try live.read(now: Date()).storeRefusal == nil)
+    }
+
+    /// What the API's POST /v1/messages and the console's send page call, on `rig`'s store.
+    static func submit(_ text: String, to contact: String, on rig: MemoryRig) throws {
+        var rng = SystemRandomNumberGenerator()
+        _ = try Messages.submit(text, to: contact, idempotencyKey: nil, queueLimit: nil, store: rig.store, now: Date(), using: &rng)
     }
 }

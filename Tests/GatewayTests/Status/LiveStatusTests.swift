@@ -35,7 +35,7 @@ struct LiveStatusTests {
 
         let status = try live.read(now: Date())
         let refusal = try #require(status.storeRefusal)
-        #expect(refusal.waiting == 1 && refusal.since >= before.addingTimeInterval(-1) && refusal.error?.contains("full") == true)
+        #expect(refusal.waiting == 1 && refusal.since >= before.addingTimeInterval(-1) && refusal.error == "database or disk is full")
         #expect(status.readiness == .notReady(refusal.sentence))
         #expect(refusal.sentence.hasPrefix("The store refuses writes since \(OperationsJSON.timestamp(refusal.since))"))
         #expect(refusal.sentence.contains("received SMS wait on the modem"))
