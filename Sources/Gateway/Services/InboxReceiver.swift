@@ -184,6 +184,13 @@ public struct InboxReceiver: Service {
                 metadata: [
                     GatewayLog.contact: "\(contact)", GatewayLog.failures: "\(failures)",
                 ])
+        case .otherNumber(let outcome, let number):
+            if let contact = outcome.contact {
+                logger.warning(
+                    "A contact's message came from a number that is not the contact's; its keys opened it.",
+                    metadata: [GatewayLog.contact: "\(contact)", GatewayLog.number: "\(number)"])
+            }
+            await record(outcome, link: link, logger: logger)
         case .reflected(let contact, _):
             logger.notice(
                 "This side's own SMS came back from the contact's number; not counted as a failure.",

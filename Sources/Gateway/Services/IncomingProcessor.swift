@@ -4,39 +4,6 @@ import Operations
 import SMSCipher
 import Store
 
-/// What one received SMS (or group of parts) did, for logs and counters.
-enum IncomingOutcome: Sendable, Equatable {
-    /// Its fingerprint was recorded before: processed already, only the SIM copy is left.
-    case alreadyProcessed
-    /// A status report that matched an outbox row (or matched nothing).
-    case statusReport
-    /// A status report whose SMS is still being recorded as sent: keep it and try again.
-    case deferred
-    /// A verified and decrypted text.
-    case decrypted(contact: String, message: Int64)
-    /// A resync handshake; `completed` when new chains are in force.
-    case resync(contact: String, completed: Bool, message: Int64)
-    /// A replay or second copy of a message already accepted.
-    case duplicate(contact: String, message: Int64)
-    /// Failed verification; `failures` consecutive ones so far.
-    case rejected(contact: String, failures: Int, message: Int64)
-    /// This side's own SMS, sent back from the contact's number (forwarded, or replayed): logged
-    /// as rejected, but neither counted against the contact nor kept for after a resync.
-    case reflected(contact: String, message: Int64)
-    /// Not encrypted, or from a number that is no contact.
-    case plain(message: Int64)
-
-    /// The id of the log row the SMS became: the message id every front end and log line uses.
-    var message: Int64? {
-        switch self {
-        case .alreadyProcessed, .statusReport, .deferred: nil
-        case .decrypted(_, let message), .resync(_, _, let message), .duplicate(_, let message),
-            .rejected(_, _, let message), .reflected(_, let message), .plain(let message):
-            message
-        }
-    }
-}
-
 /// Turns one received SMS into store changes, inside the caller's transaction: verify, advance,
 /// log and record the fingerprint together, so the SIM copy may be deleted only after the commit.
 ///
@@ -71,6 +38,7 @@ enum IncomingProcessor {
 
         let contact = try (try? PhoneNumber(sms.number)).flatMap { try tx.contact(withNumber: $0) }
         guard let contact else {
+            if let outcome = try fromOtherNumber(sms, resync: resync, in: tx, now: now) { return outcome }
             // Unknown sender: logged, nothing else touched.
             let id = try tx.appendLog(
                 NewLogEntry(
@@ -83,6 +51,25 @@ enum IncomingProcessor {
             return try plain(sms.text, from: contact, fingerprint: sms.fingerprint, in: tx, now: now)
         }
         return try open(sms.text, fingerprint: sms.fingerprint, from: contact, session: session, resync: resync, in: tx, now: now)
+    }
+
+    /// An SMS from a number no contact has that a contact's keys open: applied as the contact's,
+    /// its number noted in the log row; nil when it is no contact's ciphertext.
+    private static func fromOtherNumber(
+        _ sms: StoredMessage, resync: ResyncSettings, in tx: StoreTransaction, now: Date
+    ) throws -> IncomingOutcome? {
+        guard sms.coding == .gsm7, sms.concatenation == nil, WireAlphabet.characterCount(sms.text) == ProtocolConstants.wireLength
+        else { return nil }
+        var rng = SystemRandomNumberGenerator()
+        guard let found = try tx.contact(whoseKeysOpen: sms.text, now: now, using: &rng),
+            let session = try tx.loadSession(for: found.contact)
+        else { return nil }
+        let outcome = try open(
+            sms.text, fingerprint: sms.fingerprint, from: found.contact, session: session, resync: resync, in: tx, now: now)
+        if let id = outcome.message {
+            try tx.setLogSender(id, number: sms.number, note: IncomingMessage.otherNumberNote(sms.number, contact: found.contact.name))
+        }
+        return .otherNumber(outcome, number: sms.number)
     }
 
     /// Opens a ciphertext from `contact` with its session and applies it, or says what it was
@@ -257,15 +244,5 @@ enum IncomingProcessor {
         let retried = try Quarantine.retry(
             for: try tx.contact(named: contactName), path: .gateway(ResyncSettings()), in: tx, now: now, using: &rng)
         return (retried.opened, retried.givenUp)
-    }
-}
-
-extension IncomingOutcome {
-    /// The outcome of a message that opened, as ``Operations/IncomingMessage`` applied it.
-    init(_ applied: AppliedMessage) {
-        switch applied.content {
-        case .text, .typed, .part, .acknowledgement: self = .decrypted(contact: applied.contact, message: applied.logID)
-        case .resync(let resync): self = .resync(contact: applied.contact, completed: resync.completed, message: applied.logID)
-        }
     }
 }

@@ -7,6 +7,8 @@ public enum GatewayLog {
     public static let store = "smsgw.store"
     public static let error = "smsgw.error"
     public static let contact = "smsgw.contact"
+    /// The number an SMS came from, when it is none of its contact's.
+    public static let number = "smsgw.number"
     /// A message's log id: what `smsgw send` printed, `smsgw log` and `status` show.
     public static let message = "smsgw.message"
     /// An outbox row that carries no logged message (a resync handshake).

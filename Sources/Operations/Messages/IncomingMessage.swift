@@ -87,6 +87,13 @@ extension IncomingMessage {
         "This side's own SMS (message \(message), sent to \(contact)) came back from \(contact)'s number, forwarded or replayed; not counted as a failure and not kept."
     }
 
+    /// The log's note on a contact's message that came from `number`, which is not one of the
+    /// contact's: its keys opened it, so the contact wrote it (a new SIM, a second phone), but
+    /// answers still go to the contact's numbers until a person adds this one.
+    public static func otherNumberNote(_ number: String, contact: String) -> String {
+        "Sent from \(number), which is not one of \(contact)'s numbers; \(contact)'s keys opened it. Answers go to \(contact)'s numbers until this one is added."
+    }
+
     /// What every data message that opened does to its contact, whatever it carries: the new
     /// state is saved, the receive time recorded and the failure count cleared.
     static func accept(_ session: Session, from contact: Contact, in tx: StoreTransaction, now: Date) throws {

@@ -19,20 +19,8 @@ extension Messages {
         return try store.read { reader in
             if let own = try reader.outgoingMessage(sealedAs: sms) { return .ownMessage(id: own.id, contact: own.contact) }
             let pasted = try reader.contact(named: contactName)
-            for contact in try reader.contacts() where contact.id != pasted.id {
-                guard let session = try? reader.loadSession(for: contact) else { continue }
-                do throws(CipherError) {
-                    _ = try session.opening(sms, now: now, using: &rng)
-                    return .fromAnotherContact(named: contact.name, pastedAs: pasted.name, alreadyReceived: false)
-                } catch .notAuthentic {
-                    continue
-                } catch {
-                    // Its keys verified it (a duplicate, a message beyond the window, a handshake
-                    // out of turn): it is that contact's, whatever became of it.
-                    return .fromAnotherContact(named: contact.name, pastedAs: pasted.name, alreadyReceived: error == .duplicate)
-                }
-            }
-            return nil
+            guard let found = try reader.contact(whoseKeysOpen: sms, excluding: pasted, now: now, using: &rng) else { return nil }
+            return .fromAnotherContact(named: found.contact.name, pastedAs: pasted.name, alreadyReceived: found.alreadyReceived)
         }
     }
 }

@@ -61,6 +61,15 @@ extension StoreTransaction {
         )
     }
 
+    /// Records the number a logged incoming message came from and a note about it (kept after any
+    /// note the row has): a contact's message from a number that is not the contact's.
+    public func setLogSender(_ id: Int64, number: String, note: String) throws {
+        try db.execute(
+            sql: "UPDATE messages SET remote_number = ?, error = COALESCE(error || ' ', '') || ? WHERE id = ?",
+            arguments: [number, note, id])
+        if db.changesCount == 0 { throw StoreError.notFound(.message(id: id)) }
+    }
+
     /// Changes a logged message's status and, when given, its error sentence.
     public func setLogStatus(_ id: Int64, status: MessageStatus, error: String? = nil) throws {
         try db.execute(

@@ -106,6 +106,19 @@ struct InboxReceiverTests {
         #expect(rig.modem.stored.isEmpty)
     }
 
+    @Test("A contact's message from a number no contact has is applied as the contact's, the number noted")
+    func aContactsMessageFromANewNumberOpens() async throws {
+        let rig = try await MemoryRig.make()
+        rig.modem.deliver(rig.sms(try rig.sealedByBob("new SIM, same keys"), from: "+15559876"))
+        await Self.scan(rig)
+        let row = try #require(try rig.incoming(.decrypted).first)
+        #expect(row.text == "new SIM, same keys" && row.contactName == "bob" && row.remoteNumber == "+15559876")
+        #expect(row.error == IncomingMessage.otherNumberNote("+15559876", contact: "bob"))
+        #expect(try rig.incoming(.plain).isEmpty)
+        #expect(try rig.store.contact(named: "bob").number?.e164 == MemoryRig.bobNumber, "the number is only noted")
+        #expect(rig.modem.stored.isEmpty)
+    }
+
     @Test func aPlainSMSFromAStrangerTouchesNoContact() async throws {
         let rig = try await MemoryRig.make()
         let before = try rig.store.read { try $0.session(for: $0.contact(named: "bob")) }
