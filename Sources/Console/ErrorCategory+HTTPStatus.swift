@@ -13,7 +13,7 @@ extension ErrorCategory {
         case .forbidden: 403
         case .locked: 429
         case .unavailable, .busy: 503
-        case .configuration, .corrupted, .storage: 500
+        case .configuration, .corrupted, .storage, .internalFault: 500
         }
     }
 }

@@ -30,6 +30,10 @@ public enum ErrorCategory: String, Sendable, Hashable, CaseIterable, CustomStrin
     case corrupted
     /// The disk or the database reported an error.
     case storage
+    /// A fault of smsgw itself, not of the input, the disk or the configuration: the database
+    /// refused a write the code should never have made (a constraint it should have kept), or
+    /// failed in a way nothing else explains. Trying again will not help; report it with the log.
+    case internalFault
 
     public var description: String { rawValue }
 }

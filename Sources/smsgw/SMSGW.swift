@@ -18,6 +18,7 @@ struct SMSGW: AsyncParsableCommand {
               66  not found: no such contact, no account yet, a missing passphrase file
               69  unavailable: the command needs a modem or the daemon (`smsgw serve`),
                   or writes on a read-only store
+              70  a fault of smsgw itself (report it with the log)
               74  I/O error in the database; 75 the database stayed busy (try again),
                   another `smsgw serve` runs on the data directory, or a restore runs
                   (or cannot start while another smsgw process has the store open)

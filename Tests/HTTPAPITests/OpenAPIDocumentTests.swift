@@ -81,7 +81,8 @@ struct OpenAPIDocumentTests {
         let table = Dictionary(uniqueKeysWithValues: ErrorCategory.allCases.map { ($0, HTTPResponse.Status($0).code) })
         #expect(table[.invalidInput] == 422 && table[.notFound] == 404 && table[.conflict] == 409)
         #expect(table[.authentication] == 401 && table[.forbidden] == 403 && table[.locked] == 429)
-        #expect(table[.busy] == 503 && table[.storage] == 500)
+        #expect(table[.busy] == 503 && table[.storage] == 500 && table[.internalFault] == 500)
+        #expect(ErrorCategory.internalFault.slug == "internal-fault")
         #expect(ErrorCategory.busy.retryAfter == 1 && ErrorCategory.notFound.retryAfter == nil)
         #expect(ErrorCategory.invalidInput.slug == "invalid-input")
         // The console answers from the same table, and every status keeps its reason phrase.

@@ -37,6 +37,8 @@ struct StoreErrorCauseTests {
             }
         }
         #expect(broken?.cause == .constraint && broken?.isStorageFailure == false)
+        // A fault of smsgw, not of the disk: exit 70 and HTTP 500 "internal-fault", not an I/O error.
+        #expect(broken?.category == .internalFault && full?.category == .storage)
         #expect(broken?.description.contains("secret-key-value") == false, "\(String(describing: broken))")
         #expect(broken?.description.contains("INSERT") == false, "\(String(describing: broken))")
         try queue.close()

@@ -192,7 +192,12 @@ extension StoreError: CategorizedError {
         case .lockedOut, .lockedByThisAttempt: .locked
         case .configuration: .configuration
         case .corrupted: .corrupted
-        case .database(_, let cause), .server(_, let cause): cause == .busy ? .busy : .storage
+        case .database(_, let cause), .server(_, let cause):
+            switch cause {
+            case .busy: .busy
+            case .constraint: .internalFault
+            default: .storage
+            }
         case .inUse: .busy
         case .readOnly: .unavailable
         }

@@ -12,6 +12,7 @@ extension CLIStatus {
         case .configuration: self = .configuration
         case .busy: self = .temporaryFailure
         case .storage: self = .ioError
+        case .internalFault: self = .internalFault
         }
     }
 }

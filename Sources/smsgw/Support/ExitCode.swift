@@ -9,6 +9,8 @@ enum CLIStatus: Int32, Sendable {
     case notFound = 66
     /// EX_UNAVAILABLE: the command needs a modem or the daemon.
     case unavailable = 69
+    /// EX_SOFTWARE: a fault of smsgw itself (a constraint its code should have kept).
+    case internalFault = 70
     /// EX_IOERR: the database reported an I/O error.
     case ioError = 74
     /// EX_TEMPFAIL: try again later (another daemon serves the data directory).
