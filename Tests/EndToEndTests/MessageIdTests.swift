@@ -47,6 +47,10 @@ struct MessageIdTests {
             let changes = follower.objects.filter { jsonInteger($0["id"]) == first }
             #expect(changes.map { $0["status"] as? String } == ["queued", "sent", "delivered"])
             #expect(changes.allSatisfy { $0["text"] as? String == "followed" })
+            // The plain follower is a process of its own, woken by the same commits: wait for it too.
+            try await GatewayRig.wait("the plain follower to see message \(first) delivered", timeout: 90) {
+                plainFollower.lines.contains { $0.hasPrefix("\(first)\t") && $0.hasSuffix("\tdelivered\t") }
+            }
             let plainChanges = plainFollower.lines.filter { $0.hasPrefix("\(first)\t") }
             #expect(
                 plainChanges.count == 3 && plainChanges[0].hasSuffix("\tqueued\tfollowed") && plainChanges[2].hasSuffix("\tdelivered\t"))

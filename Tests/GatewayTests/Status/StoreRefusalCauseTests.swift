@@ -37,7 +37,7 @@ struct StoreRefusalCauseTests {
         let live = LiveStatusTests.live(rig, context: rig.context)
         try rig.breakRule("INSERT", on: "outbox")
         let error = #expect(throws: StoreError.self) { try FrontEndRefusalTests.submit("hello bob", to: "bob", on: rig) }
-        #expect(error?.cause == .constraint && error?.category == .storage)
+        #expect(error?.cause == .constraint && error?.category == .internalFault)
         #expect(error?.description.contains("a fault of smsgw") == true, "\(String(describing: error))")
         #expect(try live.read(now: Date()).storeRefusal == nil)
         #expect(try live.read(now: Date()).readiness == .ready(modems: ["m1"]))
