@@ -36,16 +36,20 @@ public struct BackupSettings: Sendable, Equatable {
     /// below), and refuses one that is a symbolic link, not a directory, inside the data
     /// directory or not writable.
     ///
-    /// - Parameter dataDirectory: The daemon's data directory.
+    /// - Parameters:
+    ///   - dataDirectory: The daemon's data directory.
+    ///   - creating: Whether a missing directory is made (`serve --check` only looks whether its
+    ///     parent would take it).
     /// - Returns: The directory, or nil when backups are off.
     /// - Throws: ``ConfigurationError`` (key `backup.directory`) saying what to change.
-    public func prepare(dataDirectory: URL) throws(ConfigurationError) -> URL? {
+    public func prepare(dataDirectory: URL, creating: Bool = true) throws(ConfigurationError) -> URL? {
         guard let directory else { return nil }
         let path = directory.path
         let key = "backup.directory"
         // Resolved through its parent's links too, and before anything is made inside the data directory.
         let real =
-            Self.resolved(path) ?? (Self.resolved(directory.deletingLastPathComponent().path) ?? "") + "/" + directory.lastPathComponent
+            Self.resolved(path)
+            ?? Self.resolved(directory.deletingLastPathComponent().path).map { $0 + "/" + directory.lastPathComponent } ?? path
         let data = Self.resolved(dataDirectory.path) ?? dataDirectory.path
         if real == data || real.hasPrefix(data.hasSuffix("/") ? data : data + "/") {
             throw ConfigurationError(
@@ -54,6 +58,18 @@ public struct BackupSettings: Sendable, Equatable {
             )
         }
         var info = try? FileSystem.status(of: path, followingLinks: false)
+        if info == nil, !creating {
+            let parent = directory.deletingLastPathComponent().path
+            guard let mode = (try? FileSystem.status(of: parent))?.st_mode, mode & S_IFMT == S_IFDIR,
+                FileSystem.isAccessible(parent, W_OK | X_OK)
+            else {
+                throw ConfigurationError(
+                    key: key,
+                    "backup.directory: cannot create the backup directory \(path): its parent \(parent) is missing or not writable by this user; create it."
+                )
+            }
+            return directory
+        }
         if info == nil {
             if mkdir(path, 0o700) == 0 {
                 // The umask may have taken bits away, never added any; set exactly 0700.
