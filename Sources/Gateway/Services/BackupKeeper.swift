@@ -10,7 +10,7 @@ import Store
 /// every interval, sleeping until each due time in between.
 ///
 /// A failed backup (a full disk, a directory gone or unwritable) is logged as an error once,
-/// with the reason, until a backup works again; it is tried again at the next due time or after
+/// with the reason, until a backup works again (later failures at debug level); it is tried again at the next due time or after
 /// an hour, whichever is sooner. The daemon runs on regardless.
 struct BackupKeeper: Service {
     let store: GatewayStore
@@ -36,7 +36,7 @@ struct BackupKeeper: Service {
         ledger.noteStart(newest: (try? AutomaticBackups.existing(in: directory))?.last, due: first)
         await cancelWhenGracefulShutdown {
             var due = first
-            var lastError: String?
+            var failing = false
             while !Task.isCancelled {
                 let wait = due.timeIntervalSinceNow
                 if wait > 0 {
@@ -44,13 +44,13 @@ struct BackupKeeper: Service {
                     await WakeSignal.sleep(until: .now + .milliseconds(Int64(wait * 1000) + 5))
                     continue
                 }
-                due = await attempt(due: due, lastError: &lastError)
+                due = await attempt(due: due, failing: &failing)
             }
         }
     }
 
     /// One backup; returns when the next is due.
-    private func attempt(due: Date, lastError: inout String?) async -> Date {
+    private func attempt(due: Date, failing: inout Bool) async -> Date {
         let (store, directory, keep) = (self.store, self.directory, settings.keep)
         let result = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<AutomaticBackups.Written, any Error>, Never>) in
@@ -63,8 +63,8 @@ struct BackupKeeper: Service {
         case .success(let written):
             let next = now.addingTimeInterval(settings.intervalSeconds)
             ledger.noteSuccess(written.file, now: now, next: next)
-            if lastError != nil { logger.notice("Automatic backups work again.") }
-            lastError = nil
+            if failing { logger.notice("Automatic backups work again.") }
+            failing = false
             logger.info(
                 "Automatic backup written.",
                 metadata: [GatewayLog.backupFile: "\(written.file.lastPathComponent)", GatewayLog.count: "\(written.deleted.count)"])
@@ -78,15 +78,16 @@ struct BackupKeeper: Service {
             let next = AutomaticBackups.retry(due: due, interval: settings.intervalSeconds, now: now)
             let reason = "\(error)"
             let failures = ledger.noteFailure(reason, now: now, next: next)
-            // Once per reason: a backup failing every hour for days is one problem, not a log full.
-            let level: Logger.Level = reason == lastError ? .debug : .error
+            // Once until one works again: a backup failing every hour for days is one problem,
+            // not a log full of them (the status keeps the latest reason).
+            let level: Logger.Level = failures == 1 ? .error : .debug
             logger.log(
                 level: level, "Automatic backup failed; the daemon tries again later.",
                 metadata: [
                     GatewayLog.error: "\(reason)", GatewayLog.count: "\(failures)",
                     GatewayLog.backupNext: "\(OperationsJSON.timestamp(next))",
                 ])
-            lastError = reason
+            failing = true
             return next
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Operations
 import Store
 import Synchronization
@@ -14,7 +15,8 @@ struct BackupKeeperTests {
     /// A gateway over `rig`'s modem backing up into `directory` every `interval` seconds, and its
     /// live status once it runs.
     static func gateway(
-        _ rig: MemoryRig, backups directory: URL?, interval: Double = 86_400, keep: Int = 7
+        _ rig: MemoryRig, backups directory: URL?, interval: Double = 86_400, keep: Int = 7,
+        logger: Logger = quietLogger("smsgw.gateway.test")
     ) throws -> (Gateway, @Sendable () -> LiveStatus?) {
         var configuration = GatewayConfiguration(
             dataDirectory: rig.directory.url, intervals: MemoryRig.fastIntervals,
@@ -23,7 +25,7 @@ struct BackupKeeperTests {
         let live = Mutex<LiveStatus?>(nil)
         let modem = rig.modem
         let gateway = try Gateway(
-            store: rig.store, configuration: configuration, logger: quietLogger("smsgw.gateway.test"), handlesSignals: false,
+            store: rig.store, configuration: configuration, logger: logger, handlesSignals: false,
             makeModem: { _, _, _ in modem },
             frontEnds: { status in
                 live.withLock { $0 = status }
@@ -42,7 +44,9 @@ struct BackupKeeperTests {
         let rig = try await MemoryRig.make()
         let outside = TemporaryDirectory(prefix: "smsgw-backups")
         let directory = outside.root.appendingPathComponent("backups", isDirectory: true)
-        let (gateway, live) = try Self.gateway(rig, backups: directory, interval: 1, keep: 2)
+        let lines = CapturingLogHandler.Lines()
+        let logger = Logger(label: "smsgw.gateway.test") { _ in CapturingLogHandler(store: lines) }
+        let (gateway, live) = try Self.gateway(rig, backups: directory, interval: 1, keep: 2, logger: logger)
         // Made 0700 when the gateway is built.
         let mode = try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? Int
         #expect(mode == 0o700)
@@ -76,9 +80,15 @@ struct BackupKeeperTests {
         let lastFile = try #require(working.lastFile)
         #expect(lastFile.hasPrefix(directory.path + "/smsgw-") && working.lastSuccessAt != nil && working.nextDueAt != nil)
 
-        // The directory goes away: the failure shows (status, banner sentence), the daemon runs on.
+        // The directory goes away: the failure shows (status, banner sentence), logged as an error
+        // once however often it repeats; the daemon runs on.
         try FileManager.default.removeItem(at: directory)
-        #expect(await eventually(timeout: MemoryRig.patience) { try live()?.read(now: Date()).backup.status?.lastError != nil })
+        #expect(
+            await eventually(timeout: MemoryRig.patience) {
+                try (live()?.read(now: Date()).backup.status?.consecutiveFailures ?? 0) >= 3
+            })
+        let errors = lines.all.filter { $0.hasPrefix("error Automatic backup failed") }
+        #expect(errors.count == 1 && errors.first?.contains(directory.path) == true, "\(errors)")
         let failed = try #require(live()?.read(now: Date()).backup.status)
         #expect(failed.consecutiveFailures >= 1 && failed.lastSuccessAt != nil)
         #expect(failed.lastError?.contains(directory.path) == true, "\(failed.lastError ?? "")")
@@ -92,6 +102,7 @@ struct BackupKeeperTests {
         #expect(await eventually(timeout: MemoryRig.patience) { try live()?.read(now: Date()).backup.status?.lastError == nil })
         #expect(!Self.backups(in: directory).isEmpty)
         #expect(try live()?.read(now: Date()).backup.status?.consecutiveFailures == 0)
+        #expect(lines.all.contains { $0.hasPrefix("notice Automatic backups work again.") })
 
         await gateway.shutdown()
         try await task.value
