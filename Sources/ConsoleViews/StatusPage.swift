@@ -27,7 +27,8 @@ public enum StatusPage {
     }
 
     /// A problem banner for a daemon that is not running, for a store that refuses writes, for a
-    /// PostgreSQL notification queue above its threshold, for each node that is down or stopped
+    /// PostgreSQL notification queue above its threshold, for automatic backups that failed or are
+    /// overdue, for each node that is down or stopped
     /// without a clean shutdown, for each contact whose keys were restored from a backup and not
     /// resynced since, and for each modem that is not ready; the log page shows them too. All but the modems' carry a ``Banner/key``: the page's script
     /// keeps them current from ``liveBanners(_:)`` (the modems' follow their events).
@@ -43,6 +44,7 @@ public enum StatusPage {
         if let warning = status.notificationQueueUsage.warning {
             banners.append(Banner(.problem, warning, key: "notification-queue"))
         }
+        if let warning = status.backup.warning { banners.append(Banner(.problem, warning, key: "backup")) }
         for node in status.nodes where node.state == .down || node.stoppedUncleanly {
             let sentence =
                 node.state == .down

@@ -10,8 +10,8 @@ public import Store
 #endif
 
 /// The gateway daemon: a `ServiceGroup` of one ``ModemSupervisor`` per modem, an ``InboxReceiver``,
-/// an ``OutboxSender`` and a ``ResyncCoordinator`` (and on PostgreSQL a ``NoticeListener``), over
-/// one unlocked store.
+/// an ``OutboxSender`` and a ``ResyncCoordinator`` (and on PostgreSQL a ``NoticeListener``, with
+/// `[backup]` a ``BackupKeeper``), over one unlocked store.
 ///
 /// ```swift
 /// let gateway = try Gateway(store: store, configuration: configuration, logger: logger)
@@ -55,7 +55,9 @@ public final class Gateway: Sendable {
     ///   - frontEnds: Services to run beside the gateway's own (the HTTP API), made from its
     ///     ``LiveStatus``; they start last and stop first.
     /// - Throws: ``GatewayError`` (unavailable) when no modem is configured or a modem cannot be
-    ///   set up; ``ConfigurationError`` for an unreadable pin_file or gammurc; ``StoreError``.
+    ///   set up; ``ConfigurationError`` for an unreadable pin_file or gammurc, or a `[backup]`
+    ///   directory it cannot use (``BackupSettings/prepare(dataDirectory:)``, or a PostgreSQL
+    ///   store); ``StoreError``.
     public init(
         store: UnlockedStore, configuration: GatewayConfiguration, logger: Logger, handlesSignals: Bool = true,
         statusSocket: String? = nil, makeModem: ModemFactory = Gateway.gammuModem, outboxWake: OutboxWake = OutboxWake(),
@@ -80,6 +82,10 @@ public final class Gateway: Sendable {
             } catch {
                 throw GatewayError.modemSetup(modem: settings.name, reason: error.message)
             }
+        }
+        let backupDirectory = try configuration.backup.prepare(dataDirectory: configuration.dataDirectory)
+        if backupDirectory != nil, store.gateway.backendName != StoreSettings.Backend.sqlite.rawValue {
+            throw ConfigurationError(key: "backup.directory", BackupSettings.serverStoreRefusal)
         }
         let runner = StoreRunner(store: store, stop: StoreStop(logger: logger))
         let context = GatewayContext(
@@ -107,10 +113,16 @@ public final class Gateway: Sendable {
         if !configuration.webhooks.isEmpty {
             services.append(WebhookDispatcher(endpoints: configuration.webhooks, runner: runner, logger: logger, node: node))
         }
+        let backups = backupDirectory.map { BackupLedger(directory: $0, settings: configuration.backup, startedAt: Date()) }
+        if let backupDirectory, let backups {
+            services.append(
+                BackupKeeper(
+                    store: store.gateway, directory: backupDirectory, settings: configuration.backup, ledger: backups, logger: logger))
+        }
         let live = LiveStatus(
             store: store, links: links, node: node, storeWrites: context.storeWrites,
             daemon: DaemonState(running: true, pid: getpid(), startedAt: Date(), modems: links.map(\.name)),
-            arrivals: context.arrivals)
+            arrivals: context.arrivals, backups: backups)
         if let statusSocket {
             services.append(
                 try StatusServer(path: statusSocket, logger: logger) { request in

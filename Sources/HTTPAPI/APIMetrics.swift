@@ -80,6 +80,15 @@ final class APIMetrics: Sendable {
                 "Fraction of the PostgreSQL server's notification queue in use (pg_notification_queue_usage()); every write fails once it is full.",
                 usage)
         }
+        if let backup = status.backup.status {
+            set(
+                "backup_last_success_timestamp_seconds", [],
+                "When the newest automatic backup was written, in seconds since 1970 (0: none yet).",
+                Int(backup.lastSuccessAt?.timeIntervalSince1970 ?? 0))
+            set(
+                "backup_consecutive_failures", [], "Automatic backups that failed since the last that worked (0 while they work).",
+                backup.consecutiveFailures)
+        }
         for state in OutboxState.allCases { set("outbox", [("state", state.rawValue)], "Outbox SMS by state.", status.outbox[state] ?? 0) }
         for modem in status.modems {
             let name = ("modem", modem.name)

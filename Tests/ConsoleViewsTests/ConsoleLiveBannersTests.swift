@@ -114,6 +114,27 @@ struct ConsoleLiveBannersTests {
         #expect(listed.first?["text"]?.hasPrefix("The PostgreSQL server's notification queue is 3.1 % full") == true)
     }
 
+    @Test("Automatic backups are a banner when the latest attempt failed or the newest is overdue; working or off, none")
+    func backups() throws {
+        var status = GatewayStatus(modems: [], outbox: [:], contacts: [])
+        #expect(StatusPage.banners(status).isEmpty)
+        var backup = GatewayStatus.BackupStatus(
+            directory: "/var/backups/smsgw", intervalSeconds: 3600, keep: 7, lastSuccessAt: Date(), nextDueAt: Date())
+        status.backup = GatewayStatus.Backups(backup)
+        #expect(StatusPage.banners(status).isEmpty)
+        backup.overdue = true
+        status.backup = GatewayStatus.Backups(backup)
+        #expect(StatusPage.banners(status).first?.text.contains("over twice its interval") == true)
+        backup.lastError = "database or disk is full"
+        backup.consecutiveFailures = 2
+        status.backup = GatewayStatus.Backups(backup)
+        let listed = try JSONDecoder().decode([[String: String]].self, from: Data(StatusPage.liveBanners(status).utf8))
+        #expect(listed.map { $0["key"] } == ["backup"] && listed.first?["kind"] == "problem")
+        #expect(
+            listed.first?["text"]?.hasPrefix("The last 2 automatic backups to /var/backups/smsgw failed (database or disk is full)") == true
+        )
+    }
+
     @Test("Without a live session the banners are refused")
     func signedOut() throws {
         let rig = try ConsoleControllerTests.Rig()

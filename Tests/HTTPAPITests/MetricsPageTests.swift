@@ -153,6 +153,25 @@ struct MetricsPageTests {
         }
     }
 
+    @Test("Automatic backups are two gauges while they are on: the newest backup's time and the failures since it; off, none")
+    func backups() throws {
+        try TestStore.withAccount { _, _, store in
+            let figures = try store.read { try APIMetrics.figures(from: $0, webhooks: []) }
+            var status = try GatewayStatus.read(from: store, now: Date())
+            let off = APIMetrics().page(status: status, figures: figures, arrivals: ([], 0, 0))
+            #expect(!off.contains("smsgw_backup_"))
+            status.backup = GatewayStatus.Backups(
+                GatewayStatus.BackupStatus(
+                    directory: "/var/backups/smsgw", intervalSeconds: 86_400, keep: 7,
+                    lastSuccessAt: Date(timeIntervalSince1970: 1_795_570_496),
+                    lastFile: "/var/backups/smsgw/smsgw-20261125-013456.sqlite", lastError: "disk full", consecutiveFailures: 3))
+            let on = APIMetrics().page(status: status, figures: figures, arrivals: ([], 0, 0)).split(separator: "\n")
+            #expect(on.contains("# TYPE smsgw_backup_last_success_timestamp_seconds gauge"))
+            #expect(on.contains("smsgw_backup_last_success_timestamp_seconds 1795570496"))
+            #expect(on.contains("smsgw_backup_consecutive_failures 3"))
+        }
+    }
+
     @Test("A label value and help text are escaped as the text format wants them")
     func escaping() {
         var page = GaugePage()

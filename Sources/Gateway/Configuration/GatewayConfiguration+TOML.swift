@@ -6,6 +6,7 @@ extension GatewayConfiguration {
     /// Top-level keys the file may hold.
     static let topLevelKeys: Set<String> = [
         "data_dir", "log_level", "intervals", "modem", "resync", "replies", "http", "webhook", "store", "node", "outbox",
+        "backup",
     ]
     /// Keys of `[intervals]`.
     static let intervalKeys = [
@@ -60,7 +61,7 @@ extension GatewayConfiguration {
         for key in table.keys where !Self.topLevelKeys.contains(key) {
             throw ConfigurationError(
                 key: key,
-                "Unknown key \(key) in \(source); expected data_dir, log_level, [intervals], [outbox], [node], [resync], [replies], [http], [store], [[modem]] or [[webhook]]."
+                "Unknown key \(key) in \(source); expected data_dir, log_level, [intervals], [outbox], [node], [resync], [replies], [http], [store], [backup], [[modem]] or [[webhook]]."
             )
         }
         let reader = TOMLReader(source: source)
@@ -90,6 +91,7 @@ extension GatewayConfiguration {
         try resync.read(table, source: source)
         try http.read(table, source: source)
         try store.read(table, source: source)
+        try backup.read(table, source: source)
         var modemTables: [TOMLTable] = []
         if let value = table["modem"] {
             guard let array = value.array else {
@@ -126,6 +128,7 @@ extension GatewayConfiguration {
         try resync.applyEnvironment(environment, prefix: prefix)
         try http.applyEnvironment(environment, prefix: prefix)
         try store.applyEnvironment(environment, prefix: prefix)
+        try backup.applyEnvironment(environment, prefix: prefix)
         let intervalPrefix = prefix + "INTERVALS_"
         for (name, value) in environment where name.hasPrefix(intervalPrefix) {
             let key = String(name.dropFirst(intervalPrefix.count)).lowercased()
@@ -214,6 +217,7 @@ extension GatewayConfiguration {
     public func validate() throws(ConfigurationError) {
         try http.validate()
         try store.validate()
+        try backup.validate(store: store)
         if intervals.retryMaxSeconds < intervals.retryBaseSeconds {
             throw ConfigurationError(
                 key: "intervals.retry_max_seconds",

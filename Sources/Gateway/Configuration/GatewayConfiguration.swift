@@ -30,6 +30,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var webhooks: [WebhookEndpoint] = []
     /// The `[store]` table: SQLite in the data directory, or a PostgreSQL database.
     public var store = StoreSettings()
+    /// The `[backup]` table: the daemon's own backups of a SQLite store (off by default).
+    public var backup = BackupSettings()
 
     /// Timing of polls, health checks and retries, in seconds.
     public struct Intervals: Sendable, Equatable {

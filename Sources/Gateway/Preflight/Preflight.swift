@@ -22,7 +22,24 @@ public enum Preflight {
         var findings = [PreflightFinding("configuration", summary)]
         findings += simulated ? [PreflightFinding("modems", "the built-in simulator (--sim); no device to check")] : modems(configuration)
         findings += store(configuration.dataDirectory, settings: configuration.store, unlock: unlock)
+        findings += backups(configuration)
         return findings
+    }
+
+    /// The `[backup]` directory as serve would prepare it, without making it; nothing when off.
+    static func backups(_ configuration: GatewayConfiguration) -> [PreflightFinding] {
+        let settings = configuration.backup
+        guard let directory = settings.directory else { return [] }
+        do {
+            _ = try settings.prepare(dataDirectory: configuration.dataDirectory, creating: false)
+        } catch {
+            return [PreflightFinding("backups", error.message, .problem(.configuration))]
+        }
+        let made = FileManager.default.fileExists(atPath: directory.path) ? "" : " (made 0700 at start-up)"
+        return [
+            PreflightFinding(
+                "backups", "every \(Int(settings.intervalSeconds)) s into \(directory.path)\(made), keeping the newest \(settings.keep)")
+        ]
     }
 
     /// Each modem's settings, PIN file and device, without opening it.

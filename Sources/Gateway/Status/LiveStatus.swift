@@ -15,16 +15,18 @@ public struct LiveStatus: Sendable {
     public let daemon: DaemonState
     /// Arrival → log of each received SMS since the daemon started.
     public let arrivals: ArrivalLatency
+    /// The automatic backups' state; nil when they are off.
+    var backups: BackupLedger? = nil
 
     /// The status now, from one read snapshot of the store.
     public func read(now: Date) throws -> GatewayStatus {
-        live(try GatewayStatus.read(from: store, now: now, ended: endedRuns))
+        live(try GatewayStatus.read(from: store, now: now, ended: endedRuns), now: now)
     }
 
     /// The status with only what the console's banners say, from one small read snapshot
     /// (``Operations/GatewayStatus/readForBanners(from:now:ended:)``).
     public func readForBanners(now: Date) throws -> GatewayStatus {
-        live(try GatewayStatus.readForBanners(from: store, now: now, ended: endedRuns))
+        live(try GatewayStatus.readForBanners(from: store, now: now, ended: endedRuns), now: now)
     }
 
     /// This daemon holds the lock at its place: another run recorded there has ended.
@@ -32,8 +34,8 @@ public struct LiveStatus: Sendable {
         node.place.map { GatewayStatus.EndedRuns(place: $0, holder: node.instance) }
     }
 
-    /// `status` as read from the store, with what only the daemon knows.
-    private func live(_ status: GatewayStatus) -> GatewayStatus {
+    /// `status` as read from the store at `now`, with what only the daemon knows.
+    private func live(_ status: GatewayStatus, now: Date) -> GatewayStatus {
         var status = status
         // This node's modems as they are now; another node's as it last recorded them.
         let live = links.map(\.record)
@@ -41,6 +43,7 @@ public struct LiveStatus: Sendable {
         status.modems = live + status.modems.filter { !local.contains($0.name) }
         status.daemon = daemon
         status.storeRefusal = storeWrites.refusal
+        status.backup = GatewayStatus.Backups(backups?.status(now: now))
         return status
     }
 }

@@ -26,4 +26,10 @@ public enum GatewayLog {
     public static let version = "smsgw.version"
     /// A daemon's data directory (its lock, its status socket, a SQLite store).
     public static let dataDirectory = "smsgw.data-dir"
+    /// The directory of the automatic backups (`[backup] directory`).
+    public static let backupDirectory = "smsgw.backup.directory"
+    /// One automatic backup's file name.
+    public static let backupFile = "smsgw.backup.file"
+    /// When the next automatic backup is due.
+    public static let backupNext = "smsgw.backup.next"
 }

@@ -34,6 +34,9 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
     /// Over a running daemon's socket, the daemon's own store, which a daemon never serves
     /// read-only: a file system that turns read-only under it shows as ``storeRefusal``.
     public var storeReadOnly: ReadOnlyReason?
+    /// The running daemon's automatic backups (``BackupStatus``). In JSON their object, always
+    /// present: `null` when they are off or no daemon runs.
+    public var backup = Backups(nil)
 
     public init(
         modems: [ModemStatusRecord], nodes: [NodeStatus] = [], outbox: [OutboxState: Int], queue: [OutboxEntry] = [],

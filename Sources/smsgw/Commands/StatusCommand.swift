@@ -64,6 +64,7 @@ struct StatusCommand: ParsableCommand {
         }
         // Only above its threshold: a healthy queue is worth no line.
         if let warning = status.notificationQueueUsage.warning { lines.append("Store: \(warning)") }
+        if let backup = status.backup.status { lines.append(describe(backup)) }
         if !status.nodes.isEmpty { lines.append("Nodes:") }
         for node in status.nodes { lines.append("  \(node.name): " + describe(node, now: now).joined(separator: ", ")) }
         lines.append("Modems:")
@@ -138,6 +139,22 @@ struct StatusCommand: ParsableCommand {
         facts.append(node.modems.isEmpty ? "no modems" : "modems " + node.modems.joined(separator: ", "))
         if !node.version.isEmpty { facts.append("version \(node.version)") }
         return facts
+    }
+
+    /// The one "Backups:" line: the newest backup, the last error while the latest attempt
+    /// failed (or that the newest is overdue), and the next due time.
+    static func describe(_ backup: GatewayStatus.BackupStatus) -> String {
+        var facts = [
+            backup.lastSuccessAt.map { "last \(Output.timestamp($0))" + (backup.lastFile.map { " \($0)" } ?? "") } ?? "none written yet"
+        ]
+        if let error = backup.lastError {
+            facts.append(
+                "the last \(backup.consecutiveFailures == 1 ? "attempt" : "\(backup.consecutiveFailures) attempts") failed: \(error)")
+        } else if backup.overdue {
+            facts.append("overdue (older than twice the interval)")
+        }
+        if let next = backup.nextDueAt { facts.append("next \(Output.timestamp(next))") }
+        return "Backups: " + facts.joined(separator: "; ")
     }
 
     /// "message 42 to bob: queued, 5 attempts, 2 failed temporarily (…), last error: …", or a

@@ -1,9 +1,10 @@
 import Foundation
-import Gateway
 import Glibc
 import Store
 import TestSupport
 import Testing
+
+@testable import Gateway
 
 /// The daemon's preflight as values, without a modem: each finding and when the account is unlocked.
 struct PreflightTests {
@@ -32,6 +33,30 @@ struct PreflightTests {
             return
         }
         #expect(!FileManager.default.fileExists(atPath: root.path))
+    }
+
+    @Test("[backup] is a finding when set: the directory as serve would take it, never made by the check")
+    func backupsAreCheckedWithoutMakingTheDirectory() throws {
+        try withTemporaryDirectory { root in
+            var configuration = GatewayConfiguration(dataDirectory: root.appendingPathComponent("data"))
+            #expect(Preflight.backups(configuration).isEmpty)
+            let missing = root.appendingPathComponent("backups")
+            configuration.backup = BackupSettings(directory: missing, intervalSeconds: 3600, keep: 5)
+            let fine = try #require(Preflight.backups(configuration).first)
+            #expect(
+                fine.subject == "backups" && fine.detail.contains("made 0700 at start-up") && fine.detail.contains("keeping the newest 5"))
+            if case .ok = fine.outcome {} else { Issue.record("\(fine.outcome)") }
+            #expect(!FileManager.default.fileExists(atPath: missing.path))
+            for (directory, words) in [
+                (configuration.dataDirectory.appendingPathComponent("copies"), "inside the data directory"),
+                (root.appendingPathComponent("gone/backups"), "its parent"),
+            ] {
+                configuration.backup.directory = directory
+                let refused = try #require(Preflight.backups(configuration).first)
+                #expect(refused.detail.contains(words), "\(refused.detail)")
+                if case .problem(.configuration) = refused.outcome {} else { Issue.record("\(refused.outcome)") }
+            }
+        }
     }
 
     @Test func devicesAreCheckedWithoutOpeningThem() throws {

@@ -1,0 +1,94 @@
+import Dispatch
+import Foundation
+import Logging
+import Operations
+import ServiceLifecycle
+import Store
+
+/// Writes the automatic backups of `[backup]` (``Operations/AutomaticBackups``): at start-up
+/// when the newest backup in the directory is at least an interval old (or there is none), then
+/// every interval, sleeping until each due time in between.
+///
+/// A failed backup (a full disk, a directory gone or unwritable) is logged as an error once,
+/// with the reason, until a backup works again (later failures at debug level); it is tried again at the next due time or after
+/// an hour, whichever is sooner. The daemon runs on regardless.
+struct BackupKeeper: Service {
+    let store: GatewayStore
+    let directory: URL
+    let settings: BackupSettings
+    let ledger: BackupLedger
+    let logger: Logger
+    /// Where the copy runs: it reads the whole store and blocks, so never on Swift's pool.
+    private let queue = DispatchQueue(label: "smsgw.gateway.backup")
+
+    init(store: GatewayStore, directory: URL, settings: BackupSettings, ledger: BackupLedger, logger: Logger) {
+        self.store = store
+        self.directory = directory
+        self.settings = settings
+        self.ledger = ledger
+        var logger = logger
+        logger[metadataKey: GatewayLog.backupDirectory] = "\(directory.path)"
+        self.logger = logger
+    }
+
+    func run() async throws {
+        let first = AutomaticBackups.firstDue(in: directory, interval: settings.intervalSeconds, now: Date())
+        ledger.noteStart(newest: (try? AutomaticBackups.existing(in: directory))?.last, due: first)
+        await cancelWhenGracefulShutdown {
+            var due = first
+            var failing = false
+            while !Task.isCancelled {
+                let wait = due.timeIntervalSinceNow
+                if wait > 0 {
+                    // A day at most per wait (``WakeSignal``): the loop looks at the clock again.
+                    await WakeSignal.sleep(until: .now + .milliseconds(Int64(wait * 1000) + 5))
+                    continue
+                }
+                due = await attempt(due: due, failing: &failing)
+            }
+        }
+    }
+
+    /// One backup; returns when the next is due.
+    private func attempt(due: Date, failing: inout Bool) async -> Date {
+        let (store, directory, keep) = (self.store, self.directory, settings.keep)
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<AutomaticBackups.Written, any Error>, Never>) in
+            queue.async {
+                continuation.resume(returning: Result { try AutomaticBackups.write(store, into: directory, keep: keep, now: Date()) })
+            }
+        }
+        let now = Date()
+        switch result {
+        case .success(let written):
+            let next = now.addingTimeInterval(settings.intervalSeconds)
+            ledger.noteSuccess(written.file, now: now, next: next)
+            if failing { logger.notice("Automatic backups work again.") }
+            failing = false
+            logger.info(
+                "Automatic backup written.",
+                metadata: [GatewayLog.backupFile: "\(written.file.lastPathComponent)", GatewayLog.count: "\(written.deleted.count)"])
+            if !written.undeletable.isEmpty {
+                logger.warning(
+                    "Could not delete old automatic backups beyond keep.",
+                    metadata: [GatewayLog.error: "\(written.undeletable.joined(separator: "; "))"])
+            }
+            return next
+        case .failure(let error):
+            let next = AutomaticBackups.retry(due: due, interval: settings.intervalSeconds, now: now)
+            let reason = "\(error)"
+            let failures = ledger.noteFailure(reason, now: now, next: next)
+            // Once until one works again: a backup failing every hour for days is one problem,
+            // not a log full of them (the status keeps the latest reason).
+            let level: Logger.Level = failures == 1 ? .error : .debug
+            logger.log(
+                level: level, "Automatic backup failed; the daemon tries again later.",
+                metadata: [
+                    GatewayLog.error: "\(reason)", GatewayLog.count: "\(failures)",
+                    GatewayLog.backupNext: "\(OperationsJSON.timestamp(next))",
+                ])
+            failing = true
+            return next
+        }
+    }
+}

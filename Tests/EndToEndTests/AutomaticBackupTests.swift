@@ -1,0 +1,65 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `[backup]` as an operator sets it up: the daemon writes its backups by itself, status shows
+/// them, and one restores into a fresh data directory after the daemon stopped.
+@Suite("Automatic backups of smsgw serve")
+struct AutomaticBackupTests {
+    @Test("serve --sim with SMSGW_BACKUP_DIRECTORY writes a backup at start; status shows it; smsgw restore takes it after the stop")
+    func aBackupAtStartRestores() async throws {
+        try await withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            try alice.expect(["contact", "add", "carol", "--number", "+15550009"])
+            let directory = root.appendingPathComponent("backups")
+            let daemon = try await ServeProcess.simulated(
+                alice, in: root, environment: ["SMSGW_BACKUP_DIRECTORY": directory.path, "SMSGW_BACKUP_KEEP": "3"])
+
+            var names: [String] = []
+            try await GatewayRig.wait("the daemon's first backup", timeout: 60) {
+                names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".sqlite") }
+                return !names.isEmpty
+            }
+            let name = try #require(names.first)
+            #expect(name.range(of: #"^smsgw-\d{8}-\d{6}\.sqlite$"#, options: .regularExpression) != nil, "\(name)")
+            let file = directory.appendingPathComponent(name)
+            #expect(try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? Int == 0o700)
+            #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
+
+            // From the running daemon, without the passphrase.
+            let json = try alice.run(["status", "--json"], removing: ["SMSGW_PASSPHRASE"])
+            let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+            let backup = try #require(object?["backup"] as? [String: Any], "\(json.stdout)")
+            #expect(backup["lastFile"] as? String == file.path && backup["keep"] as? Int == 3, "\(backup)")
+            #expect(backup["lastError"] is NSNull && backup["nextDueAt"] is String, "\(backup)")
+            let plain = try alice.expect(["status"]).stdout
+            let line = try #require(plain.split(separator: "\n").first { $0.hasPrefix("Backups: ") }, "\(plain)")
+            #expect(line.contains(file.path) && line.contains("next "), "\(line)")
+
+            try await daemon.stop()
+            let stopped = try alice.expect(["status", "--json"]).stdout
+            #expect(stopped.contains("\"backup\":null"), "\(stopped)")
+
+            let fresh = try Peer.create("fresh", in: root)
+            try fresh.expect(["restore", file.path])
+            let contacts = try fresh.expect(["contact", "list"]).stdout
+            #expect(contacts.contains("carol"), "\(contacts)")
+        }
+    }
+
+    @Test("a backup directory inside the data directory is refused at start with a sentence naming the key")
+    func insideTheDataDirectoryIsRefused() async throws {
+        try await withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            let inside = alice.dataDir.appendingPathComponent("backups").path
+            let serve = try ServeProcess(
+                alice, ["--sim", "--sim-dir", root.appendingPathComponent("sim").path], in: root,
+                environment: ["SMSGW_BACKUP_DIRECTORY": inside])
+            try await GatewayRig.wait("serve to refuse the backup directory", timeout: 60) { !serve.process.isRunning }
+            let log = serve.lines.joined(separator: "\n")
+            #expect(serve.process.terminationStatus == 78, "\(log)")
+            #expect(log.contains("inside the data directory") && log.contains("backup.directory"), "\(log)")
+            #expect(!FileManager.default.fileExists(atPath: inside))
+        }
+    }
+}
