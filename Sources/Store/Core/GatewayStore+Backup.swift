@@ -62,6 +62,8 @@ extension GatewayStore {
         } catch {
             throw StoreError.configuration("Cannot name the backup \(path) (\(error.reason)); choose a directory this user can write to.")
         }
+        // The new name survives a power cut only once its directory is on the disk too.
+        try? FileDescriptor.open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY).sync()
         logger.info("Backed up the gateway database.", metadata: [StoreLog.path: "\(path)"])
     }
 }
