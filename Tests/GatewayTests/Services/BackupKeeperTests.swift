@@ -76,7 +76,9 @@ struct BackupKeeperTests {
         #expect(Self.backups(in: directory).count <= 2)
         for name in strangers { #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path), "\(name)") }
         let working = try #require(live()?.read(now: Date()).backup.status)
-        #expect(working.lastError == nil && working.consecutiveFailures == 0 && working.keep == 2 && working.warning == nil)
+        #expect(working.lastError == nil && working.consecutiveFailures == 0 && working.keep == 2)
+        // With a 1 s interval a loaded machine may leave the newest over 2 s old: only "overdue" may warn then.
+        #expect(working.warning == nil || working.overdue, "\(working.warning ?? "")")
         let lastFile = try #require(working.lastFile)
         #expect(lastFile.hasPrefix(directory.path + "/smsgw-") && working.lastSuccessAt != nil && working.nextDueAt != nil)
 
