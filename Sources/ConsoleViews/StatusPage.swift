@@ -41,6 +41,7 @@ public enum StatusPage {
                     key: "daemon"))
         }
         if let refusal = status.storeRefusal { banners.append(Banner(.problem, refusal.sentence, key: "store")) }
+        if let fault = status.inboxFault { banners.append(Banner(.problem, fault.sentence, key: "inbox-fault")) }
         if let warning = status.notificationQueueUsage.warning {
             banners.append(Banner(.problem, warning, key: "notification-queue"))
         }

@@ -114,6 +114,18 @@ struct ConsoleLiveBannersTests {
         #expect(listed.first?["text"]?.hasPrefix("The PostgreSQL server's notification queue is 3.1 % full") == true)
     }
 
+    @Test("Received SMS that wait on the modem for a fault of smsgw are a banner")
+    func inboxFault() throws {
+        var status = GatewayStatus(modems: [], outbox: [:], contacts: [])
+        #expect(StatusPage.banners(status).isEmpty)
+        status.inboxFault = GatewayStatus.InboxFault(since: Date(), waiting: 2, error: "a <rule> broke")
+        let listed = try JSONDecoder().decode([[String: String]].self, from: Data(StatusPage.liveBanners(status).utf8))
+        #expect(listed.map { $0["key"] } == ["inbox-fault"] && listed.first?["kind"] == "problem")
+        #expect(listed.first?["text"]?.hasPrefix("2 received SMS cannot be recorded since") == true)
+        let page = StatusPage.render(status, viewer: ConsoleViewer(name: "w", role: .viewer, csrfToken: "c"), now: Date(), version: "t")
+        #expect(page.markup.contains("a &lt;rule&gt; broke") && !page.markup.contains("a <rule> broke"))
+    }
+
     @Test("Automatic backups are a banner when the latest attempt failed or the newest is overdue; working or off, none")
     func backups() throws {
         var status = GatewayStatus(modems: [], outbox: [:], contacts: [])

@@ -59,6 +59,7 @@ public struct InboxReceiver: Service {
             retry.note(left, logger: logger)
             entries.note(left, logger: logger)
             context.storeWrites.noteRead(of: link.name, failed: left.storageRefusals, error: left.storageError, now: Date())
+            context.storeWrites.noteFaults(of: link.name, faults: left.faults, error: left.faultError, now: Date())
             link.update { $0.retryPending = retry.due != nil }
             context.timersBell.ring()
         }

@@ -68,7 +68,11 @@ struct InboxLeftovers: Sendable {
     mutating func refused(_ error: any Error) {
         failed += 1
         self.error = "\(error)"
-        guard let words = StoreWrites.refusal(error) else { return }
+        guard let words = StoreWrites.refusal(error) else {
+            faults += 1
+            faultError = "\(error)"
+            return
+        }
         storageRefusals += 1
         storageError = words
     }
@@ -83,6 +87,9 @@ struct InboxLeftovers: Sendable {
     /// ``Store/StoreError/isStorageFailure``), as the status counts them, and the last one's error.
     var storageRefusals = 0
     var storageError: String?
+    /// Of ``failed``, those refused for another reason (a fault of smsgw), and the last one's error.
+    var faults = 0
+    var faultError: String?
     /// Whether the scan read the modem's storage (so it tried every entry on it).
     var listed = false
     /// Entries that cannot be read whose log row the store refused.

@@ -43,6 +43,7 @@ public struct LiveStatus: Sendable {
         status.modems = live + status.modems.filter { !local.contains($0.name) }
         status.daemon = daemon
         status.storeRefusal = storeWrites.refusal
+        status.inboxFault = storeWrites.inboxFault
         status.backup = GatewayStatus.Backups(backups?.status(now: now))
         return status
     }

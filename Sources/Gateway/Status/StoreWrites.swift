@@ -20,6 +20,8 @@ final class StoreWrites: Sendable {
 
     /// By modem name, those whose last read the store refused.
     private let refusals = Mutex([String: Refusal]())
+    /// By modem name, those whose last read left SMS the store refused for another reason.
+    private let faults = Mutex([String: Refusal]())
     /// The refusal of the daemon's writes since the last one the store took; nil while it takes them.
     private let writes = Mutex<Refusal?>(nil)
 
@@ -36,6 +38,26 @@ final class StoreWrites: Sendable {
             let since = refusals[modem]?.since ?? now
             refusals[modem] = Refusal(since: since, waiting: failed, error: error)
         }
+    }
+
+    /// Notes one read of `modem`: `faults` SMS the store refused for another reason than its
+    /// storage (a broken rule: a fault of smsgw), the last with `error`; 0 ends them.
+    func noteFaults(of modem: String, faults: Int, error: String?, now: Date) {
+        self.faults.withLock { all in
+            guard faults > 0 else {
+                all[modem] = nil
+                return
+            }
+            all[modem] = Refusal(since: all[modem]?.since ?? now, waiting: faults, error: error)
+        }
+    }
+
+    /// Received SMS the store refused for another reason than its storage, on every modem.
+    var inboxFault: GatewayStatus.InboxFault? {
+        let all = faults.withLock { Array($0.values) }
+        guard let first = all.min(by: { $0.since < $1.since }) else { return nil }
+        return GatewayStatus.InboxFault(
+            since: first.since, waiting: all.reduce(0) { $0 + $1.waiting }, error: first.error ?? "no reason given")
     }
 
     /// Notes one write transaction's outcome: nil when the store took it, else its error. Only

@@ -25,6 +25,9 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
     /// received SMS, an outbox, event, status or heartbeat write) until one succeeds and no
     /// received SMS waits on a modem (nil otherwise, and whenever no daemon runs).
     public var storeRefusal: StoreRefusal?
+    /// Set by a running daemon while received SMS wait on its modems because the store refused
+    /// them for a reason other than its storage (``InboxFault``); nil otherwise.
+    public var inboxFault: InboxFault?
     /// How full the PostgreSQL server's notification queue is, which a listening session that
     /// stopped reading fills until every write fails (see ``Store/NotificationQueueUsage``). In
     /// JSON the fraction, 0 to 1, always present: `null` on SQLite.

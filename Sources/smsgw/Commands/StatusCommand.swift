@@ -62,6 +62,7 @@ struct StatusCommand: ParsableCommand {
                 "Store: refuses writes since \(Output.timestamp(refusal.since))\(cause); \(refusal.waiting) received SMS wait on the modem and are recorded once it takes writes again."
             )
         }
+        if let fault = status.inboxFault { lines.append("Inbox: " + fault.sentence) }
         // Only above its threshold: a healthy queue is worth no line.
         if let warning = status.notificationQueueUsage.warning { lines.append("Store: \(warning)") }
         if let backup = status.backup.status { lines.append(describe(backup)) }

@@ -53,7 +53,17 @@ struct StoreRefusalCauseTests {
         rig.link.requestInboxScan()
         // The scan left it on the modem, to be read again after a pause.
         #expect(await eventually(timeout: MemoryRig.patience) { rig.link.snapshot.retryPending })
-        #expect(try live.read(now: Date()).storeRefusal == nil)
+        let status = try live.read(now: Date())
+        #expect(status.storeRefusal == nil)
+        // It is a fault of smsgw, and the status says so: it waits on the modem, taking a slot.
+        let fault = try #require(status.inboxFault)
+        #expect(fault.waiting == 1 && fault.error.contains("a fault of smsgw"), "\(fault)")
+        #expect(fault.sentence.hasPrefix("1 received SMS cannot be recorded since"))
+        // Fixed, the next read records it and the fault is gone.
+        try rig.acceptWrites()
+        rig.link.requestInboxScan()
+        #expect(await eventually(timeout: MemoryRig.patience) { try live.read(now: Date()).inboxFault == nil })
+        #expect(try rig.incoming(.plain).map(\.text) == ["plain, kept on the modem"])
         receiver.cancel()
         _ = try? await receiver.value
     }
