@@ -45,7 +45,15 @@ uninstall() {
     systemctl stop smsgw >/dev/null 2>&1 || true
     rm -rf /etc/smsgw /var/lib/smsgw /var/backups/smsgw /run/credentials/smsgw.service \
         /etc/systemd/system/smsgw.service /etc/udev/rules.d/99-smsgw-modem.rules /usr/local/bin/smsgw
-    if id smsgw >/dev/null 2>&1; then deluser --quiet smsgw >/dev/null 2>&1 || userdel smsgw; fi
+    if id smsgw >/dev/null 2>&1; then
+        # userdel refuses while any process of the user is left, even one that has exited and
+        # waits to be reaped (a command run as smsgw a moment ago): wait for them, at most 10 s.
+        for _ in $(seq 100); do
+            [[ -z "$(find /proc -maxdepth 1 -regex '/proc/[0-9]+' -user smsgw 2>/dev/null)" ]] && break
+            sleep 0.1
+        done
+        deluser --quiet smsgw >/dev/null 2>&1 || userdel smsgw
+    fi
     getent group smsgw >/dev/null && groupdel smsgw || true
 }
 finish() {
