@@ -31,6 +31,12 @@ public enum FileSystem {
         try SystemCall.run("link", path: new) { Glibc.link(existing, new) }
     }
 
+    /// Waits until the directory's entries (a name just linked, renamed or removed) are on the
+    /// disk, so that they survive a power cut (`fsync(2)` of the directory).
+    public static func synchronizeDirectory(_ path: String) throws(SystemCallError) {
+        try FileDescriptor.open(path, O_RDONLY | O_DIRECTORY).sync()
+    }
+
     /// Makes `link` a symbolic link to `target` (`symlink(2)`).
     public static func symbolicLink(at link: String, to target: String) throws(SystemCallError) {
         try SystemCall.run("symlink", path: link) { symlink(target, link) }

@@ -58,8 +58,7 @@ public struct InboxReceiver: Service {
             let left = await scan(link, logger: logger)
             retry.note(left, logger: logger)
             entries.note(left, logger: logger)
-            context.storeWrites.noteRead(of: link.name, failed: left.storageRefusals, error: left.storageError, now: Date())
-            context.storeWrites.noteFaults(of: link.name, faults: left.faults, error: left.faultError, now: Date())
+            context.storeWrites.noteRead(of: link.name, left, now: Date())
             link.update { $0.retryPending = retry.due != nil }
             context.timersBell.ring()
         }

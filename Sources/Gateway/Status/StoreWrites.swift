@@ -27,28 +27,22 @@ final class StoreWrites: Sendable {
 
     init() {}
 
-    /// Notes one read of `modem`: `failed` SMS the storage refused (0: it recorded everything it
-    /// was given, or refused it for another cause, such as a broken rule), the last with `error`.
-    func noteRead(of modem: String, failed: Int, error: String?, now: Date) {
-        refusals.withLock { refusals in
-            guard failed > 0 else {
-                refusals[modem] = nil
-                return
-            }
-            let since = refusals[modem]?.since ?? now
-            refusals[modem] = Refusal(since: since, waiting: failed, error: error)
-        }
+    /// Notes what one read of `modem` left on it (``InboxLeftovers``): SMS the storage refused
+    /// and SMS refused for another reason (a broken rule: a fault of smsgw), each with its last
+    /// error; a count of 0 ends that kind for the modem.
+    func noteRead(of modem: String, _ left: InboxLeftovers, now: Date) {
+        Self.note(left.storageRefusals, error: left.storageError, of: modem, in: refusals, now: now)
+        Self.note(left.faults, error: left.faultError, of: modem, in: faults, now: now)
     }
 
-    /// Notes one read of `modem`: `faults` SMS the store refused for another reason than its
-    /// storage (a broken rule: a fault of smsgw), the last with `error`; 0 ends them.
-    func noteFaults(of modem: String, faults: Int, error: String?, now: Date) {
-        self.faults.withLock { all in
-            guard faults > 0 else {
+    /// Records `count` SMS waiting on `modem` in `map`, keeping when the episode began.
+    private static func note(_ count: Int, error: String?, of modem: String, in map: borrowing Mutex<[String: Refusal]>, now: Date) {
+        map.withLock { all in
+            guard count > 0 else {
                 all[modem] = nil
                 return
             }
-            all[modem] = Refusal(since: all[modem]?.since ?? now, waiting: faults, error: error)
+            all[modem] = Refusal(since: all[modem]?.since ?? now, waiting: count, error: error)
         }
     }
 

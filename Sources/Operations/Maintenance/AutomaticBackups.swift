@@ -102,15 +102,14 @@ public enum AutomaticBackups {
     }
 
     /// Writes a backup of `store` into `directory` named for `now` (``DatabaseBackup``: complete
-    /// under a hidden name first, then linked, 0600, synced), syncs the directory, then deletes
-    /// the oldest backups beyond `keep`.
+    /// under a hidden name first, then linked, 0600, synced with its directory), then deletes the
+    /// oldest backups beyond `keep`, syncing the directory again after deletions.
     ///
     /// - Throws: What ``DatabaseBackup/write(_:to:)`` throws (a directory gone or full, a store
     ///   on PostgreSQL); nothing is deleted then.
     public static func write(_ store: GatewayStore, into directory: URL, keep: Int, now: Date) throws -> Written {
         let file = directory.appendingPathComponent(fileName(at: now), isDirectory: false)
         _ = try DatabaseBackup.write(store, to: file)
-        syncDirectory(directory)
         var written = Written(file: file, deleted: [], undeletable: [])
         let backups = try existing(in: directory)
         for old in backups.dropLast(max(keep, 1)) where old.file != file {
@@ -121,13 +120,9 @@ public enum AutomaticBackups {
                 written.undeletable.append("\(old.file.lastPathComponent): \(error.reason)")
             }
         }
-        if !written.deleted.isEmpty { syncDirectory(directory) }
+        // The deletions survive a power cut only once the directory is on the disk.
+        if !written.deleted.isEmpty { try? FileSystem.synchronizeDirectory(directory.path) }
         return written
-    }
-
-    /// Makes the directory's entries (the backup's name, the deletions) survive a power cut.
-    private static func syncDirectory(_ directory: URL) {
-        try? FileDescriptor.open(directory.path, O_RDONLY | O_DIRECTORY).sync()
     }
 
     private static let calendar: Calendar = {

@@ -63,7 +63,7 @@ extension GatewayStore {
             throw StoreError.configuration("Cannot name the backup \(path) (\(error.reason)); choose a directory this user can write to.")
         }
         // The new name survives a power cut only once its directory is on the disk too.
-        try? FileDescriptor.open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY).sync()
+        try? FileSystem.synchronizeDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
         logger.info("Backed up the gateway database.", metadata: [StoreLog.path: "\(path)"])
     }
 }

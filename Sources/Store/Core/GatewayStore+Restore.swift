@@ -176,7 +176,7 @@ extension GatewayStore {
             try FileDescriptor.open(databaseURL.path, O_RDONLY).sync()
             for side in [live + "-wal", live + "-shm"] { try FileSystem.remove(side) }
             try FileSystem.rename(databaseURL.path, to: live)
-            try FileDescriptor.open(dataDirectory.path, O_RDONLY | O_DIRECTORY).sync()
+            try FileSystem.synchronizeDirectory(dataDirectory.path)
         } catch {
             throw StoreError.configuration("Cannot put the restored store in place at \(live) (\(error.reason)); check the data directory.")
         }
