@@ -10,6 +10,11 @@ public enum RetryOutlook: Sendable, Equatable {
     /// The failure was permanent (a refused number, a SIM refused): the retry sends the same SMS
     /// to the same number, so it fails again unless its cause was fixed since.
     case permanentFailure
+    /// The SMS came back with a restored backup and was held (``StoreRestore/heldReason``), and
+    /// the resync since made its keys old: the retry sends the SMS sealed before the restore,
+    /// which the contact's gateway opens only while it keeps its retired receive chain, and may
+    /// have had already. Sending the text again as a new message is the way.
+    case heldByRestore
     /// The retry is refused with this error (the contact's keys were restored from a backup and
     /// not resynced since): nothing would be queued.
     case refused(MessageError)
@@ -19,6 +24,8 @@ public enum RetryOutlook: Sendable, Equatable {
         switch self {
         case .mayHelp: nil
         case .permanentFailure: "Retrying unchanged will not help: the failure was permanent, so retry only once its cause is fixed."
+        case .heldByRestore:
+            "Better send the text again as a new message: this SMS came back with a restored backup, sealed with keys the resync since retired, which the contact's gateway keeps for 7 days at most; it may also have had it already."
         case .refused(let error): error.description
         }
     }
@@ -36,6 +43,7 @@ public enum RetryOutlook: Sendable, Equatable {
         guard let first = failed.first else { return .mayHelp }
         let contact = try reader.contact(id: first.contactID)
         if contact.keysRestoredAt != nil { return .refused(.keysRestored(id: messageID, contact: contact.name)) }
+        if failed.contains(where: { $0.lastError == StoreRestore.heldReason }) { return .heldByRestore }
         return failed.contains(where: \.lastErrorIsPermanent) ? .permanentFailure : .mayHelp
     }
 

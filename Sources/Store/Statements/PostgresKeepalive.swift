@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import PostgresNIO
+import Synchronization
 
 /// Every connection the store opens to a PostgreSQL server over TCP (its pool's and its
 /// listening one) has TCP keepalive on, so that a server gone without a word (a host powered
@@ -62,8 +63,9 @@ enum PostgresKeepalive {
         }
     }
 
-    /// ``connect(_:id:logger:on:)`` for a task: once the socket is connected (within the connect
-    /// timeout), the start-up ends when the task is cancelled, as postgres-nio's own does.
+    /// ``connect(_:id:logger:on:)`` for a task: cancelling the task ends it at once, while the
+    /// socket connects (a server that does not answer would otherwise hold a stopping daemon for
+    /// the whole connect timeout) as during the start-up, as postgres-nio's own does.
     static func connect(
         _ configuration: PostgresConnection.Configuration, id: PostgresConnection.ID, logger: Logger
     ) async throws -> PostgresConnection {
@@ -71,13 +73,45 @@ enum PostgresKeepalive {
             return try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
         }
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
-        let channel = try await channel(host: host, port: port, timeout: configuration.options.connectTimeout, on: eventLoop).get()
+        let channel = try await cancellable(channel(host: host, port: port, timeout: configuration.options.connectTimeout, on: eventLoop))
         do {
             return try await PostgresConnection.connect(
                 on: channel.eventLoop, configuration: onChannel(channel, configuration), id: id, logger: logger)
         } catch {
             channel.close(promise: nil)
             throw error
+        }
+    }
+
+    /// The channel `connecting` gives, or `CancellationError` as soon as the task is cancelled;
+    /// a channel connected after that is closed. NIO's connect itself cannot be cancelled.
+    static func cancellable(_ connecting: EventLoopFuture<any Channel>) async throws -> any Channel {
+        let outcome = connecting.eventLoop.makePromise(of: (any Channel).self)
+        let settled = FirstSettlement()
+        connecting.whenComplete { result in
+            if settled.claim() {
+                outcome.completeWith(result)
+            } else if case .success(let late) = result {
+                late.close(promise: nil)
+            }
+        }
+        return try await withTaskCancellationHandler {
+            try await outcome.futureResult.get()
+        } onCancel: {
+            if settled.claim() { outcome.fail(CancellationError()) }
+        }
+    }
+
+    /// Which of a connect and a cancellation settles ``cancellable(_:)``: the first to claim.
+    private final class FirstSettlement: Sendable {
+        private let taken = Mutex(false)
+
+        /// True for the first caller only.
+        func claim() -> Bool {
+            taken.withLock { taken in
+                defer { taken = true }
+                return !taken
+            }
         }
     }
 

@@ -22,7 +22,7 @@ struct LogRetryCommand: ParsableCommand {
         let outlook = try RetryOutlook.of([id], store: store)[id]
         let count = try Messages.retry(id, by: .commandLine, store: store, now: Date())
         Output.line("Queued \(count == 1 ? "its SMS" : "its \(count) failed SMS") again.")
-        if outlook == .permanentFailure, let sentence = outlook?.sentence { Output.warning(sentence) }
+        if let sentence = outlook?.sentence { Output.warning(sentence) }
         Daemon.wake(in: global.dataDirectory)
         if !SendCommand.daemonRuns(global) {
             Output.warning("no gateway daemon is running on this data directory; the message stays queued until `smsgw serve` runs.")

@@ -26,7 +26,8 @@ struct RestoredKeysTests {
         let after = try Contacts.contact(named: "bob", store: restored.alice).sync
         #expect(after.state == .failing && after.keysRestoredAt == restored.time, "a message that opened cleared the mark: \(after)")
 
-        // Completed from this side: the mark goes, and the held message may be sent again.
+        // Completed from this side: the mark goes, and the held message may be sent again
+        // (with advice to send it as a new message instead).
         let started = try Resync.start(with: "bob", store: restored.alice, now: Date(), using: &rng)
         #expect(try Contacts.contact(named: "bob", store: restored.alice).sync.keysRestoredAt == restored.time)
         let handshake = try restored.alice.read { try $0.outboxItem(id: started.outboxID) }.body
@@ -35,6 +36,9 @@ struct RestoredKeysTests {
         _ = try Messages.decrypt(accepted.answer, from: "bob", store: restored.alice, now: Date(), using: &rng)
         let done = try Contacts.contact(named: "bob", store: restored.alice).sync
         #expect(done.state == .ok && done.keysRestoredAt == nil && done.advice == nil, "\(done)")
+        // Not the sentence of a permanent failure: the text is better sent again as a new message.
+        let outlook = try RetryOutlook.of([restored.held], store: restored.alice)[restored.held]
+        #expect(outlook == .heldByRestore && outlook?.sentence?.contains("as a new message") == true)
         #expect(try Messages.retry(restored.held, by: .commandLine, store: restored.alice, now: Date()) == 1)
     }
 
