@@ -52,6 +52,19 @@ public struct StoreSettings: Sendable, Equatable {
         }
     }
 
+    /// The contacts' names in the configured store, for shell completion, which never asks for
+    /// a passphrase and never creates a store: read in the clear from SQLite in `dataDirectory`
+    /// or from the PostgreSQL database; none when it cannot be read (a missing password, a
+    /// server that does not answer within 2 s).
+    public func contactNames(
+        dataDirectory: URL, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> [String] {
+        switch backend {
+        case .sqlite: GatewayStore.contactNames(inDirectory: dataDirectory)
+        case .postgresql: (try? address(environment: environment)).map(GatewayStore.contactNames(postgres:)) ?? []
+        }
+    }
+
     /// The PostgreSQL server, database and credentials.
     ///
     /// - Throws: ``ConfigurationError`` naming `store.url` or `store.password_file`.

@@ -1,5 +1,6 @@
 public import Foundation
 import GRDB
+import Logging
 
 extension GatewayStore {
     /// The contacts' names in the database of `directory`, sorted, read without unlocking: for
@@ -27,6 +28,23 @@ extension GatewayStore {
             return try queue.read { connection in
                 try StoreDatabase(GRDBConnection(connection)).values(String.self, sql: "SELECT name FROM contacts ORDER BY name_key")
             }
+        } catch {
+            return []
+        }
+    }
+
+    /// The contacts' names in the PostgreSQL database at `address`, sorted, read without
+    /// unlocking, for shell completion as ``contactNames(inDirectory:)``: one connection, made
+    /// within 2 s, one read, closed. A server that cannot be reached in time, or any other
+    /// failure, gives no names; nothing is logged, as the shell owns the terminal.
+    public static func contactNames(postgres address: PostgresAddress) -> [String] {
+        do {
+            var configuration = try address.connectionConfiguration()
+            configuration.options.connectTimeout = .seconds(2)
+            let server = try PostgresServer.connect(
+                configuration, logger: Logger(label: "smsgw.completion") { _ in SwiftLogNoOpLogHandler() })
+            defer { try? server.close() }
+            return try server.readTransaction { db in try db.values(String.self, sql: "SELECT name FROM contacts ORDER BY name_key") }
         } catch {
             return []
         }

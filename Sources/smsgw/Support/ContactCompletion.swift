@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import Gateway
 import Operations
-import Store
 
 extension CompletionKind {
     /// Completes a contact's name in bash, zsh and fish (`smsgw --generate-completion-script SHELL`).
@@ -14,10 +14,13 @@ extension CompletionKind {
 /// (names are stored in the clear); it never prompts, never creates a data directory, and gives
 /// nothing when there is no database.
 enum ContactCompletion {
-    /// The names in the data directory the command line being completed names (`--data-dir`,
-    /// else SMSGW_DATA_DIR, else the default), sorted; the shell keeps those matching the word.
+    /// The names in the store the command line being completed would open: its `[store]`
+    /// (SMSGW_CONFIG's file, the SMSGW_STORE_* variables), else SQLite in its data directory
+    /// (`--data-dir`, else SMSGW_DATA_DIR, else the default), sorted; the shell keeps those
+    /// matching the word.
     static func names(words: [String]) -> [String] {
-        GatewayStore.contactNames(inDirectory: DataDirectory.resolve(dataDirectory(in: words)))
+        let settings = (try? StoreSettings.load(configurationFile: ConfigurationOption.environmentFile)) ?? StoreSettings()
+        return settings.contactNames(dataDirectory: DataDirectory.resolve(dataDirectory(in: words)))
     }
 
     /// The last `--data-dir DIR` or `--data-dir=DIR` among `words`, with a leading `~/` expanded
