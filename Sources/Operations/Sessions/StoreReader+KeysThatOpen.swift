@@ -13,16 +13,15 @@ extension StoreReader {
     public func contact(
         whoseKeysOpen ciphertext: String, excluding excluded: Contact? = nil, now: Date, using rng: inout some RandomNumberGenerator
     ) throws -> (contact: Contact, alreadyReceived: Bool)? {
+        // Read once, not once per contact; what is no ciphertext no contact's keys will read.
+        guard let received = try? ReceivedCiphertext(ciphertext) else { return nil }
         for contact in try contacts() where contact.id != excluded?.id {
             guard let session = try? loadSession(for: contact) else { continue }
             do throws(CipherError) {
-                _ = try session.opening(ciphertext, now: now, using: &rng)
+                _ = try session.opening(received, now: now, using: &rng)
                 return (contact, false)
             } catch .notAuthentic {
                 continue
-            } catch .malformed {
-                // Not a ciphertext: no contact's keys will read it.
-                return nil
             } catch {
                 // Its keys verified it (a duplicate, a message beyond the window, a handshake out
                 // of turn): it is that contact's, whatever became of it.

@@ -48,12 +48,17 @@ extension Session {
     public func opening(
         _ ciphertext: String, now: Date, using rng: inout some RandomNumberGenerator
     ) throws(CipherError) -> OpenResult {
-        let digits = try WireAlphabet.digits(from: ciphertext)
-        let envelope = try Envelope(digits: digits)
-        let digest = Self.uint64(KDF.sha256(digits))
+        try opening(ReceivedCiphertext(ciphertext), now: now, using: &rng)
+    }
+
+    /// Verifies and decrypts one SMS read before (``ReceivedCiphertext``), as
+    /// ``opening(_:now:using:)`` does with its text.
+    public func opening(
+        _ received: ReceivedCiphertext, now: Date, using rng: inout some RandomNumberGenerator
+    ) throws(CipherError) -> OpenResult {
+        let (envelope, digest, bodyDigest) = (received.envelope, received.digest, received.bodyDigest)
         guard !recentDigests.contains(digest) else { throw .duplicate }
         let time = Self.unixTime(now)
-        let bodyDigest = envelope.bodyDigest
 
         if let result = openData(envelope, bodyDigest: bodyDigest, now: time) {
             var next = result
