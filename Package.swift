@@ -239,6 +239,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "KeySearchBenchmark",
+            dependencies: ["Operations", "Store", "SMSCipher", "SplitMix", .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/KeySearchBenchmark",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "CipherFuzz",
             dependencies: ["SMSCipher", "GSM7", "SplitMix"],
             path: "Fuzz/CipherFuzz",

@@ -195,8 +195,13 @@ public struct InboxReceiver: Service {
             logger.notice(
                 "This side's own SMS came back from the contact's number; not counted as a failure.",
                 metadata: [GatewayLog.contact: "\(contact)"])
-        case .plain:
+        case .plain(_, let untried):
             logger.info("Plain SMS received.")
+            if untried > 0 {
+                logger.notice(
+                    "An SMS from a number no contact has opened with none of the most recently active contacts' keys; the keys of the others were not tried, and it is kept as a plain SMS.",
+                    metadata: [GatewayLog.count: "\(untried)"])
+            }
         case .resync(let contact, let completed, _):
             logger.notice(completed ? "Resync completed." : "Resync handshake received.", metadata: [GatewayLog.contact: "\(contact)"])
             if completed {

@@ -22,8 +22,9 @@ enum IncomingOutcome: Sendable, Equatable {
     /// A contact's message from a number no contact has, which the contact's keys opened (a new
     /// SIM): what it became, applied as from the contact, with the number noted in its log row.
     indirect case otherNumber(IncomingOutcome, number: String)
-    /// Not encrypted, or from a number that is no contact.
-    case plain(message: Int64)
+    /// Not encrypted, or from a number that is no contact; `untriedContacts` counts the contacts
+    /// whose keys the search for the SMS's sender left untried, beyond its limit.
+    case plain(message: Int64, untriedContacts: Int = 0)
 
     /// The contact the SMS was from, when it was a contact's.
     var contact: String? {
@@ -42,7 +43,7 @@ enum IncomingOutcome: Sendable, Equatable {
         case .alreadyProcessed, .statusReport, .deferred: nil
         case .otherNumber(let outcome, _): outcome.message
         case .decrypted(_, let message), .resync(_, _, let message), .duplicate(_, let message),
-            .rejected(_, _, let message), .reflected(_, let message), .plain(let message):
+            .rejected(_, _, let message), .reflected(_, let message), .plain(let message, _):
             message
         }
     }

@@ -38,14 +38,15 @@ enum IncomingProcessor {
 
         let contact = try (try? PhoneNumber(sms.number)).flatMap { try tx.contact(withNumber: $0) }
         guard let contact else {
-            if let outcome = try fromOtherNumber(sms, resync: resync, in: tx, now: now) { return outcome }
+            let search = try fromOtherNumber(sms, resync: resync, in: tx, now: now)
+            if let outcome = search.outcome { return outcome }
             // Unknown sender: logged, nothing else touched.
             let id = try tx.appendLog(
                 NewLogEntry(
                     time: now, direction: .incoming, contact: nil, remoteNumber: sms.number, status: .plain,
                     text: sms.text, fingerprint: sms.fingerprint))
             _ = try tx.recordReceivedFingerprint(sms.fingerprint, at: now)
-            return .plain(message: id)
+            return .plain(message: id, untriedContacts: search.untried)
         }
         guard sms.coding == .gsm7, sms.concatenation == nil, let session = try tx.loadSession(for: contact) else {
             return try plain(sms.text, from: contact, fingerprint: sms.fingerprint, in: tx, now: now)
@@ -54,22 +55,23 @@ enum IncomingProcessor {
     }
 
     /// An SMS from a number no contact has that a contact's keys open: applied as the contact's,
-    /// its number noted in the log row; nil when it is no contact's ciphertext.
+    /// its number noted in the log row. No outcome when it is none of the tried contacts'
+    /// ciphertext; `untried` counts the contacts beyond the search's limit
+    /// (``Operations/KeySearch/daemonLimit``), the least recently active.
     private static func fromOtherNumber(
         _ sms: StoredMessage, resync: ResyncSettings, in tx: StoreTransaction, now: Date
-    ) throws -> IncomingOutcome? {
+    ) throws -> (outcome: IncomingOutcome?, untried: Int) {
         guard sms.coding == .gsm7, sms.concatenation == nil, WireAlphabet.characterCount(sms.text) == ProtocolConstants.wireLength
-        else { return nil }
+        else { return (nil, 0) }
         var rng = SystemRandomNumberGenerator()
-        guard let found = try tx.contact(whoseKeysOpen: sms.text, now: now, using: &rng),
-            let session = try tx.loadSession(for: found.contact)
-        else { return nil }
+        let search = try tx.contact(whoseKeysOpen: sms.text, limit: KeySearch.daemonLimit, now: now, using: &rng)
+        guard let contact = search.contact, let session = try tx.loadSession(for: contact) else { return (nil, search.untried) }
         let outcome = try open(
-            sms.text, fingerprint: sms.fingerprint, from: found.contact, session: session, resync: resync, in: tx, now: now)
+            sms.text, fingerprint: sms.fingerprint, from: contact, session: session, resync: resync, in: tx, now: now)
         if let id = outcome.message {
-            try tx.setLogSender(id, number: sms.number, note: IncomingMessage.otherNumberNote(sms.number, contact: found.contact.name))
+            try tx.setLogSender(id, number: sms.number, note: IncomingMessage.otherNumberNote(sms.number, contact: contact.name))
         }
-        return .otherNumber(outcome, number: sms.number)
+        return (.otherNumber(outcome, number: sms.number), 0)
     }
 
     /// Opens a ciphertext from `contact` with its session and applies it, or says what it was

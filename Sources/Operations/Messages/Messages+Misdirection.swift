@@ -19,8 +19,10 @@ extension Messages {
         return try store.read { reader in
             if let own = try reader.outgoingMessage(sealedAs: sms) { return .ownMessage(id: own.id, contact: own.contact) }
             let pasted = try reader.contact(named: contactName)
-            guard let found = try reader.contact(whoseKeysOpen: sms, excluding: pasted, now: now, using: &rng) else { return nil }
-            return .fromAnotherContact(named: found.contact.name, pastedAs: pasted.name, alreadyReceived: found.alreadyReceived)
+            // Every contact's keys: a person pasted it, no stranger sent it (the daemon's search is limited).
+            let found = try reader.contact(whoseKeysOpen: sms, excluding: pasted, now: now, using: &rng)
+            guard let contact = found.contact else { return nil }
+            return .fromAnotherContact(named: contact.name, pastedAs: pasted.name, alreadyReceived: found.alreadyReceived)
         }
     }
 }

@@ -48,12 +48,23 @@ extension Session {
     public func opening(
         _ ciphertext: String, now: Date, using rng: inout some RandomNumberGenerator
     ) throws(CipherError) -> OpenResult {
-        let digits = try WireAlphabet.digits(from: ciphertext)
-        let envelope = try Envelope(digits: digits)
-        let digest = Self.uint64(KDF.sha256(digits))
+        try opening(ReceivedCiphertext(ciphertext), now: now, using: &rng)
+    }
+
+    /// Verifies and decrypts one SMS read before (``ReceivedCiphertext``), as
+    /// ``opening(_:now:using:)`` does with its text.
+    ///
+    /// - Parameter lookingAhead: Whether, when no key verifies it, to look 2,048 positions past
+    ///   the window to report ``CipherError/beyondWindow(ahead:)`` instead of
+    ///   ``CipherError/notAuthentic`` (§5.3, rule 6). That look accepts nothing and costs some 30
+    ///   times the rest of a failed try; the key search, which asks only whose keys accept a
+    ///   message, leaves it out.
+    public func opening(
+        _ received: ReceivedCiphertext, now: Date, lookingAhead: Bool = true, using rng: inout some RandomNumberGenerator
+    ) throws(CipherError) -> OpenResult {
+        let (envelope, digest, bodyDigest) = (received.envelope, received.digest, received.bodyDigest)
         guard !recentDigests.contains(digest) else { throw .duplicate }
         let time = Self.unixTime(now)
-        let bodyDigest = envelope.bodyDigest
 
         if let result = openData(envelope, bodyDigest: bodyDigest, now: time) {
             var next = result
@@ -64,7 +75,7 @@ extension Session {
         if let payload = openHandshake(envelope, bodyDigest: bodyDigest) {
             return try handleHandshake(payload, now: time, using: &rng)
         }
-        if let ahead = lookBeyondWindow(envelope, bodyDigest: bodyDigest) {
+        if lookingAhead, let ahead = lookBeyondWindow(envelope, bodyDigest: bodyDigest) {
             throw .beyondWindow(ahead: ahead)
         }
         throw .notAuthentic

@@ -68,7 +68,7 @@ public class StoreReader {
     }
 
     /// A contact from its row, with its other numbers.
-    private func contact(row: StoreRow) throws -> Contact {
+    func contact(row: StoreRow) throws -> Contact {
         var contact = try Contact(row: row)
         contact.otherNumbers = try db.values(
             String.self, sql: "SELECT phone_number FROM contact_numbers WHERE contact_id = ? ORDER BY position",
