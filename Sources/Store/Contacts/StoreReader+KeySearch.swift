@@ -15,15 +15,15 @@ extension StoreReader {
             try db.value(
                 Int.self, sql: "SELECT COUNT(*) FROM contacts WHERE session IS NOT NULL AND id <> ?", arguments: [excludedID]) ?? 0
         guard limit > 0 else { return ([], total) }
-        let contacts = try db.rows(
-            sql: """
-                SELECT \(Contact.columns) FROM contacts WHERE session IS NOT NULL AND id <> ?
-                ORDER BY CASE WHEN COALESCE(last_received_at, 0) >= COALESCE(last_sent_at, 0)
-                    THEN COALESCE(last_received_at, 0) ELSE last_sent_at END DESC, name_key
-                LIMIT ?
-                """,
-            arguments: [excludedID, min(limit, total)]
-        ).map(contact(row:))
+        let contacts = try contacts(
+            rows: db.rows(
+                sql: """
+                    SELECT \(Contact.columns) FROM contacts WHERE session IS NOT NULL AND id <> ?
+                    ORDER BY CASE WHEN COALESCE(last_received_at, 0) >= COALESCE(last_sent_at, 0)
+                        THEN COALESCE(last_received_at, 0) ELSE last_sent_at END DESC, name_key
+                    LIMIT ?
+                    """,
+                arguments: [excludedID, min(limit, total)]))
         return (contacts, total - contacts.count)
     }
 }
