@@ -4,6 +4,7 @@ import Logging
 import Operations
 import ServiceLifecycle
 import Store
+import Synchronization
 
 /// Writes the automatic backups of `[backup]` (``Operations/AutomaticBackups``): at start-up
 /// when the newest backup in the directory is at least an interval old (or there is none), then
@@ -11,7 +12,9 @@ import Store
 ///
 /// A failed backup (a full disk, a directory gone or unwritable) is logged as an error once,
 /// with the reason, until a backup works again (later failures at debug level); it is tried again at the next due time or after
-/// an hour, whichever is sooner. The daemon runs on regardless.
+/// an hour, whichever is sooner. The daemon runs on regardless. A stop during a copy ends it
+/// after the step it is in, and nothing of it is left. Leftovers of copies a killed daemon left
+/// are removed at start-up and before each backup (``Operations/AutomaticBackups/removeLeftovers(in:now:)``).
 struct BackupKeeper: Service {
     let store: GatewayStore
     let directory: URL
@@ -32,6 +35,7 @@ struct BackupKeeper: Service {
     }
 
     func run() async throws {
+        noteRemoved(AutomaticBackups.removeLeftovers(in: directory, now: Date()))
         let first = AutomaticBackups.firstDue(in: directory, interval: settings.intervalSeconds, now: Date())
         ledger.noteStart(newest: (try? AutomaticBackups.existing(in: directory))?.last, due: first)
         await cancelWhenGracefulShutdown {
@@ -51,15 +55,30 @@ struct BackupKeeper: Service {
 
     /// One backup; returns when the next is due.
     private func attempt(due: Date, failing: inout Bool) async -> Date {
-        let (store, directory, keep) = (self.store, self.directory, settings.keep)
-        let result = await withCheckedContinuation {
-            (continuation: CheckedContinuation<Result<AutomaticBackups.Written, any Error>, Never>) in
-            queue.async {
-                continuation.resume(returning: Result { try AutomaticBackups.write(store, into: directory, keep: keep, now: Date()) })
+        let (store, directory, keep, queue) = (self.store, self.directory, settings.keep, self.queue)
+        // A stop cancels this task: the copy sees it after its current step and ends.
+        let stopping = Stopping()
+        let (removed, result) = await withTaskCancellationHandler {
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<([String], Result<AutomaticBackups.Written, any Error>), Never>) in
+                queue.async {
+                    let removed = AutomaticBackups.removeLeftovers(in: directory, now: Date())
+                    let result = Result {
+                        try AutomaticBackups.write(
+                            store, into: directory, keep: keep, now: Date(), stop: { stopping.flag.load(ordering: .relaxed) })
+                    }
+                    continuation.resume(returning: (removed, result))
+                }
             }
+        } onCancel: {
+            stopping.flag.store(true, ordering: .relaxed)
         }
+        noteRemoved(removed)
         let now = Date()
         switch result {
+        case .failure(let error) where error is CancellationError:
+            logger.info("Automatic backup stopped by the daemon's stop; its partial copy was removed.")
+            return due
         case .success(let written):
             let next = now.addingTimeInterval(settings.intervalSeconds)
             ledger.noteSuccess(written.file, now: now, next: next)
@@ -90,5 +109,18 @@ struct BackupKeeper: Service {
             failing = true
             return next
         }
+    }
+
+    /// Logs leftovers of interrupted backups that were removed, if any.
+    private func noteRemoved(_ names: [String]) {
+        guard !names.isEmpty else { return }
+        logger.notice(
+            "Removed what interrupted automatic backups left behind.",
+            metadata: [GatewayLog.backupFile: "\(names.joined(separator: ", "))", GatewayLog.count: "\(names.count)"])
+    }
+
+    /// Set when a stop cancels the backup's task; the copy asks between its steps.
+    private final class Stopping: Sendable {
+        let flag = Atomic<Bool>(false)
     }
 }

@@ -68,16 +68,17 @@ extension GatewayStatus {
         }
 
         /// What needs the operator's attention, in words no front end owns: the latest attempt
-        /// failed, or the newest backup is overdue; nil while backups work.
+        /// failed (its reason says what to do), or the newest backup is overdue; nil while backups work.
         public var warning: String? {
             let next = nextDueAt.map { "; the next attempt is at \(OperationsJSON.timestamp($0))" } ?? ""
-            let last = lastSuccessAt.map { "the newest is from \(OperationsJSON.timestamp($0))" } ?? "there is none yet"
             if let lastError {
                 let attempts = consecutiveFailures == 1 ? "The last automatic backup" : "The last \(consecutiveFailures) automatic backups"
-                return
-                    "\(attempts) to \(directory) failed (\(lastError)); \(last)\(next). Free disk space or make the directory writable again."
+                let last = lastSuccessAt.map { "The newest backup is from \(OperationsJSON.timestamp($0))" } ?? "There is none yet"
+                let reason = lastError.hasSuffix(".") ? lastError : lastError + "."
+                return "\(attempts) to \(directory) failed: \(reason) \(last)\(next)."
             }
             guard overdue else { return nil }
+            let last = lastSuccessAt.map { "the newest is from \(OperationsJSON.timestamp($0))" } ?? "there is none yet"
             return "No automatic backup to \(directory) was written for over twice its interval; \(last)\(next)."
         }
     }
