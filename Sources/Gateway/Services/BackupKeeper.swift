@@ -37,7 +37,8 @@ struct BackupKeeper: Service {
     func run() async throws {
         noteRemoved(AutomaticBackups.removeLeftovers(in: directory, now: Date()))
         let first = AutomaticBackups.firstDue(in: directory, interval: settings.intervalSeconds, now: Date())
-        ledger.noteStart(newest: (try? AutomaticBackups.existing(in: directory))?.last, due: first)
+        let existing = try? AutomaticBackups.existing(in: directory)
+        ledger.noteStart(newest: existing?.last, count: existing?.count, due: first)
         await cancelWhenGracefulShutdown {
             var due = first
             var failing = false
@@ -81,7 +82,7 @@ struct BackupKeeper: Service {
             return due
         case .success(let written):
             let next = now.addingTimeInterval(settings.intervalSeconds)
-            ledger.noteSuccess(written.file, now: now, next: next)
+            ledger.noteSuccess(written.file, count: written.kept, now: now, next: next)
             if failing { logger.notice("Automatic backups work again.") }
             failing = false
             logger.info(

@@ -99,6 +99,8 @@ public enum AutomaticBackups {
         public var deleted: [URL]
         /// Older backups beyond `keep` that could not be deleted, with the reason.
         public var undeletable: [String]
+        /// The backups the directory holds now, the new one included.
+        public var kept: Int
     }
 
     /// Writes a backup of `store` into `directory` named for `now` (run ``removeLeftovers(in:now:)``
@@ -122,7 +124,7 @@ public enum AutomaticBackups {
         } catch StoreError.alreadyExists {
             throw Failure(file: name, directory: directory.path, cause: .exists)
         }
-        var written = Written(file: file, deleted: [], undeletable: [])
+        var written = Written(file: file, deleted: [], undeletable: [], kept: 0)
         let backups = try existing(in: directory)
         for old in backups.dropLast(max(keep, 1)) where old.file != file {
             do throws(SystemCallError) {
@@ -132,6 +134,7 @@ public enum AutomaticBackups {
                 written.undeletable.append("\(old.file.lastPathComponent): \(error.reason)")
             }
         }
+        written.kept = backups.count - written.deleted.count
         // The deletions survive a power cut only once the directory is on the disk.
         if !written.deleted.isEmpty { try? FileSystem.synchronizeDirectory(directory.path) }
         return written

@@ -42,7 +42,7 @@ struct BackupKeeperStopTests {
         let task = Task { try await gateway.run() }
 
         #expect(await eventually(timeout: MemoryRig.patience) { Self.hidden(in: directory) == [writing] }, "\(Self.hidden(in: directory))")
-        #expect(await eventually(timeout: MemoryRig.patience) { try live()?.read(now: Date()).backup.status?.lastFile != nil })
+        #expect(await eventually(timeout: MemoryRig.patience) { try live()?.read(now: Date()).backup.status?.count == 1 })
         let notice = lines.all.filter { $0.hasPrefix("notice Removed what interrupted automatic backups left behind.") }
         #expect(notice.count == 1 && notice.first?.contains(killed + "-journal") == true, "\(notice)")
         #expect(BackupKeeperTests.backups(in: directory) == [recent])

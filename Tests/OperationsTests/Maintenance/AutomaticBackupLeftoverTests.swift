@@ -83,6 +83,7 @@ struct AutomaticBackupLeftoverTests {
                     $0.contains { $0.range(of: #"^\.smsgw-.*\.partial-[0-9A-F]{8}$"#, options: .regularExpression) != nil }
                 }, "\(steps)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [written.file.lastPathComponent])
+        #expect(written.kept == 1)
     }
 
     /// What the copy's steps saw.
