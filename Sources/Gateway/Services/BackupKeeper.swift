@@ -23,8 +23,17 @@ struct BackupKeeper: Service {
     let logger: Logger
     /// Where the copy runs: it reads the whole store and blocks, so never on Swift's pool.
     private let queue = DispatchQueue(label: "smsgw.gateway.backup")
+    /// Set once a stop cancelled this keeper's task; the copy asks between its steps.
+    let stopping = Stopping()
+    /// Called between two steps of a copy, before it asks whether to stop: tests hold a copy
+    /// there until their stop has reached it (``stopping``).
+    let betweenSteps: @Sendable (Stopping) -> Void
 
-    init(store: GatewayStore, directory: URL, settings: BackupSettings, ledger: BackupLedger, logger: Logger) {
+    init(
+        store: GatewayStore, directory: URL, settings: BackupSettings, ledger: BackupLedger, logger: Logger,
+        betweenSteps: @escaping @Sendable (Stopping) -> Void = { _ in }
+    ) {
+        self.betweenSteps = betweenSteps
         self.store = store
         self.directory = directory
         self.settings = settings
@@ -58,7 +67,7 @@ struct BackupKeeper: Service {
     private func attempt(due: Date, failing: inout Bool) async -> Date {
         let (store, directory, keep, queue) = (self.store, self.directory, settings.keep, self.queue)
         // A stop cancels this task: the copy sees it after its current step and ends.
-        let stopping = Stopping()
+        let (stopping, betweenSteps) = (self.stopping, self.betweenSteps)
         let (removed, result) = await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<([String], Result<AutomaticBackups.Written, any Error>), Never>) in
@@ -66,13 +75,17 @@ struct BackupKeeper: Service {
                     let removed = AutomaticBackups.removeLeftovers(in: directory, now: Date())
                     let result = Result {
                         try AutomaticBackups.write(
-                            store, into: directory, keep: keep, now: Date(), stop: { stopping.flag.load(ordering: .relaxed) })
+                            store, into: directory, keep: keep, now: Date(),
+                            stop: {
+                                betweenSteps(stopping)
+                                return stopping.isSet
+                            })
                     }
                     continuation.resume(returning: (removed, result))
                 }
             }
         } onCancel: {
-            stopping.flag.store(true, ordering: .relaxed)
+            stopping.set()
         }
         noteRemoved(removed)
         let now = Date()
@@ -120,8 +133,10 @@ struct BackupKeeper: Service {
             metadata: [GatewayLog.backupFile: "\(names.joined(separator: ", "))", GatewayLog.count: "\(names.count)"])
     }
 
-    /// Set when a stop cancels the backup's task; the copy asks between its steps.
-    private final class Stopping: Sendable {
-        let flag = Atomic<Bool>(false)
+    /// Whether a stop cancelled the keeper's task.
+    final class Stopping: Sendable {
+        private let flag = Atomic<Bool>(false)
+        var isSet: Bool { flag.load(ordering: .relaxed) }
+        func set() { flag.store(true, ordering: .relaxed) }
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 import Logging
 import Operations
+import ServiceLifecycle
 import Store
+import Synchronization
 import SystemCalls
 import TestSupport
 import Testing
@@ -69,30 +71,43 @@ struct BackupKeeperStopTests {
         try await task.value
     }
 
-    @Test("A stop during a copy of a large store ends the copy between its steps: no backup, no partial file, no failure")
+    @Test("A stop during a copy of a large store ends it between two steps: no backup, no partial file, no failure")
     func aStopEndsTheCopy() async throws {
         let rig = try await MemoryRig.make()
-        // 128 MiB: the copy takes 32 steps of 4 MiB, far more time than the stop needs to reach it.
-        for _ in 0..<128 { try rig.writeFiller(bytes: 1_048_576) }
+        // 32 MiB: the copy takes eight steps of 4 MiB or more.
+        for _ in 0..<32 { try rig.writeFiller(bytes: 1_048_576) }
         let outside = TemporaryDirectory(prefix: "smsgw-backups")
         let directory = outside.root.appendingPathComponent("backups", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         let lines = CapturingLogHandler.Lines()
         let logger = Logger(label: "smsgw.gateway.test") { _ in CapturingLogHandler(store: lines) }
-        let (gateway, live) = try BackupKeeperTests.gateway(rig, backups: directory, interval: 3600, logger: logger)
-        let task = Task { try await gateway.run() }
+        let settings = BackupSettings(directory: directory, intervalSeconds: 3600, keep: 3)
+        let ledger = BackupLedger(directory: directory, settings: settings, startedAt: Date())
+        let steps = Atomic<Int>(0)
+        let keeper = BackupKeeper(store: rig.store.gateway, directory: directory, settings: settings, ledger: ledger, logger: logger) {
+            stopping in
+            // The first step holds the copy until the stop has reached it (on a loaded machine
+            // the copy could otherwise end before the test's stop is even sent).
+            guard steps.add(1, ordering: .sequentiallyConsistent).newValue == 1 else { return }
+            let limit = Date().addingTimeInterval(60)
+            while !stopping.isSet, Date() < limit { usleep(1000) }
+        }
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [keeper], gracefulShutdownSignals: [], logger: quietLogger("smsgw.gateway.test")))
+        let running = Task { try await group.run() }
+        #expect(await eventually(timeout: MemoryRig.patience) { steps.load(ordering: .sequentiallyConsistent) >= 1 })
+        #expect(Self.hidden(in: directory).contains { $0.contains(".partial-") }, "\(Self.hidden(in: directory))")
+        await group.triggerGracefulShutdown()
+        try await running.value
 
-        #expect(
-            await eventually(timeout: MemoryRig.patience, every: .milliseconds(1)) {
-                Self.hidden(in: directory).contains { $0.contains(".partial-") }
-            })
-        await gateway.shutdown()
-        try await task.value
-
+        // It ended after the step it was in, of the eight or more it would have taken.
+        #expect(steps.load(ordering: .sequentiallyConsistent) == 1)
         #expect(BackupKeeperTests.backups(in: directory).isEmpty, "the copy ran to its end")
         #expect(Self.hidden(in: directory).isEmpty, "\(Self.hidden(in: directory))")
         #expect(lines.all.contains { $0.hasPrefix("info Automatic backup stopped by the daemon's stop") }, "\(lines.all)")
         #expect(!lines.all.contains { $0.contains("Automatic backup failed") })
-        let status = try #require(live()?.read(now: Date()).backup.status)
+        let status = ledger.status(now: Date())
         #expect(status.lastError == nil && status.consecutiveFailures == 0 && status.lastFile == nil)
     }
 }
