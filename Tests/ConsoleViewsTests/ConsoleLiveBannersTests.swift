@@ -137,14 +137,15 @@ struct ConsoleLiveBannersTests {
         backup.overdue = true
         status.backup = GatewayStatus.Backups(backup)
         #expect(StatusPage.banners(status).first?.text.contains("over twice its interval") == true)
-        backup.lastError = "database or disk is full"
+        backup.lastError = "The automatic backup smsgw-20261125-013456.sqlite could not be written (database or disk is full); free space."
         backup.consecutiveFailures = 2
         status.backup = GatewayStatus.Backups(backup)
         let listed = try JSONDecoder().decode([[String: String]].self, from: Data(StatusPage.liveBanners(status).utf8))
         #expect(listed.map { $0["key"] } == ["backup"] && listed.first?["kind"] == "problem")
         #expect(
-            listed.first?["text"]?.hasPrefix("The last 2 automatic backups to /var/backups/smsgw failed (database or disk is full)") == true
-        )
+            listed.first?["text"]?.hasPrefix(
+                "The last 2 automatic backups to /var/backups/smsgw failed: The automatic backup smsgw-20261125-013456.sqlite could not be written (database or disk is full); free space. The newest backup is from "
+            ) == true, "\(listed)")
     }
 
     @Test("Without a live session the banners are refused")

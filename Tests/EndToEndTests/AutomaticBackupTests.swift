@@ -6,7 +6,7 @@ import Testing
 /// them, and one restores into a fresh data directory after the daemon stopped.
 @Suite("Automatic backups of smsgw serve")
 struct AutomaticBackupTests {
-    @Test("serve --sim with SMSGW_BACKUP_DIRECTORY writes a backup at start; status shows it; smsgw restore takes it after the stop")
+    @Test("serve --sim with SMSGW_BACKUP_DIRECTORY writes a backup at start; status shows it, also after the stop; smsgw restore takes it")
     func aBackupAtStartRestores() async throws {
         try await withTemporaryDirectory { root in
             let alice = try Peer.create("alice", in: root)
@@ -34,11 +34,33 @@ struct AutomaticBackupTests {
             #expect(backup["lastError"] is NSNull && backup["nextDueAt"] is String, "\(backup)")
             let plain = try alice.expect(["status"]).stdout
             let line = try #require(plain.split(separator: "\n").first { $0.hasPrefix("Backups: ") }, "\(plain)")
-            #expect(line.contains(file.path) && line.contains("next "), "\(line)")
+            #expect(line.contains(file.path) && line.contains("1 kept of 3") && line.contains("next "), "\(line)")
 
             try await daemon.stop()
-            let stopped = try alice.expect(["status", "--json"]).stdout
-            #expect(stopped.contains("\"backup\":null"), "\(stopped)")
+            // With the daemon stopped, [backup] (here its environment) and the directory say it.
+            let environment = ["SMSGW_BACKUP_DIRECTORY": directory.path, "SMSGW_BACKUP_KEEP": "3"]
+            let offline = try alice.run(["status", "--json"], environment: environment)
+            #expect(offline.status == 0, "\(offline.stderr)")
+            let stopped = try JSONSerialization.jsonObject(with: Data(offline.stdout.utf8)) as? [String: Any]
+            #expect((stopped?["daemon"] as? [String: Any])?["running"] as? Bool == false, "\(offline.stdout)")
+            let kept = try #require(stopped?["backup"] as? [String: Any], "\(offline.stdout)")
+            #expect(kept["lastFile"] as? String == file.path && kept["count"] as? Int == 1 && kept["keep"] as? Int == 3, "\(kept)")
+            #expect(kept["lastSuccessAt"] is String && kept["nextDueAt"] is NSNull && kept["lastError"] is NSNull, "\(kept)")
+            let offlinePlain = try alice.run(["status"], environment: environment).stdout
+            let offlineLine = try #require(offlinePlain.split(separator: "\n").first { $0.hasPrefix("Backups: ") }, "\(offlinePlain)")
+            #expect(
+                offlineLine.contains(file.path) && offlineLine.contains("1 kept of 3") && !offlineLine.contains("next "), "\(offlineLine)")
+            // Or its --config file.
+            let configuration = root.appendingPathComponent("backups.toml")
+            try Data("[backup]\ndirectory = \"\(directory.path)\"\n".utf8).write(to: configuration)
+            let configured = try alice.expect(["status", "--config", configuration.path]).stdout
+            #expect(configured.contains("Backups: last ") && configured.contains("1 kept of 7"), "\(configured)")
+            // A configuration it cannot read is said before any passphrase is asked.
+            let unreadable = try alice.run(["status", "--config", root.appendingPathComponent("missing.toml").path])
+            #expect(unreadable.status == 78 && unreadable.stderr.contains("missing.toml"), "\(unreadable.stderr)")
+            // Without [backup], as before.
+            let off = try alice.expect(["status", "--json"]).stdout
+            #expect(off.contains("\"backup\":null"), "\(off)")
 
             let fresh = try Peer.create("fresh", in: root)
             try fresh.expect(["restore", file.path])

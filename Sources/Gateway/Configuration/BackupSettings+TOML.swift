@@ -1,4 +1,5 @@
-import Foundation
+public import Foundation
+public import Operations
 import TOMLKit
 
 /// Reading the `[backup]` table and its environment overrides (`SMSGW_BACKUP_<KEY>`).
@@ -82,5 +83,27 @@ extension BackupSettings {
             throw ConfigurationError(key: name, "\(name) must be a whole number from 1 to \(maximumKeep), not \(text).")
         }
         return number
+    }
+}
+
+extension BackupSettings {
+    /// The automatic backups of the `[backup]` in `file` (or, with none, of `SMSGW_BACKUP_*`
+    /// alone) as their directory holds them, for a status while no daemon runs
+    /// (``Operations/AutomaticBackups/status(directory:intervalSeconds:keep:now:)``); nil when
+    /// they are off.
+    ///
+    /// - Throws: ``ConfigurationError`` for a file or key that cannot be read, naming it.
+    public static func status(
+        configurationFile file: URL?, now: Date, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ConfigurationError) -> GatewayStatus.BackupStatus? {
+        let configuration =
+            if let file {
+                try GatewayConfiguration.load(from: file, environment: environment)
+            } else {
+                try GatewayConfiguration(toml: "", environment: environment, source: "the environment")
+            }
+        let settings = configuration.backup
+        guard let directory = settings.directory else { return nil }
+        return AutomaticBackups.status(directory: directory, intervalSeconds: settings.intervalSeconds, keep: settings.keep, now: now)
     }
 }

@@ -4,6 +4,7 @@ import Logging
 import Operations
 import ServiceLifecycle
 import Store
+import Synchronization
 
 /// Writes the automatic backups of `[backup]` (``Operations/AutomaticBackups``): at start-up
 /// when the newest backup in the directory is at least an interval old (or there is none), then
@@ -11,7 +12,9 @@ import Store
 ///
 /// A failed backup (a full disk, a directory gone or unwritable) is logged as an error once,
 /// with the reason, until a backup works again (later failures at debug level); it is tried again at the next due time or after
-/// an hour, whichever is sooner. The daemon runs on regardless.
+/// an hour, whichever is sooner. The daemon runs on regardless. A stop during a copy ends it
+/// after the step it is in, and nothing of it is left. Leftovers of copies a killed daemon left
+/// are removed at start-up and before each backup (``Operations/AutomaticBackups/removeLeftovers(in:now:)``).
 struct BackupKeeper: Service {
     let store: GatewayStore
     let directory: URL
@@ -20,8 +23,17 @@ struct BackupKeeper: Service {
     let logger: Logger
     /// Where the copy runs: it reads the whole store and blocks, so never on Swift's pool.
     private let queue = DispatchQueue(label: "smsgw.gateway.backup")
+    /// Set once a stop cancelled this keeper's task; the copy asks between its steps.
+    let stopping = Stopping()
+    /// Called between two steps of a copy, before it asks whether to stop: tests hold a copy
+    /// there until their stop has reached it (``stopping``).
+    let betweenSteps: @Sendable (Stopping) -> Void
 
-    init(store: GatewayStore, directory: URL, settings: BackupSettings, ledger: BackupLedger, logger: Logger) {
+    init(
+        store: GatewayStore, directory: URL, settings: BackupSettings, ledger: BackupLedger, logger: Logger,
+        betweenSteps: @escaping @Sendable (Stopping) -> Void = { _ in }
+    ) {
+        self.betweenSteps = betweenSteps
         self.store = store
         self.directory = directory
         self.settings = settings
@@ -32,8 +44,10 @@ struct BackupKeeper: Service {
     }
 
     func run() async throws {
+        noteRemoved(AutomaticBackups.removeLeftovers(in: directory, now: Date()))
         let first = AutomaticBackups.firstDue(in: directory, interval: settings.intervalSeconds, now: Date())
-        ledger.noteStart(newest: (try? AutomaticBackups.existing(in: directory))?.last, due: first)
+        let existing = try? AutomaticBackups.existing(in: directory)
+        ledger.noteStart(newest: existing?.last, count: existing?.count, due: first)
         await cancelWhenGracefulShutdown {
             var due = first
             var failing = false
@@ -51,18 +65,37 @@ struct BackupKeeper: Service {
 
     /// One backup; returns when the next is due.
     private func attempt(due: Date, failing: inout Bool) async -> Date {
-        let (store, directory, keep) = (self.store, self.directory, settings.keep)
-        let result = await withCheckedContinuation {
-            (continuation: CheckedContinuation<Result<AutomaticBackups.Written, any Error>, Never>) in
-            queue.async {
-                continuation.resume(returning: Result { try AutomaticBackups.write(store, into: directory, keep: keep, now: Date()) })
+        let (store, directory, keep, queue) = (self.store, self.directory, settings.keep, self.queue)
+        // A stop cancels this task: the copy sees it after its current step and ends.
+        let (stopping, betweenSteps) = (self.stopping, self.betweenSteps)
+        let (removed, result) = await withTaskCancellationHandler {
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<([String], Result<AutomaticBackups.Written, any Error>), Never>) in
+                queue.async {
+                    let removed = AutomaticBackups.removeLeftovers(in: directory, now: Date())
+                    let result = Result {
+                        try AutomaticBackups.write(
+                            store, into: directory, keep: keep, now: Date(),
+                            stop: {
+                                betweenSteps(stopping)
+                                return stopping.isSet
+                            })
+                    }
+                    continuation.resume(returning: (removed, result))
+                }
             }
+        } onCancel: {
+            stopping.set()
         }
+        noteRemoved(removed)
         let now = Date()
         switch result {
+        case .failure(let error) where error is CancellationError:
+            logger.info("Automatic backup stopped by the daemon's stop; its partial copy was removed.")
+            return due
         case .success(let written):
             let next = now.addingTimeInterval(settings.intervalSeconds)
-            ledger.noteSuccess(written.file, now: now, next: next)
+            ledger.noteSuccess(written.file, count: written.kept, now: now, next: next)
             if failing { logger.notice("Automatic backups work again.") }
             failing = false
             logger.info(
@@ -90,5 +123,20 @@ struct BackupKeeper: Service {
             failing = true
             return next
         }
+    }
+
+    /// Logs leftovers of interrupted backups that were removed, if any.
+    private func noteRemoved(_ names: [String]) {
+        guard !names.isEmpty else { return }
+        logger.notice(
+            "Removed what interrupted automatic backups left behind.",
+            metadata: [GatewayLog.backupFile: "\(names.joined(separator: ", "))", GatewayLog.count: "\(names.count)"])
+    }
+
+    /// Whether a stop cancelled the keeper's task.
+    final class Stopping: Sendable {
+        private let flag = Atomic<Bool>(false)
+        var isSet: Bool { flag.load(ordering: .relaxed) }
+        func set() { flag.store(true, ordering: .relaxed) }
     }
 }

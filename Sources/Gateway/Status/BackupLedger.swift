@@ -14,18 +14,21 @@ final class BackupLedger: Sendable {
         self.startedAt = startedAt
     }
 
-    /// Notes the newest backup found in the directory at start-up and the first due time.
-    func noteStart(newest: (file: URL, date: Date)?, due: Date) {
+    /// Notes the newest backup found in the directory at start-up, how many it holds (nil: it
+    /// could not be read) and the first due time.
+    func noteStart(newest: (file: URL, date: Date)?, count: Int?, due: Date) {
         state.withLock { state in
+            state.count = count
             state.lastSuccessAt = newest?.date
             state.lastFile = newest?.file.path
             state.nextDueAt = due
         }
     }
 
-    /// Notes a backup written at `now`, and the next due time.
-    func noteSuccess(_ file: URL, now: Date, next: Date) {
+    /// Notes a backup written at `now`, how many the directory holds now, and the next due time.
+    func noteSuccess(_ file: URL, count: Int, now: Date, next: Date) {
         state.withLock { state in
+            state.count = count
             state.lastSuccessAt = now
             state.lastFile = file.path
             state.lastAttemptAt = now
@@ -52,7 +55,7 @@ final class BackupLedger: Sendable {
     func status(now: Date) -> GatewayStatus.BackupStatus {
         var status = state.withLock { $0 }
         let since = status.lastSuccessAt ?? startedAt
-        status.overdue = now.timeIntervalSince(since) > 2 * status.intervalSeconds
+        status.overdue = GatewayStatus.BackupStatus.isOverdue(since: since, interval: status.intervalSeconds, now: now)
         return status
     }
 }

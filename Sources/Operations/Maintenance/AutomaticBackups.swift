@@ -99,18 +99,32 @@ public enum AutomaticBackups {
         public var deleted: [URL]
         /// Older backups beyond `keep` that could not be deleted, with the reason.
         public var undeletable: [String]
+        /// The backups the directory holds now, the new one included.
+        public var kept: Int
     }
 
-    /// Writes a backup of `store` into `directory` named for `now` (``DatabaseBackup``: complete
-    /// under a hidden name first, then linked, 0600, synced with its directory), then deletes the
+    /// Writes a backup of `store` into `directory` named for `now` (run ``removeLeftovers(in:now:)``
+    /// before it): complete under a hidden name first, then linked, 0600, synced with its
+    /// directory (``Store/GatewayStore/writeCopy(to:pagesPerStep:stop:)``). Then it deletes the
     /// oldest backups beyond `keep`, syncing the directory again after deletions.
     ///
-    /// - Throws: What ``DatabaseBackup/write(_:to:)`` throws (a directory gone or full, a store
-    ///   on PostgreSQL); nothing is deleted then.
-    public static func write(_ store: GatewayStore, into directory: URL, keep: Int, now: Date) throws -> Written {
-        let file = directory.appendingPathComponent(fileName(at: now), isDirectory: false)
-        _ = try DatabaseBackup.write(store, to: file)
-        var written = Written(file: file, deleted: [], undeletable: [])
+    /// - Parameter stop: Asked between the copy's steps; true ends it, with nothing left behind.
+    /// - Throws: ``Failure`` (a directory gone or full, a file of the name there already);
+    ///   `CancellationError` when `stop` said so; the store's ``Store/StoreError/invalidState(_:)``
+    ///   on PostgreSQL. Nothing is deleted then.
+    public static func write(
+        _ store: GatewayStore, into directory: URL, keep: Int, now: Date, stop: @escaping @Sendable () -> Bool = { false }
+    ) throws -> Written {
+        let name = fileName(at: now)
+        let file = directory.appendingPathComponent(name, isDirectory: false)
+        do {
+            try store.writeCopy(to: file, stop: stop)
+        } catch let failure as GatewayStore.CopyFailure {
+            throw Failure(file: name, directory: directory.path, cause: .copy(failure))
+        } catch StoreError.alreadyExists {
+            throw Failure(file: name, directory: directory.path, cause: .exists)
+        }
+        var written = Written(file: file, deleted: [], undeletable: [], kept: 0)
         let backups = try existing(in: directory)
         for old in backups.dropLast(max(keep, 1)) where old.file != file {
             do throws(SystemCallError) {
@@ -120,6 +134,7 @@ public enum AutomaticBackups {
                 written.undeletable.append("\(old.file.lastPathComponent): \(error.reason)")
             }
         }
+        written.kept = backups.count - written.deleted.count
         // The deletions survive a power cut only once the directory is on the disk.
         if !written.deleted.isEmpty { try? FileSystem.synchronizeDirectory(directory.path) }
         return written

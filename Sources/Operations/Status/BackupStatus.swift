@@ -1,10 +1,12 @@
 public import Foundation
 
 extension GatewayStatus {
-    /// The running daemon's automatic backups (`[backup]`): where they go, the last that worked,
-    /// the last error while the latest attempt failed, and when the next is due.
+    /// The automatic backups (`[backup]`): where they go, the last that worked, how many the
+    /// directory holds, and from the running daemon the last error while the latest attempt
+    /// failed and when the next is due (with no daemon, as the directory has them:
+    /// ``AutomaticBackups/status(directory:intervalSeconds:keep:now:)``).
     ///
-    /// Its JSON is `{"directory","intervalSeconds","keep","lastSuccessAt","lastFile","lastAttemptAt","lastError","consecutiveFailures","nextDueAt","overdue"}`,
+    /// Its JSON is `{"directory","intervalSeconds","keep","count","lastSuccessAt","lastFile","lastAttemptAt","lastError","consecutiveFailures","nextDueAt","overdue"}`,
     /// every key present (`null` where there is nothing).
     public struct BackupStatus: Sendable, Equatable, Codable {
         /// The directory the backups go to.
@@ -13,6 +15,9 @@ extension GatewayStatus {
         public var intervalSeconds: Double
         /// How many backups are kept.
         public var keep: Int
+        /// How many backups (named as the daemon names them) the directory holds; nil when it
+        /// could not be read, or from a daemon that did not say.
+        public var count: Int?
         /// When the newest backup was written (this run's, or the newest the directory held at
         /// start-up); nil when there is none.
         public var lastSuccessAt: Date?
@@ -31,13 +36,14 @@ extension GatewayStatus {
         public var overdue: Bool
 
         public init(
-            directory: String, intervalSeconds: Double, keep: Int, lastSuccessAt: Date? = nil, lastFile: String? = nil,
+            directory: String, intervalSeconds: Double, keep: Int, count: Int? = nil, lastSuccessAt: Date? = nil, lastFile: String? = nil,
             lastAttemptAt: Date? = nil, lastError: String? = nil, consecutiveFailures: Int = 0, nextDueAt: Date? = nil,
             overdue: Bool = false
         ) {
             self.directory = directory
             self.intervalSeconds = intervalSeconds
             self.keep = keep
+            self.count = count
             self.lastSuccessAt = lastSuccessAt
             self.lastFile = lastFile
             self.lastAttemptAt = lastAttemptAt
@@ -48,7 +54,7 @@ extension GatewayStatus {
         }
 
         enum CodingKeys: String, CodingKey {
-            case directory, intervalSeconds, keep, lastSuccessAt, lastFile, lastAttemptAt, lastError, consecutiveFailures, nextDueAt,
+            case directory, intervalSeconds, keep, count, lastSuccessAt, lastFile, lastAttemptAt, lastError, consecutiveFailures, nextDueAt,
                 overdue
         }
 
@@ -58,6 +64,7 @@ extension GatewayStatus {
             try container.encode(directory, forKey: .directory)
             try container.encode(intervalSeconds, forKey: .intervalSeconds)
             try container.encode(keep, forKey: .keep)
+            try container.encode(count, forKey: .count)
             try container.encode(lastSuccessAt, forKey: .lastSuccessAt)
             try container.encode(lastFile, forKey: .lastFile)
             try container.encode(lastAttemptAt, forKey: .lastAttemptAt)
@@ -68,17 +75,24 @@ extension GatewayStatus {
         }
 
         /// What needs the operator's attention, in words no front end owns: the latest attempt
-        /// failed, or the newest backup is overdue; nil while backups work.
+        /// failed (its reason says what to do), or the newest backup is overdue; nil while backups work.
         public var warning: String? {
             let next = nextDueAt.map { "; the next attempt is at \(OperationsJSON.timestamp($0))" } ?? ""
-            let last = lastSuccessAt.map { "the newest is from \(OperationsJSON.timestamp($0))" } ?? "there is none yet"
             if let lastError {
                 let attempts = consecutiveFailures == 1 ? "The last automatic backup" : "The last \(consecutiveFailures) automatic backups"
-                return
-                    "\(attempts) to \(directory) failed (\(lastError)); \(last)\(next). Free disk space or make the directory writable again."
+                let last = lastSuccessAt.map { "The newest backup is from \(OperationsJSON.timestamp($0))" } ?? "There is none yet"
+                let reason = lastError.hasSuffix(".") ? lastError : lastError + "."
+                return "\(attempts) to \(directory) failed: \(reason) \(last)\(next)."
             }
             guard overdue else { return nil }
+            let last = lastSuccessAt.map { "the newest is from \(OperationsJSON.timestamp($0))" } ?? "there is none yet"
             return "No automatic backup to \(directory) was written for over twice its interval; \(last)\(next)."
+        }
+
+        /// Whether a backup (or, with none, the daemon's start) at `since` is overdue at `now`:
+        /// older than twice `interval`.
+        public static func isOverdue(since: Date, interval: Double, now: Date) -> Bool {
+            now.timeIntervalSince(since) > 2 * interval
         }
     }
 }

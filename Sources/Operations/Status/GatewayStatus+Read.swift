@@ -57,15 +57,21 @@ extension GatewayStatus {
     ///   - now: The clock.
     ///   - wait: How long to wait for a daemon that holds its lock to listen (it makes its socket
     ///     once its store is unlocked).
+    ///   - backups: The automatic backups as their directory holds them
+    ///     (``AutomaticBackups/status(directory:intervalSeconds:keep:now:)``), nil when they are
+    ///     off; called only when no daemon runs (a running one says itself).
     ///   - unlock: Unlocks the store (the front end asks for the passphrase); called only when no
     ///     daemon runs.
     /// - Throws: ``DaemonError`` (unavailable) when a daemon runs but gives no status; what
-    ///   `unlock` and the store throw.
+    ///   `backups`, `unlock` and the store throw.
     public static func current(
-        in directory: URL, now: Date, wait: Double = 10, unlock: () throws -> UnlockedStore
+        in directory: URL, now: Date, wait: Double = 10, backups: () throws -> BackupStatus? = { nil },
+        unlock: () throws -> UnlockedStore
     ) throws -> GatewayStatus {
         let daemon = Daemon.state(in: directory)
         if daemon.running { return try Daemon.status(in: directory, pid: daemon.pid ?? 0, wait: wait) }
+        // Before the unlock: a configuration it cannot read costs no passphrase.
+        let backup = Backups(try backups())
         let store = try unlock()
         var status = try read(from: store, now: now, ended: EndedRuns(place: Daemon.place(of: directory), holder: nil))
         // A daemon that took the lock while the store was read (systemd restarting a killed one)
@@ -73,6 +79,7 @@ extension GatewayStatus {
         let after = Daemon.state(in: directory)
         if after.running { return try Daemon.status(in: directory, pid: after.pid ?? 0, wait: wait) }
         status.daemon = .notRunning
+        status.backup = backup
         return status
     }
 }

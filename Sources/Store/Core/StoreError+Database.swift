@@ -45,8 +45,18 @@ extension StoreError {
     }
 
     init(_ error: DatabaseError) {
-        let message = error.message ?? "SQLite result code \(error.resultCode.rawValue)"
+        // A failed backup step carries its destination connection's last message, SQLite's words
+        // for no error at all: the result code's own words instead.
+        let message = error.message.flatMap { $0 == "not an error" ? nil : $0 } ?? Self.words(error.extendedResultCode)
         self = .database(message, cause: Cause(sqlite: error.resultCode))
+    }
+
+    /// SQLite's words for `code` (its description is `13 (database or disk is full)`).
+    private static func words(_ code: ResultCode) -> String {
+        let text = code.description
+        let prefix = "\(code.rawValue) ("
+        guard text.hasPrefix(prefix), text.hasSuffix(")") else { return "SQLite result code \(text)" }
+        return String(text.dropFirst(prefix.count).dropLast())
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Gateway
 import Operations
 import Store
 import TerminalIO
@@ -12,18 +13,20 @@ struct StatusCommand: ParsableCommand {
         discussion: """
             While a daemon runs, everything comes from it over DATA_DIR/smsgw.serve.sock, without the \
             passphrase; otherwise the store is unlocked and modems are shown as the daemon last recorded \
+            them, and [backup] (--config FILE, env SMSGW_CONFIG, SMSGW_BACKUP_*) as its directory holds \
             them. Exits 0 once it has the status. --json: one object, each contact as in `contact show \
             --json`. See docs/CLI.md.
             """
     )
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
+    @OptionGroup var configFile: ConfigurationOption
 
     @Flag(help: "Print one JSON object.")
     var json = false
 
     func run() throws {
-        let status = try Self.current(global)
+        let status = try Self.current(global, configuration: configFile.configurationFile)
         if json {
             Output.line(try Output.json(status))
             return
@@ -32,9 +35,12 @@ struct StatusCommand: ParsableCommand {
         for line in Self.render(status, now: Date()) { Output.line(TerminalText.escaped(line)) }
     }
 
-    /// The running daemon's status over its socket (no passphrase), else the store's after an unlock.
-    static func current(_ options: GlobalOptions) throws -> GatewayStatus {
-        try GatewayStatus.current(in: options.dataDirectory, now: Date()) { try StoreAccess.unlock(options) }
+    /// The running daemon's status over its socket (no passphrase), else the store's after an
+    /// unlock with the backups of `configuration`'s `[backup]`.
+    static func current(_ options: GlobalOptions, configuration: URL?) throws -> GatewayStatus {
+        try GatewayStatus.current(
+            in: options.dataDirectory, now: Date(), backups: { try BackupSettings.status(configurationFile: configuration, now: Date()) }
+        ) { try StoreAccess.unlock(options) }
     }
 
     /// The plain report: a read-only store, the daemon, then one section each for nodes, modems,
@@ -142,19 +148,19 @@ struct StatusCommand: ParsableCommand {
         return facts
     }
 
-    /// The one "Backups:" line: the newest backup, the last error while the latest attempt
-    /// failed (or that the newest is overdue), and the next due time.
+    /// The one "Backups:" line: the newest backup, how many are kept, that the newest is overdue,
+    /// the next due time, and last the error while the latest attempt failed.
     static func describe(_ backup: GatewayStatus.BackupStatus) -> String {
         var facts = [
             backup.lastSuccessAt.map { "last \(Output.timestamp($0))" + (backup.lastFile.map { " \($0)" } ?? "") } ?? "none written yet"
         ]
+        if let count = backup.count { facts.append("\(count) kept of \(backup.keep)") }
+        if backup.overdue, backup.lastError == nil { facts.append("overdue (older than twice the interval)") }
+        if let next = backup.nextDueAt { facts.append("next \(Output.timestamp(next))") }
         if let error = backup.lastError {
             facts.append(
                 "the last \(backup.consecutiveFailures == 1 ? "attempt" : "\(backup.consecutiveFailures) attempts") failed: \(error)")
-        } else if backup.overdue {
-            facts.append("overdue (older than twice the interval)")
         }
-        if let next = backup.nextDueAt { facts.append("next \(Output.timestamp(next))") }
         return "Backups: " + facts.joined(separator: "; ")
     }
 

@@ -94,6 +94,8 @@ struct BackupKeeperTests {
         let failed = try #require(live()?.read(now: Date()).backup.status)
         #expect(failed.consecutiveFailures >= 1 && failed.lastSuccessAt != nil)
         #expect(failed.lastError?.contains(directory.path) == true, "\(failed.lastError ?? "")")
+        // In the daemon's words, not those of a backup an operator asked for.
+        #expect(failed.lastError?.hasSuffix("the directory is gone: make it again, or mount the disk it is on.") == true)
         let warning = try #require(failed.warning)
         #expect(warning.contains("failed") && warning.contains(directory.path))
         #expect(try OperationsJSON.string(live()?.read(now: Date())).contains("\"backup\":{\"consecutiveFailures\":"))

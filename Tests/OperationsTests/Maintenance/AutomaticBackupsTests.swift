@@ -43,4 +43,23 @@ struct AutomaticBackupsTests {
         #expect(AutomaticBackups.retry(due: now, interval: 600, now: now.addingTimeInterval(5)) == now.addingTimeInterval(600))
         #expect(AutomaticBackups.retry(due: now, interval: 60, now: now.addingTimeInterval(90)) == now.addingTimeInterval(90))
     }
+
+    @Test func withNoDaemonTheDirectorySaysTheNewestHowManyAndWhetherItIsOverdue() throws {
+        try withTemporaryDirectory { root in
+            let now = Date(timeIntervalSince1970: 1_795_570_496)
+            let empty = AutomaticBackups.status(directory: root, intervalSeconds: 3600, keep: 5, now: now)
+            #expect(empty == GatewayStatus.BackupStatus(directory: root.path, intervalSeconds: 3600, keep: 5, count: 0))
+            for age in [9000.0, 8000] {
+                try Data().write(to: root.appendingPathComponent(AutomaticBackups.fileName(at: now.addingTimeInterval(-age))))
+            }
+            try Data().write(to: root.appendingPathComponent("notes.txt"))
+            let status = AutomaticBackups.status(directory: root, intervalSeconds: 3600, keep: 5, now: now)
+            let newest = root.appendingPathComponent(AutomaticBackups.fileName(at: now.addingTimeInterval(-8000)))
+            #expect(status.count == 2 && status.lastFile == newest.path && status.lastSuccessAt == now.addingTimeInterval(-8000))
+            #expect(status.overdue && status.nextDueAt == nil && status.lastAttemptAt == nil && status.lastError == nil)
+            #expect(!AutomaticBackups.status(directory: root, intervalSeconds: 4000, keep: 5, now: now).overdue)
+            let gone = AutomaticBackups.status(directory: root.appendingPathComponent("gone"), intervalSeconds: 3600, keep: 5, now: now)
+            #expect(gone.count == nil && gone.lastFile == nil && !gone.overdue)
+        }
+    }
 }
