@@ -5,7 +5,7 @@ import Testing
 /// One tool: global options anywhere, one way errors start, one contact shape in every JSON.
 @Suite("The command line is one tool")
 struct CommandLineTests {
-    @Test("--data-dir and --verbose work before or after the command; each help lists them once; --config only on serve")
+    @Test("--data-dir and --verbose work before or after the command; each help lists them once; --config where the file is read")
     func globalOptionsAreGlobal() throws {
         try withTemporaryDirectory { root in
             let first = root.appendingPathComponent("first")
@@ -24,14 +24,25 @@ struct CommandLineTests {
             #expect(verbose.status == 0, "\(verbose.stderr)")
             #expect(verbose.stdout.contains("No contacts yet"))
 
-            for arguments in [["--help"], ["init", "--help"], ["contact", "pair", "--help"], ["serve", "--help"]] {
+            let commands = [
+                [], ["init"], ["contact", "pair"], ["serve"], ["backup"], ["restore"], ["log", "prune"], ["store", "migrate"],
+                ["api", "token", "create"], ["api", "token", "list"], ["api", "token", "revoke"], ["webhook", "list"],
+                ["webhook", "deliveries"], ["webhook", "redeliver"],
+            ]
+            for command in commands {
+                let arguments = command + ["--help"]
                 let help = try SMSGWBinary.run(arguments, environment: [:])
                 #expect(help.status == 0)
                 // The lines that describe an option start with its name.
                 let entries = help.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
                 #expect(entries.filter { $0.hasPrefix("--data-dir <dir>") }.count == 1, "\(arguments): \(help.stdout)")
                 #expect(entries.filter { $0.hasPrefix("--verbose ") }.count == 1, "\(arguments)")
-                #expect(entries.contains { $0.hasPrefix("--config <file>") } == (arguments.first == "serve"), "\(arguments) and --config")
+                let readsConfiguration = command == ["serve"] || command == ["webhook", "list"]
+                #expect(entries.contains { $0.hasPrefix("--config <file>") } == readsConfiguration, "\(arguments) and --config")
+                // Under "Global options", never among the command's own.
+                let global = try #require(entries.firstIndex(of: "GLOBAL OPTIONS:"), "\(arguments): \(help.stdout)")
+                let dataDir = try #require(entries.firstIndex { $0.hasPrefix("--data-dir <dir>") })
+                #expect(!entries[global..<dataDir].contains("OPTIONS:"), "\(arguments): \(help.stdout)")
             }
         }
     }

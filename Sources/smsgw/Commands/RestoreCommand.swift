@@ -19,7 +19,7 @@ struct RestoreCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     @Argument(help: ArgumentHelp("The backup to restore (it is only read).", valueName: "file"))
     var file: String
