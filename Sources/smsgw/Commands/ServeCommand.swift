@@ -62,6 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
         if sim { configuration = configuration.simulated(logLevel: global.verbose ? .debug : .info) }
         configuration.node.version = SMSGW.configuration.version
         if check { return try runCheck(configuration) }
+        if let elsewhere = storeElsewhere(configuration) { throw CLIError(elsewhere, status: .notFound) }
         if !sim && configuration.modems.isEmpty {
             let source =
                 configFile.configurationFile.map { "\($0.path) configures" }
