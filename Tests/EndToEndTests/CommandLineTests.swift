@@ -47,6 +47,17 @@ struct CommandLineTests {
         }
     }
 
+    @Test("The exit statuses in `smsgw --help` fit its width: a status's second line is indented too")
+    func exitStatusesFit() throws {
+        let help = try SMSGWBinary.run(["--help"], environment: [:]).stdout
+        let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex(of: "Exit status (sysexits.h):"))
+        let end = try #require(lines[start...].firstIndex { $0.hasPrefix("USAGE:") })
+        for line in lines[(start + 1)..<end] where !line.isEmpty {
+            #expect(line.hasPrefix("  "), "a wrapped line: \(line)")
+        }
+    }
+
     @Test("Every error line starts `smsgw: `, argument-parser's too, with the documented exit codes")
     func errorsStartTheSameWay() throws {
         try withTemporaryDirectory { root in
