@@ -151,6 +151,13 @@ struct CommandLineTests {
             #expect(given.status == 65)
             #expect(given.stderr.contains("☃") && given.stderr.contains("no replacement"), "\(given.stderr)")
             #expect(!given.stderr.contains("use --transliterate"), "\(given.stderr)")
+            // What it replaced is named as the error names characters; a quote is not put in quotes.
+            let quoted = try alice.run(["encrypt", "bob", "--transliterate"], input: "It’s\u{00A0}“ok”\n")
+            #expect(quoted.status == 0, "\(quoted.stderr)")
+            #expect(
+                quoted.stderr
+                    == "smsgw: transliterated ’ (U+2019) → ' at position 3; U+00A0 → a space at position 5; “ (U+201C) → \" at position 6; ” (U+201D) → \" at position 9.\n",
+                "\(quoted.stderr)")
             try alice.expect(["contact", "edit", "bob", "--number", "+447700900123"])
             let sent = try alice.run(["send", "bob", "--transliterate", "--lines"], input: "ok “quoted”\n☃\n")
             #expect(sent.status == 65)
