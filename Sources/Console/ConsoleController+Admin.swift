@@ -17,7 +17,7 @@ extension ConsoleController {
         do {
             switch route {
             case .addOperator:
-                guard let role else { throw OperatorError.weakPassword("no role was chosen") }
+                guard let role else { throw OperatorError.noRole }
                 try Operators.add(
                     request.form["name"] ?? "", role: role, password: request.form["password"] ?? "", by: actor, in: store, now: now)
             case .setRole(let name):

@@ -3,7 +3,7 @@ public import Operations
 import Store
 
 /// Each modem's phase, signal, network, counters and last error; the nodes; the outbox by state; messages
-/// stuck or failed, with a retry for those who may.
+/// stuck or failed, with a retry for those who may; the automatic backups when they are on.
 public enum StatusPage {
     /// - Parameter retries: The outlook of a retry of each failed message listed, by its id: a
     ///   sentence beside its retry where one cannot help, and no retry where one is refused.
@@ -20,6 +20,7 @@ public enum StatusPage {
             <ul class="counts">\(OutboxState.allCases.map { state -> HTML in "<li><span>\(state.rawValue)</span> <b>\(status.outbox[state] ?? 0)</b></li>" })</ul>
             \(HTML.when(!status.queue.isEmpty, queue(status.queue, viewer: viewer, retries: retries)))
             </section>
+            \(status.backup.status.map(backups) ?? .empty)
             <p class="version">smsgw \(version)</p>
             """
         return ConsolePage.document(
@@ -115,6 +116,22 @@ public enum StatusPage {
             <section><h2>Nodes</h2>
             <table class="nodes"><thead><tr><th>Node</th><th>State</th><th>Heartbeat</th><th>Modems</th><th>Version</th></tr></thead>
             <tbody>\(rows)</tbody></table>
+            </section>
+            """
+    }
+
+    /// The daemon's automatic backups, as `smsgw status` prints them: the newest and its file,
+    /// the next due time, and the latest attempt's error while it failed.
+    static func backups(_ backup: GatewayStatus.BackupStatus) -> HTML {
+        let newest: HTML = backup.lastSuccessAt.map { "\(ConsolePage.time($0)) \(backup.lastFile ?? "")" } ?? "none written yet"
+        return """
+            <section><h2>Backups</h2>
+            <dl class="facts">
+            <dt>Directory</dt><dd>\(backup.directory)</dd>
+            <dt>Newest</dt><dd>\(newest)</dd>
+            <dt>Next</dt><dd>\(ConsolePage.time(backup.nextDueAt))</dd>
+            \(HTML.when(backup.lastError != nil, "<dt>Last error</dt><dd>\(backup.lastError ?? "")</dd>"))
+            </dl>
             </section>
             """
     }

@@ -13,3 +13,17 @@ public struct Transliteration: Sendable, Equatable {
         self.position = position
     }
 }
+
+extension Transliteration {
+    /// The replacement in words, as the unsupported characters are named: `’ (U+2019) → ' at
+    /// position 3`; a character removed says so, and a space is named, not left invisible.
+    public var summary: String {
+        let replaced: String
+        switch replacement {
+        case "": replaced = "removed"
+        case " ": replaced = "→ a space"
+        default: replaced = "→ \(replacement)"
+        }
+        return "\(GSM7Error.describe(original)) \(replaced) at position \(position)"
+    }
+}

@@ -24,14 +24,17 @@ extension TextInput {
     /// A ciphertext pasted after `prompt`: lines are joined until they hold `length` characters
     /// as `count` counts them (those a receiver reads: not whitespace or invisible formatting
     /// characters) (a paste that an app broke over lines, or its rest pasted after a second
-    /// prompt), or until an empty line or the end of input. Whatever was pasted after it is
-    /// discarded, with a warning that says so.
+    /// prompt), or until an empty line or the end of input; empty lines a paste starts with are
+    /// skipped. Whatever was pasted after it is discarded, with a warning that says so.
     ///
     /// - Throws: ``TerminalInputError/inputTooLong(limit:)`` past ``inputLimit`` bytes without Enter.
     public static func promptedCiphertext(
         _ prompt: String, length: Int, counting characterCount: (String) -> Int
     ) throws(TerminalInputError) -> String {
         var text = try promptedLine(prompt) ?? ""
+        // A paste that starts with a line break (copied with the line above the SMS): its first
+        // line is empty and the SMS follows at once. Enter alone, with nothing after it, stops.
+        while characterCount(text) == 0, inputPending(), let line = try firstLineOfStdin() { text = line }
         var count = characterCount(text)
         while count > 0, count < length {
             if !inputPending() {

@@ -14,10 +14,11 @@ struct SMSGW: AsyncParsableCommand {
             Exit status (sysexits.h):
               0   success
               64  usage: a wrong option or argument, a confirmation that did not match
-              65  data: a message that fails verification, a duplicate, a malformed code or text
+              65  data: a message that fails verification, a duplicate, a malformed code
+                  or text, a contact not paired
               66  not found: no such contact, no account yet, a missing passphrase file
               69  unavailable: the command needs a modem or the daemon (`smsgw serve`),
-                  or writes on a read-only store
+                  an SMS to a contact without a number, or a write on a read-only store
               70  a fault of smsgw itself (report it with the log)
               74  I/O error in the database; 75 the database stayed busy (try again),
                   another `smsgw serve` runs on the data directory, or a restore runs

@@ -148,6 +148,23 @@ struct ConsoleLiveBannersTests {
             ) == true, "\(listed)")
     }
 
+    @Test("The status page lists the automatic backups as `smsgw status` does: newest, next, the last error; off, no section")
+    func backupsSection() throws {
+        let viewer = ConsoleViewer(name: "w", role: .viewer, csrfToken: "c")
+        var status = GatewayStatus(modems: [], outbox: [:], contacts: [])
+        #expect(!StatusPage.render(status, viewer: viewer, now: Date(), version: "t").markup.contains("<h2>Backups</h2>"))
+        var backup = GatewayStatus.BackupStatus(
+            directory: "/var/backups/smsgw", intervalSeconds: 3600, keep: 7, lastSuccessAt: Date(timeIntervalSince1970: 1_800_000_000),
+            lastFile: "/var/backups/smsgw/smsgw-20270115-080000.sqlite", nextDueAt: Date(timeIntervalSince1970: 1_800_003_600))
+        backup.lastError = "a <disk> is full"
+        status.backup = GatewayStatus.Backups(backup)
+        let page = StatusPage.render(status, viewer: viewer, now: Date(), version: "t").markup
+        #expect(page.contains("<h2>Backups</h2>"), "\(page)")
+        #expect(page.contains("2027-01-15 08:00:00 UTC</time> /var/backups/smsgw/smsgw-20270115-080000.sqlite"), "\(page)")
+        #expect(page.contains("2027-01-15 09:00:00 UTC"), "\(page)")
+        #expect(page.contains("<dd>a &lt;disk&gt; is full</dd>"), "\(page)")
+    }
+
     @Test("Without a live session the banners are refused")
     func signedOut() throws {
         let rig = try ConsoleControllerTests.Rig()

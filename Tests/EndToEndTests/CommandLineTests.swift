@@ -5,7 +5,7 @@ import Testing
 /// One tool: global options anywhere, one way errors start, one contact shape in every JSON.
 @Suite("The command line is one tool")
 struct CommandLineTests {
-    @Test("--data-dir and --verbose work before or after the command; each help lists them once; --config only on serve")
+    @Test("--data-dir and --verbose work before or after the command; each help lists them once; --config where the file is read")
     func globalOptionsAreGlobal() throws {
         try withTemporaryDirectory { root in
             let first = root.appendingPathComponent("first")
@@ -24,15 +24,37 @@ struct CommandLineTests {
             #expect(verbose.status == 0, "\(verbose.stderr)")
             #expect(verbose.stdout.contains("No contacts yet"))
 
-            for arguments in [["--help"], ["init", "--help"], ["contact", "pair", "--help"], ["serve", "--help"]] {
+            let commands = [
+                [], ["init"], ["contact", "pair"], ["serve"], ["backup"], ["restore"], ["log", "prune"], ["store", "migrate"],
+                ["api", "token", "create"], ["api", "token", "list"], ["api", "token", "revoke"], ["webhook", "list"],
+                ["webhook", "deliveries"], ["webhook", "redeliver"],
+            ]
+            for command in commands {
+                let arguments = command + ["--help"]
                 let help = try SMSGWBinary.run(arguments, environment: [:])
                 #expect(help.status == 0)
                 // The lines that describe an option start with its name.
                 let entries = help.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
                 #expect(entries.filter { $0.hasPrefix("--data-dir <dir>") }.count == 1, "\(arguments): \(help.stdout)")
                 #expect(entries.filter { $0.hasPrefix("--verbose ") }.count == 1, "\(arguments)")
-                #expect(entries.contains { $0.hasPrefix("--config <file>") } == (arguments.first == "serve"), "\(arguments) and --config")
+                let readsConfiguration = command == ["serve"] || command == ["webhook", "list"]
+                #expect(entries.contains { $0.hasPrefix("--config <file>") } == readsConfiguration, "\(arguments) and --config")
+                // Under "Global options", never among the command's own.
+                let global = try #require(entries.firstIndex(of: "GLOBAL OPTIONS:"), "\(arguments): \(help.stdout)")
+                let dataDir = try #require(entries.firstIndex { $0.hasPrefix("--data-dir <dir>") })
+                #expect(!entries[global..<dataDir].contains("OPTIONS:"), "\(arguments): \(help.stdout)")
             }
+        }
+    }
+
+    @Test("The exit statuses in `smsgw --help` fit its width: a status's second line is indented too")
+    func exitStatusesFit() throws {
+        let help = try SMSGWBinary.run(["--help"], environment: [:]).stdout
+        let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex(of: "Exit status (sysexits.h):"))
+        let end = try #require(lines[start...].firstIndex { $0.hasPrefix("USAGE:") })
+        for line in lines[(start + 1)..<end] where !line.isEmpty {
+            #expect(line.hasPrefix("  "), "a wrapped line: \(line)")
         }
     }
 
@@ -129,6 +151,13 @@ struct CommandLineTests {
             #expect(given.status == 65)
             #expect(given.stderr.contains("☃") && given.stderr.contains("no replacement"), "\(given.stderr)")
             #expect(!given.stderr.contains("use --transliterate"), "\(given.stderr)")
+            // What it replaced is named as the error names characters; a quote is not put in quotes.
+            let quoted = try alice.run(["encrypt", "bob", "--transliterate"], input: "It’s\u{00A0}“ok”\n")
+            #expect(quoted.status == 0, "\(quoted.stderr)")
+            #expect(
+                quoted.stderr
+                    == "smsgw: transliterated ’ (U+2019) → ' at position 3; U+00A0 → a space at position 5; “ (U+201C) → \" at position 6; ” (U+201D) → \" at position 9.\n",
+                "\(quoted.stderr)")
             try alice.expect(["contact", "edit", "bob", "--number", "+447700900123"])
             let sent = try alice.run(["send", "bob", "--transliterate", "--lines"], input: "ok “quoted”\n☃\n")
             #expect(sent.status == 65)

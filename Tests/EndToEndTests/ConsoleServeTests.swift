@@ -41,6 +41,28 @@ struct ConsoleServeTests {
         return String(page[start..<end])
     }
 
+    /// The "Console on …" line `serve` printed, once it has.
+    static func consoleLine(of daemon: ServeProcess) async throws -> String {
+        var line: String?
+        try await GatewayRig.wait("the daemon to print the console's address", timeout: 60) {
+            let printed = (try? String(contentsOf: daemon.output, encoding: .utf8)) ?? ""
+            line = printed.split(separator: "\n").map(String.init).first { $0.hasPrefix("Console on ") }
+            return line != nil
+        }
+        return try #require(line)
+    }
+
+    @Test("Without an operator, serve says how to add the first beside the console's address")
+    func firstOperatorAdvice() async throws {
+        try await withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            let daemon = try await ServeProcess.simulated(alice, in: root)
+            let console = try await Self.consoleLine(of: daemon)
+            #expect(console.hasSuffix("/ (no operator yet: add the first with `smsgw operator add NAME --role admin`)"), "\(console)")
+            try await daemon.stop()
+        }
+    }
+
     @Test("Sign in, read the pages, send a text the daemon submits; a viewer's send is 403; the API keeps /v1")
     func consoleOverHTTP() async throws {
         try await withTemporaryDirectory { root in
@@ -51,6 +73,9 @@ struct ConsoleServeTests {
             let daemon = try await ServeProcess.simulated(alice, in: root)
             let base = try await waitForAPI(log: daemon.log)
             let client = try APIClient(base: base, token: nil, followRedirects: false)
+            // Operators exist: the console's address alone, no advice to add one.
+            let console = try await Self.consoleLine(of: daemon)
+            #expect(console == "Console on \(base)/", "\(console)")
 
             let anonymous = try await client.get("/status")
             #expect(anonymous.status == 303 && anonymous.headers.first(name: "Location") == "/login")

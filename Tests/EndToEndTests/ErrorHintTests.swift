@@ -63,4 +63,22 @@ struct SimulatorExitTests {
             #expect(result.stderr.contains("+15550009") && result.stderr.contains("exists already"))
         }
     }
+
+    @Test("An SMS that does not verify names the resync that helps: --manual for a contact without a number")
+    func failedVerificationNamesTheResync() throws {
+        try withTemporaryDirectory { root in
+            let (alice, bob) = try Peer.pairedCouple(in: root)
+            let sealed = try alice.encrypt(["Meet at noon", "Meet at one"], for: bob)
+            func altered(_ sms: String) -> String { (sms.first == "A" ? "B" : "A") + sms.dropFirst() }
+            let pasted = try bob.run(["decrypt", "alice"], input: altered(sealed[0]) + "\n")
+            #expect(pasted.status == 65, "\(pasted.stderr)")
+            #expect(
+                pasted.stderr.hasSuffix(
+                    "run a resync. Here that is `smsgw resync alice --manual`: alice has no number, so new pairing codes.\n"),
+                "\(pasted.stderr)")
+            try bob.expect(["contact", "edit", "alice", "--number", "+15550001"])
+            let bySMS = try bob.run(["decrypt", "alice"], input: altered(sealed[1]) + "\n")
+            #expect(bySMS.status == 65 && bySMS.stderr.hasSuffix("run a resync. Here that is `smsgw resync alice`.\n"), "\(bySMS.stderr)")
+        }
+    }
 }

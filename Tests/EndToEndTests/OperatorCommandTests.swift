@@ -26,6 +26,10 @@ struct OperatorCommandTests {
             // A short password is refused with what to do, and nothing is stored.
             let weak = try base.run(["operator", "add", "tiny", "--role", "viewer"], input: "short\n")
             #expect(weak.status == 65 && weak.stderr.contains("12 is the least"), "\(weak.stderr)")
+            // A long one holding the name is told what to change: not its length.
+            let named = try base.run(["operator", "add", "tiny", "--role", "viewer"], input: "tiny-password-123456\n")
+            #expect(named.status == 65 && named.stderr.contains("choose one without it"), "\(named.stderr)")
+            #expect(!named.stderr.contains("longer"), "\(named.stderr)")
             // Nothing piped in and no terminal: refused, not an empty password.
             let empty = try base.run(["operator", "passwd", "chief"], input: "")
             #expect(empty.status == 64 && empty.stderr.contains("password"), "\(empty.stderr)")

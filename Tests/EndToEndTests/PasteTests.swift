@@ -45,6 +45,13 @@ struct PasteTests {
             #expect(two.screen.contains("leftover=[]"), "the second SMS reached the shell: \(two.screen)")
             // The discarded one is still in the person's hands and decrypts when pasted alone.
             #expect(try bob.decrypt([sms[2]], from: alice).lines == ["third"])
+
+            // Copied with the empty line above it: the SMS is read, not discarded as a second one.
+            let spaced = try alice.encrypt(["after a blank line"], for: bob)
+            let blank = try await Self.paste("\n" + spaced[0] + "\n", at: prompt, running: ["decrypt", "alice"], as: bob)
+            #expect(blank.screen.contains("after a blank line") && blank.screen.contains("status=0"), "\(blank.screen)")
+            #expect(!blank.screen.contains("more than one SMS"), "\(blank.screen)")
+            #expect(blank.screen.contains("leftover=[]"), "\(blank.screen)")
         }
     }
 

@@ -46,7 +46,7 @@ struct RestoreTests {
                 (future, [:], 78, "was written by a newer smsgw"),
                 (database, [:], 65, "is the store itself"),
                 (root.appendingPathComponent("missing.sqlite"), [:], 65, "is not a file"),
-                (backup, ["SMSGW_PASSPHRASE": "not the passphrase"], 77, "The passphrase from SMSGW_PASSPHRASE is wrong"),
+                (backup, ["SMSGW_PASSPHRASE": "not the passphrase"], 77, "SMSGW_PASSPHRASE does not open the backup \(backup.path);"),
             ]
             for refusal in cases {
                 let result = try alice.run(["restore", refusal.file.path], environment: refusal.environment)
@@ -55,6 +55,9 @@ struct RestoreTests {
                 #expect(try Snapshot(alice.dataDir, backup: backup) == before, "\(refusal.file.lastPathComponent) changed a file")
             }
             #expect(try Data(contentsOf: future) == futureBytes, "the newer backup was migrated in place")
+            // Each try opens a new copy of the backup, so no count of attempts left that never runs out.
+            let tries = try (1...4).map { _ in try alice.run(["restore", backup.path], environment: ["SMSGW_PASSPHRASE": "wrong"]) }
+            #expect(tries.allSatisfy { $0.status == 77 && !$0.stderr.contains("attempts") }, "\(tries.map(\.stderr))")
         }
     }
 

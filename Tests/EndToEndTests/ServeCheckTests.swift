@@ -74,6 +74,29 @@ struct ServeCheckTests {
         }
     }
 
+    @Test("serve and --check name the other commands' data directory when it has the store the configuration's lacks")
+    func storeElsewhere() throws {
+        try withTemporaryDirectory { root in
+            // `smsgw init` as a person runs it: no --data-dir, so the default under XDG_DATA_HOME.
+            let home = root.appendingPathComponent("xdg")
+            let environment = ["XDG_DATA_HOME": home.path, "SMSGW_PASSPHRASE": Peer.passphrase]
+            let minimal = ["--kdf-memory", "19", "--kdf-iterations", "2"]
+            let created = try SMSGWBinary.run(
+                ["init", "--username", "field"] + minimal, environment: environment, removing: ["SMSGW_DATA_DIR"])
+            #expect(created.status == 0, "\(created.stderr)")
+            let config = root.appendingPathComponent("laptop.toml")
+            let elsewhere = root.appendingPathComponent("elsewhere").path
+            try Data("data_dir = \"\(elsewhere)\"\n[[modem]]\nname = \"m1\"\ndevice = \"/dev/null\"\n".utf8).write(to: config)
+            for arguments in [["serve", "--config", config.path], ["serve", "--check", "--config", config.path]] {
+                let result = try SMSGWBinary.run(arguments, environment: environment, removing: ["SMSGW_DATA_DIR"])
+                #expect(result.status == 66, "\(arguments) exited \(result.status): \(result.stderr)")
+                #expect(result.stderr.contains("There is no store in \(elsewhere)"), "\(arguments): \(result.stderr)")
+                #expect(result.stderr.contains("`--data-dir '\(home.path)/smsgw'`"), "\(arguments): \(result.stderr)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: elsewhere), "serve created the data directory")
+        }
+    }
+
     /// A configuration file with the given modems (name, device, pin_file).
     static func configuration(in root: URL, modems: [(String, String, String?)]) throws -> URL {
         var toml = "log_level = \"info\"\n"

@@ -144,7 +144,7 @@ struct ConfigurationTests {
             "", ["SMSGW_MODEM_1_NAME": "a", "SMSGW_MODEM_1_DEVICE": "/dev/x", "SMSGW_MODEM_1_CALL_TIMEOUT_SECONDS": "soon"],
             "SMSGW_MODEM_1_CALL_TIMEOUT_SECONDS", "number of seconds"
         ),
-        ("", ["SMSGW_MODEM_1_DEVICE": "/dev/x"], "modem[1].name", "required"),
+        ("", ["SMSGW_MODEM_1_DEVICE": "/dev/x"], "modem[1].name", "or SMSGW_MODEM_1_NAME"),
     ]
 
     @Test(arguments: 0..<badInputs.count)

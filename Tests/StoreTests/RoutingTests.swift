@@ -104,6 +104,37 @@ struct RoutingTests {
         try store.write { tx in try tx.enqueueOutbox("PINNED 3", to: pinned, now: now) }
         #expect(try store.write { try $0.claimNextOutbox(modem: "south", othersReady: ["north"], now: now) }?.body == "PINNED 3")
     }
+
+    @Test(
+        "SMS not sent yet follow a corrected number, their log rows too (a retry goes to it); one sent stays as it went",
+        arguments: StoreBackendKind.allCases)
+    func unsentFollowTheNumber(_ backend: StoreBackendKind) throws {
+        let (_, _, store) = try unlockedStore(on: backend)
+        let wrong = try TestStore.number("+447700900401")
+        let right = try TestStore.number("+447700900402")
+        let peer = try store.addContact(name: "peer", number: wrong, pairingCode: Data())
+        let messages = try store.write { tx in
+            try ["SENT", "FAILED", "QUEUED"].map { body in
+                let id = try tx.appendLog(NewLogEntry(direction: .outgoing, contact: peer, status: .queued, text: body))
+                return (id, try tx.enqueueOutbox(body, to: peer, messageID: id, now: now))
+            }
+        }
+        try store.write { tx in
+            let first = try #require(try tx.claimNextOutbox(modem: "m", now: now))
+            try tx.markOutboxSent(first.id, reference: 1, modem: "m", now: now)
+            let second = try #require(try tx.claimNextOutbox(modem: "m", now: now))
+            try tx.markOutboxFailed(second.id, error: "The network refused the number.", permanent: true, now: now)
+        }
+        _ = try store.write { try $0.setNumbers([right], forContactNamed: "peer") }
+        let after = try store.read { tx in try messages.map { (try tx.outboxItem(id: $0.1).number, try tx.logEntry(id: $0.0).remoteNumber) }
+        }
+        #expect(after.map(\.0) == [wrong, right, right])
+        #expect(after.map(\.1) == [wrong.e164, right.e164, right.e164])
+        #expect(try store.read { try $0.outboxItem(id: messages[1].1) }.lastErrorIsPermanent == false)
+        // The retry of the failed one goes to the number the contact has now.
+        try store.write { tx in _ = try tx.requeueFailedOutbox(messageID: messages[1].0, now: now) }
+        #expect(try store.read { try $0.outboxItem(id: messages[1].1) }.number == right)
+    }
 }
 
 extension StoreReader {

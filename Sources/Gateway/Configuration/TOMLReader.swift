@@ -68,7 +68,9 @@ struct TOMLReader {
         }
         guard let name = try string(table, "name", path: "\(prefix).name"), !name.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw ConfigurationError(
-                key: "\(prefix).name", "\(prefix).name is required: give each modem a short name for logs and the status.")
+                key: "\(prefix).name",
+                "\(prefix).name is required (name in its [[modem]] table, or SMSGW_MODEM_\(index)_NAME in the environment): give each modem a short name for logs and the status."
+            )
         }
         let device = try string(table, "device", path: "\(prefix).device")
         let connection = try string(table, "connection", path: "\(prefix).connection")

@@ -5,8 +5,11 @@ public import Foundation
 public enum OperatorError: Error, Sendable, Hashable {
     /// No operator has this name.
     case notFound(String)
-    /// The password breaks the rules (``Operators/minimumPasswordLength``); the sentence says which.
-    case weakPassword(String)
+    /// The password breaks a rule (``Operators/checkPassword(_:name:)``); the sentence says which
+    /// and what to choose instead.
+    case weakPassword(PasswordRule)
+    /// A new operator without a role (a console form sent without one).
+    case noRole
     /// The change would leave no admin, so nobody could manage operators from the console.
     case lastAdmin(String)
     /// The name or the password is wrong (never which one).
@@ -31,7 +34,7 @@ extension OperatorError: CategorizedError {
     public var category: ErrorCategory {
         switch self {
         case .notFound: .notFound
-        case .weakPassword: .invalidInput
+        case .weakPassword, .noRole: .invalidInput
         case .lastAdmin, .twoFactorAlreadyOn: .conflict
         case .loginFailed, .codeRequired, .codeRejected, .notSignedIn: .authentication
         case .lockedOut: .locked
@@ -44,8 +47,14 @@ extension OperatorError: CategorizedError {
         switch self {
         case .notFound(let name):
             "No operator is named \"\(name)\"; check the spelling against the list of operators."
-        case .weakPassword(let reason):
-            "The password is too weak: \(reason); choose a longer one (a passphrase of several words works well)."
+        case .weakPassword(.tooShort(let length, let least)):
+            "The password is too short: it has \(length) characters and \(least) is the least; choose a longer one (a passphrase of several words works well)."
+        case .weakPassword(.tooLong(let most)):
+            "The password is longer than \(most) bytes; choose a shorter one."
+        case .weakPassword(.containsName):
+            "The password contains the operator's name, the first thing a guesser tries; choose one without it (a passphrase of several words works well)."
+        case .noRole:
+            "Choose the new operator's role: viewer, operator or admin."
         case .lastAdmin(let name):
             "\(name) is the last admin; make another operator an admin first, so someone can still manage operators."
         case .loginFailed:
@@ -66,4 +75,14 @@ extension OperatorError: CategorizedError {
             "You are not signed in, or your session ended; sign in again."
         }
     }
+}
+
+/// The rule a refused operator password breaks.
+public enum PasswordRule: Sendable, Hashable {
+    /// Fewer characters than ``Operators/minimumPasswordLength``.
+    case tooShort(length: Int, least: Int)
+    /// More bytes than the most a password may have.
+    case tooLong(most: Int)
+    /// The operator's name is in it.
+    case containsName
 }

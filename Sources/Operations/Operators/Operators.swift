@@ -78,14 +78,14 @@ public enum Operators {
     /// A front end may call it before asking for anything else.
     public static func checkPassword(_ password: String, name: String) throws {
         if password.count < minimumPasswordLength {
-            throw OperatorError.weakPassword("it has \(password.count) characters and \(minimumPasswordLength) is the least")
+            throw OperatorError.weakPassword(.tooShort(length: password.count, least: minimumPasswordLength))
         }
         if password.utf8.count > maximumPasswordLength {
-            throw OperatorError.weakPassword("it is longer than \(maximumPasswordLength) bytes")
+            throw OperatorError.weakPassword(.tooLong(most: maximumPasswordLength))
         }
         let folded = { (text: String) in text.trimmingCharacters(in: .whitespaces).lowercased() }
         if folded(password).contains(folded(name)) && !folded(name).isEmpty {
-            throw OperatorError.weakPassword("it contains the operator's name")
+            throw OperatorError.weakPassword(.containsName)
         }
     }
 

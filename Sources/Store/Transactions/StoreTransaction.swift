@@ -52,7 +52,11 @@ public final class StoreTransaction: StoreReader {
 
     /// Replaces all of a contact's numbers: the first is its main number, the others are further
     /// numbers of the same peer (see ``Contact/otherNumbers``); an empty list makes it a
-    /// copy-and-paste peer. Each number may belong to one contact only.
+    /// copy-and-paste peer. Each number may belong to one contact only. The contact's SMS not
+    /// sent yet (queued, or failed and so waiting for a retry) that were for a number it no longer
+    /// has go to its new main number, their log rows with them: a retry after a wrong number was
+    /// corrected must not go to that number again, and a permanent failure there no longer says
+    /// that a retry cannot help (``OutboxItem/lastErrorIsPermanent`` cleared).
     public func setNumbers(_ numbers: [PhoneNumber], forContactNamed name: String) throws -> Contact {
         let existing = try contact(named: name)
         var seen: Set<PhoneNumber> = []
@@ -72,6 +76,16 @@ public final class StoreTransaction: StoreReader {
                 sql: "INSERT INTO contact_numbers (phone_number, contact_id, position) VALUES (?, ?, ?)",
                 arguments: [number.e164, existing.id.storeString, position]
             )
+        }
+        if let main = numbers.first {
+            let kept = numbers.map { _ in "?" }.joined(separator: ", ")
+            let unsent = "contact_id = ? AND state IN ('queued', 'failed') AND phone_number NOT IN (\(kept))"
+            let arguments: StoreArguments = [main.e164, existing.id.storeString] + StoreArguments(numbers.map(\.e164))
+            try db.execute(
+                sql: "UPDATE messages SET remote_number = ? WHERE id IN (SELECT message_id FROM outbox WHERE \(unsent))",
+                arguments: arguments)
+            // A permanent failure was the old number's to know: a retry to the new one may go through.
+            try db.execute(sql: "UPDATE outbox SET phone_number = ?, error_permanent = 0 WHERE \(unsent)", arguments: arguments)
         }
         return try contact(id: existing.id)
     }

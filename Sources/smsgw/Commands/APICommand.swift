@@ -35,7 +35,7 @@ extension APICommand.Token {
                 """
         )
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global options") var global: GlobalOptions
 
         @Argument(help: "A name for the token: 1 to 64 letters, digits, '-', '_' or '.'.")
         var name: String
@@ -66,7 +66,7 @@ extension APICommand.Token {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List tokens: name, scopes, created, expires, last used (never the token).")
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global options") var global: GlobalOptions
 
         @Flag(help: "Print an array of JSON objects.")
         var json = false
@@ -90,7 +90,7 @@ extension APICommand.Token {
         static let configuration = CommandConfiguration(
             commandName: "revoke", abstract: "Delete a token: requests carrying it are refused from now on.")
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global options") var global: GlobalOptions
 
         @Argument(help: "The token's name.")
         var name: String

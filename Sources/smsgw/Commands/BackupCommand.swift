@@ -16,7 +16,7 @@ struct BackupCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     @Argument(help: ArgumentHelp("Where to write the copy; it must not exist.", valueName: "file"))
     var file: String

@@ -59,7 +59,14 @@ struct DecryptCommand: ParsableCommand {
         _ input: String, store: UnlockedStore, logger: Logger, line: Int?, escape: (String) -> String
     ) throws -> String {
         var rng = SystemRandomNumberGenerator()
-        let applied = try Messages.decrypt(input, from: name, store: store, now: Date(), using: &rng)
+        let applied: AppliedMessage
+        do {
+            applied = try Messages.decrypt(input, from: name, store: store, now: Date(), using: &rng)
+        } catch CipherError.notAuthentic {
+            throw CLIError(ErrorReport.message(for: CipherError.notAuthentic) + " " + resyncHint(store), status: .dataError)
+        } catch CipherError.beyondWindow(let ahead) {
+            throw CLIError(ErrorReport.message(for: CipherError.beyondWindow(ahead: ahead)) + " " + resyncHint(store), status: .dataError)
+        }
         let prefix = line.map { "line \($0): " } ?? ""
         let contact = applied.contact
         switch applied.content {
@@ -101,6 +108,14 @@ struct DecryptCommand: ParsableCommand {
                 prefix + "this was a resynchronisation message (epoch \(resync.epoch)); send the printed reply back to \(contact).")
             return answer
         }
+    }
+
+    /// The resync that helps when the contact's messages keep failing: over SMS, or by new
+    /// pairing codes for a copy-and-paste peer (no number), which cannot resync over SMS.
+    private func resyncHint(_ store: UnlockedStore) -> String {
+        let command = "smsgw resync \(Shell.quote(name))"
+        guard (try? Contacts.contact(named: name, store: store).number) == nil else { return "Here that is `\(command)`." }
+        return "Here that is `\(command) --manual`: \(name) has no number, so new pairing codes."
     }
 
     /// What to do about a request: compare the code, then accept or reject.

@@ -15,7 +15,7 @@ struct LogPruneCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     @Option(help: "Delete messages logged more than this many days ago (0 deletes every message not waiting to be sent).")
     var olderThan: RetentionAge

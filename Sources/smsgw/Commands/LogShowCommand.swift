@@ -9,8 +9,9 @@ struct LogShowCommand: ParsableCommand {
         commandName: "show",
         abstract: "Show one message and every status it took (queued, sent, delivered, …).",
         discussion: """
-            The message as `smsgw log` prints it, then one line per status it took (seq, time, status). \
-            --json (an option of `smsgw log`) adds "history". Exits 66 for an unknown id.
+            The message as `smsgw log` prints it, then one line per status it took (seq, time, status), \
+            then its error (why it failed) when it has a text too. --json (an option of `smsgw log`) adds \
+            "history". Exits 66 for an unknown id.
             """
     )
 
@@ -32,6 +33,10 @@ struct LogShowCommand: ParsableCommand {
         Output.line(LogCommand.plainLine(history.message))
         for change in history.history {
             Output.line("  \(change.sequence)\t\(Output.timestamp(change.time))\t\(TerminalText.escaped(change.status.rawValue))")
+        }
+        // The line above shows the text; why it failed would be nowhere else.
+        if let error = history.message.error, history.message.text != nil {
+            Output.line("  error: \(TerminalText.escaped(error))")
         }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Gateway
 import Operations
+import Store
 import TerminalIO
 
 /// `smsgw restore FILE`: a backup written by `smsgw backup` put in place of the store.
@@ -19,7 +20,7 @@ struct RestoreCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     @Argument(help: ArgumentHelp("The backup to restore (it is only read).", valueName: "file"))
     var file: String
@@ -38,11 +39,17 @@ struct RestoreCommand: ParsableCommand {
             throw MaintenanceError.serverStore
         }
         var origin = ""
-        let outcome = try StoreAccess.namingWrongPassphrase({ origin }) {
-            try StoreRestore.restore(
+        let outcome: RestoreOutcome
+        do {
+            outcome = try StoreRestore.restore(
                 URL(fileURLWithPath: file), dataDirectory: global.dataDirectory, logger: global.makeLogger(), now: Date(),
                 replacingUnreadable: replaceUnreadable
             ) { login in try StoreAccess.credentials(for: login) { origin = $0 } }
+        } catch StoreError.authenticationFailed {
+            // The backup's account on a throwaway copy: no attempt counts, none locks this store.
+            throw CLIError(
+                "The passphrase from \(origin) does not open the backup \(file); give the passphrase the store had when the backup was written (this store's may have changed since). Nothing was changed.",
+                status: .authentication)
         }
         if json {
             Output.line(try Output.json(outcome))

@@ -29,7 +29,8 @@ extension ServeCommand {
             )
             return
         }
-        throw CLIError("The check found \(problems.count) problem(s), listed above; fix them and check again.", status: first)
+        let elsewhere = storeElsewhere(configuration).map { " " + $0 } ?? ""
+        throw CLIError("The check found \(problems.count) problem(s), listed above; fix them and check again.\(elsewhere)", status: first)
     }
 
     /// A finding's sentence with the command that helps, and its exit status when it is a problem.

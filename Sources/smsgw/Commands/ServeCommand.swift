@@ -62,6 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
         if sim { configuration = configuration.simulated(logLevel: global.verbose ? .debug : .info) }
         configuration.node.version = SMSGW.configuration.version
         if check { return try runCheck(configuration) }
+        if let elsewhere = storeElsewhere(configuration) { throw CLIError(elsewhere, status: .notFound) }
         if !sim && configuration.modems.isEmpty {
             let source =
                 configFile.configurationFile.map { "\($0.path) configures" }
@@ -87,6 +88,10 @@ struct ServeCommand: AsyncParsableCommand {
         let http = configuration.http
         // Made first, so the API wakes the sender as soon as it queued a message.
         let outboxWake = OutboxWake()
+        // Said at start-up only while nobody could sign in to the console.
+        let firstOperator =
+            (try? Operators.list(in: store, now: Date()).isEmpty) == true
+            ? " (no operator yet: add the first with `smsgw operator add NAME --role admin`)" : ""
         let frontEnds: (LiveStatus) throws -> [any Service] = { live in
             guard http.listen != nil else { return [] }
             let scheme = http.servesTLS ? "https" : "http"
@@ -98,10 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
                         // Under systemd stdout goes to the journal too: each line carries a priority there.
                         let notice = StandardErrorLogHandler.isJournal ? "<5>" : ""
                         Output.line(notice + "HTTP API on \(scheme)://\(address)")
-                        Output.line(
-                            notice
-                                + "Console on \(scheme)://\(address)/ (operators sign in; add one with `smsgw operator add NAME --role admin`)"
-                        )
+                        Output.line(notice + "Console on \(scheme)://\(address)/\(firstOperator)")
                     })
             ]
         }

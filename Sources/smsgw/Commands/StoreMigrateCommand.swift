@@ -21,7 +21,7 @@ struct StoreMigrateCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     @Option(help: ArgumentHelp("The empty database to copy into: postgresql://… or sqlite:DIR.", valueName: "target"))
     var to: String

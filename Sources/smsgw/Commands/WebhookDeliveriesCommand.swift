@@ -9,7 +9,7 @@ struct WebhookDeliveriesCommand: ParsableCommand {
         commandName: "deliveries",
         abstract: "Show the newest webhook deliveries (id, event, type, state, attempts, last answer).")
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     @Flag(help: "Only deliveries that failed for good.")
     var failed = false

@@ -16,7 +16,7 @@ struct WebhookListCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     @OptionGroup var configFile: ConfigurationOption
 
     @Flag(help: "Print one JSON object per line.")

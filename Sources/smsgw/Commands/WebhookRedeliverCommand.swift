@@ -10,7 +10,7 @@ struct WebhookRedeliverCommand: ParsableCommand {
         abstract: "Send a webhook delivery again (and enable its endpoint if a 410 disabled it).",
         discussion: "The running daemon sends it within seconds, with the same webhook-id, before the endpoint's later events.")
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     @Argument(help: "The delivery's id (from `smsgw webhook deliveries`).")
     var id: Int64

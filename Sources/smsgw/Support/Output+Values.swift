@@ -7,8 +7,7 @@ extension Output {
     /// Tells stderr which characters `--transliterate` replaced ("line N: " first in a `--lines` batch).
     static func report(_ replacements: [Transliteration], line: Int?) {
         guard !replacements.isEmpty else { return }
-        let list = replacements.map { "'\($0.original)'→'\($0.replacement)' at \($0.position)" }
-        diagnostic((line.map { "line \($0): " } ?? "") + "transliterated " + list.joined(separator: ", ") + ".")
+        diagnostic((line.map { "line \($0): " } ?? "") + "transliterated " + replacements.map(\.summary).joined(separator: "; ") + ".")
     }
 
     /// Encodes a value as one line of compact JSON: ``OperationsJSON``, the encoding every front end shares.

@@ -10,6 +10,8 @@ final class ServeProcess {
     let process: Process
     /// Where its stderr goes (the daemon's log lines).
     let log: URL
+    /// Where its stdout goes (the addresses it serves on).
+    let output: URL
 
     /// Starts `smsgw serve arguments…` (for example `--sim` or `--config FILE`) as `peer`.
     ///
@@ -23,6 +25,8 @@ final class ServeProcess {
     ) throws {
         log = root.appendingPathComponent("\(peer.name)-serve-\(UUID().uuidString.prefix(6)).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        output = log.appendingPathExtension("out")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         var extra = environment
         if journal {
             var info = stat()
@@ -31,7 +35,7 @@ final class ServeProcess {
         }
         process = try SMSGWBinary.makeProcess(
             ["serve"] + arguments, environment: peer.environment.merging(extra) { $1 }, removing: removing)
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
     }

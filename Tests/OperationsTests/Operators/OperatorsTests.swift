@@ -40,10 +40,10 @@ struct OperatorsTests {
     @Test("Short passwords and passwords holding the name are refused before anything is stored")
     func passwordRules() throws {
         try TestStore.withAccount { _, _, store in
-            #expect(throws: OperatorError.weakPassword("it has 5 characters and 12 is the least")) {
+            #expect(throws: OperatorError.weakPassword(.tooShort(length: 5, least: 12))) {
                 try Operators.add("eve", role: .viewer, password: "short", by: .commandLine, in: store, now: Self.now)
             }
-            #expect(throws: OperatorError.weakPassword("it contains the operator's name")) {
+            #expect(throws: OperatorError.weakPassword(.containsName)) {
                 try Operators.add("dispatcher", role: .viewer, password: "Dispatcher2026!", by: .commandLine, in: store, now: Self.now)
             }
             let stored = try Operators.list(in: store, now: Self.now)
