@@ -43,6 +43,7 @@ public enum StatusPage {
         }
         if let refusal = status.storeRefusal { banners.append(Banner(.problem, refusal.sentence, key: "store")) }
         if let fault = status.inboxFault { banners.append(Banner(.problem, fault.sentence, key: "inbox-fault")) }
+        if let unconfirmed = status.unconfirmed { banners.append(Banner(.problem, unconfirmed.sentence, key: "unconfirmed")) }
         if let warning = status.notificationQueueUsage.warning {
             banners.append(Banner(.problem, warning, key: "notification-queue"))
         }

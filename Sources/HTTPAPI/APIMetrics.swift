@@ -74,6 +74,10 @@ final class APIMetrics: Sendable {
                 "webhook_waiting", [("endpoint", endpoint)],
                 "Journal events an endpoint takes that wait for their delivery (behind a retrying one, or not picked up yet).", count)
         }
+        set(
+            "outbox_unconfirmed", [],
+            "Text SMS sent over \(Int(GatewayStatus.Unconfirmed.threshold / 3600)) hours ago with neither a delivery report nor an acknowledgement.",
+            status.unconfirmed?.count ?? 0)
         if let usage = status.notificationQueueUsage.fraction {
             gauges.set(
                 "postgres_notification_queue_usage_ratio", [],

@@ -126,6 +126,16 @@ struct ConsoleLiveBannersTests {
         #expect(page.markup.contains("a &lt;rule&gt; broke") && !page.markup.contains("a <rule> broke"))
     }
 
+    @Test("Sent SMS never confirmed past the threshold are a banner")
+    func unconfirmed() throws {
+        var status = GatewayStatus(modems: [], outbox: [:], contacts: [])
+        #expect(StatusPage.banners(status).isEmpty)
+        status.unconfirmed = GatewayStatus.Unconfirmed(count: 3, oldestSentAt: Date())
+        let listed = try JSONDecoder().decode([[String: String]].self, from: Data(StatusPage.liveBanners(status).utf8))
+        #expect(listed.map { $0["key"] } == ["unconfirmed"] && listed.first?["kind"] == "problem")
+        #expect(listed.first?["text"]?.hasPrefix("3 sent SMS have had no delivery report or acknowledgement for over 6 hours") == true)
+    }
+
     @Test("Automatic backups are a banner when the latest attempt failed or the newest is overdue; working or off, none")
     func backups() throws {
         var status = GatewayStatus(modems: [], outbox: [:], contacts: [])

@@ -172,6 +172,19 @@ struct MetricsPageTests {
         }
     }
 
+    @Test("Sent SMS never confirmed past the threshold are a gauge, 0 while there are none")
+    func unconfirmed() throws {
+        try TestStore.withAccount { _, _, store in
+            let figures = try store.read { try APIMetrics.figures(from: $0, webhooks: []) }
+            var status = try GatewayStatus.read(from: store, now: Date())
+            let none = APIMetrics().page(status: status, figures: figures, arrivals: ([], 0, 0)).split(separator: "\n")
+            #expect(none.contains("# TYPE smsgw_outbox_unconfirmed gauge") && none.contains("smsgw_outbox_unconfirmed 0"))
+            status.unconfirmed = GatewayStatus.Unconfirmed(count: 2, oldestSentAt: Date())
+            let two = APIMetrics().page(status: status, figures: figures, arrivals: ([], 0, 0)).split(separator: "\n")
+            #expect(two.contains("smsgw_outbox_unconfirmed 2"))
+        }
+    }
+
     @Test("A label value and help text are escaped as the text format wants them")
     func escaping() {
         var page = GaugePage()

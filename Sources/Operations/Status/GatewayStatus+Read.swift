@@ -3,7 +3,7 @@ public import Store
 
 extension GatewayStatus {
     /// Modems (as the daemons last recorded them), the nodes, the queue, every contact's sync
-    /// state and the PostgreSQL server's notification queue, from one read snapshot of the store,
+    /// state, the sent SMS never confirmed (``Unconfirmed``) and the PostgreSQL server's notification queue, from one read snapshot of the store,
     /// and whether the store is read-only.
     ///
     /// - Parameters:
@@ -21,6 +21,7 @@ extension GatewayStatus {
                 queue: try queueEntries(in: reader, now: now),
                 contacts: try reader.contacts().map { try ContactStatus.read($0, in: reader) })
             status.notificationQueueUsage = try reader.notificationQueueUsage()
+            status.unconfirmed = try Unconfirmed.read(in: reader, now: now)
             return status
         }
         status.storeReadOnly = store.gateway.readOnly
@@ -29,8 +30,8 @@ extension GatewayStatus {
 
     /// The status with only what the console's banners say (the console's `StatusPage.banners`),
     /// from one small read snapshot: the modems and the nodes, of the contacts only those whose
-    /// keys were restored from a backup and not resynced since, and the PostgreSQL server's
-    /// notification queue; no outbox counts and no queue. The
+    /// keys were restored from a backup and not resynced since, the sent SMS never confirmed and
+    /// the PostgreSQL server's notification queue; no outbox counts and no queue. The
     /// log and status pages ask for their banners every few seconds, each open page on its own,
     /// and the whole status reads every contact's session, outbox and quarantine.
     ///
@@ -42,6 +43,7 @@ extension GatewayStatus {
                 modems: modems, nodes: try nodes(in: reader, modems: modems, now: now, ended: ended), outbox: [:],
                 contacts: try reader.contactsWithRestoredKeys().map { try ContactStatus.read($0, in: reader) })
             status.notificationQueueUsage = try reader.notificationQueueUsage()
+            status.unconfirmed = try Unconfirmed.read(in: reader, now: now)
             return status
         }
     }

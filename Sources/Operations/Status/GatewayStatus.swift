@@ -28,6 +28,9 @@ public struct GatewayStatus: Sendable, Equatable, Codable {
     /// Set by a running daemon while received SMS wait on its modems because the store refused
     /// them for a reason other than its storage (``InboxFault``); nil otherwise.
     public var inboxFault: InboxFault?
+    /// Text SMS sent longer than ``Unconfirmed/threshold`` ago with neither a delivery report nor
+    /// an acknowledgement (``Unconfirmed``); nil while there are none.
+    public var unconfirmed: Unconfirmed?
     /// How full the PostgreSQL server's notification queue is, which a listening session that
     /// stopped reading fills until every write fails (see ``Store/NotificationQueueUsage``). In
     /// JSON the fraction, 0 to 1, always present: `null` on SQLite.

@@ -69,6 +69,7 @@ struct StatusCommand: ParsableCommand {
             )
         }
         if let fault = status.inboxFault { lines.append("Inbox: " + fault.sentence) }
+        if let unconfirmed = status.unconfirmed { lines.append("Outbox: " + unconfirmed.sentence) }
         // Only above its threshold: a healthy queue is worth no line.
         if let warning = status.notificationQueueUsage.warning { lines.append("Store: \(warning)") }
         if let backup = status.backup.status { lines.append(describe(backup)) }
