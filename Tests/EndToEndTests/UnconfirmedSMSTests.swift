@@ -37,7 +37,7 @@ struct UnconfirmedSMSTests {
             #expect(unconfirmed["count"] as? Int == 1 && unconfirmed["thresholdSeconds"] as? Int == 21_600)
             #expect(unconfirmed["oldestSentAt"] is String)
             let plain = try rig.alice.expect(["status"]).stdout
-            #expect(plain.contains("Outbox: 1 sent SMS have had no delivery report or acknowledgement for over 6 hours"), "\(plain)")
+            #expect(plain.contains("Outbox: 1 sent SMS has had no delivery report or acknowledgement for over 6 hours"), "\(plain)")
         }
     }
 }

@@ -13,6 +13,10 @@ extension GatewayStatus {
         /// report comes within minutes of the SMS reaching the phone, and a phone switched off or
         /// out of coverage for a few hours is common; a network keeps an SMS for a day or more.
         public static let threshold: TimeInterval = 6 * 3600
+        /// How long an unconfirmed SMS counts: 7 days after it went out it is history, which the
+        /// log keeps. So the count clears by itself where no confirmation ever comes (a modem
+        /// without delivery reports, a peer without acknowledgements) instead of growing forever.
+        public static let window: TimeInterval = 7 * 86_400
 
         /// How many there are.
         public var count: Int
@@ -29,14 +33,16 @@ extension GatewayStatus {
 
         /// Those in `reader` at `now`, or nil when there are none.
         static func read(in reader: StoreReader, now: Date) throws -> Unconfirmed? {
-            let found = try reader.unconfirmedSent(before: now.addingTimeInterval(-threshold))
+            let found = try reader.unconfirmedSent(before: now.addingTimeInterval(-threshold), since: now.addingTimeInterval(-window))
             guard found.count > 0, let oldest = found.oldestSentAt else { return nil }
             return Unconfirmed(count: found.count, oldestSentAt: oldest)
         }
 
         /// What it means, in words no front end owns, with the oldest as ISO 8601 in the local zone.
         public var sentence: String {
-            "\(count) sent SMS have had no delivery report or acknowledgement for over \(thresholdSeconds / 3600) hours, the oldest sent \(OperationsJSON.timestamp(oldestSentAt)): the network may have dropped them, or the phone is off. Ask the contact, and send again what did not arrive."
+            let have = count == 1 ? "1 sent SMS has" : "\(count) sent SMS have"
+            return
+                "\(have) had no delivery report or acknowledgement for over \(thresholdSeconds / 3600) hours, the oldest sent \(OperationsJSON.timestamp(oldestSentAt)): the network may have dropped them, or the phone is off. Ask the contact, and send again what did not arrive (each counts for 7 days)."
         }
     }
 }
