@@ -39,7 +39,7 @@ extension APIHandlers {
         return try json(try await blocking { try MessageDetail.read(id: id, store: store) })
     }
 
-    /// A page of messages after a cursor, filtered by direction, contact and state.
+    /// A page of messages after a cursor, oldest or newest first, filtered by direction, contact and state.
     func messages(_ request: Request, _ context: APIContext) async throws -> Response {
         try await authorize(request, context, .read)
         let parameters = request.uri.queryParameters
@@ -57,6 +57,12 @@ extension APIHandlers {
                 throw Problem.badRequest("after must be a cursor from a previous page's next (a whole number ≥ 0).")
             }
             query.after = cursor
+        }
+        if let order = parameters["order"].map(String.init) {
+            guard let value = MessagePage.Order(rawValue: order) else {
+                throw Problem.badRequest("order must be oldest or newest, not \"\(order.prefix(20))\".")
+            }
+            query.order = value
         }
         if let limit = parameters["limit"] {
             guard let count = Int(limit), (1...MessageLog.pageLimit).contains(count) else {

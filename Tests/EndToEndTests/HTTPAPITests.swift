@@ -170,18 +170,13 @@ struct HTTPAPITests {
 
     @Test("A page of messages and its cursor: new messages come after, nothing repeats; a cursor ahead of the store is 409")
     func paging() async throws {
-        try await withTemporaryDirectory { root in
-            let fixture = try await Fixture.start(in: root)
-            let client = try fixture.client(scopes: "send,read")
-            for index in 0..<5 { #expect(try await client.post(text: "page \(index)", to: "bob").status == 202) }
+        try await withFivePages { client in
             let first = try await client.get("/v1/messages?direction=out&limit=3")
-            let firstTexts = (first.object["messages"] as? [[String: Any]])?.compactMap { $0["text"] as? String }
-            #expect(firstTexts == ["page 0", "page 1", "page 2"])
+            #expect(Self.texts(first) == ["page 0", "page 1", "page 2"])
             let next = try #require(first.object["next"] as? Int)
             #expect(try await client.post(text: "page 5", to: "bob").status == 202)
             let second = try await client.get("/v1/messages?direction=out&limit=3&after=\(next)")
-            let secondTexts = (second.object["messages"] as? [[String: Any]])?.compactMap { $0["text"] as? String }
-            #expect(secondTexts == ["page 3", "page 4", "page 5"])
+            #expect(Self.texts(second) == ["page 3", "page 4", "page 5"])
             #expect(try await client.get("/v1/messages?direction=sideways").status == 400)
             // A cursor this store never gave (a restored backup's client) is refused, not an empty page for ever.
             let last = try #require(second.object["next"] as? Int)
@@ -190,5 +185,37 @@ struct HTTPAPITests {
             #expect(ahead.status == 409)
             #expect((ahead.object["detail"] as? String)?.contains("ahead of every message of this store") == true, "\(ahead.object)")
         }
+    }
+
+    @Test("Newest first: pages go towards older messages, one logged meanwhile shifts none; an unknown order is 400")
+    func newestFirst() async throws {
+        try await withFivePages { client in
+            let first = try await client.get("/v1/messages?order=newest&limit=3")
+            #expect(Self.texts(first) == ["page 4", "page 3", "page 2"])
+            let next = try #require(first.object["next"] as? Int)
+            #expect(try await client.post(text: "page 5", to: "bob").status == 202)
+            let second = try await client.get("/v1/messages?order=newest&limit=3&after=\(next)")
+            #expect(Self.texts(second) == ["page 1", "page 0"])
+            #expect(Self.texts(try await client.get("/v1/messages?order=oldest&limit=1")) == ["page 0"])
+            let wrong = try await client.get("/v1/messages?order=latest")
+            #expect(wrong.status == 400)
+            #expect(wrong.headers.first(name: "Content-Type")?.hasPrefix("application/problem+json") == true)
+            #expect((wrong.object["detail"] as? String)?.contains("order must be oldest or newest") == true, "\(wrong.object)")
+        }
+    }
+
+    /// A daemon whose API queued "page 0" to "page 4" to bob, and a client that may send and read.
+    private func withFivePages(_ body: (APIClient) async throws -> Void) async throws {
+        try await withTemporaryDirectory { root in
+            let fixture = try await Fixture.start(in: root)
+            let client = try fixture.client(scopes: "send,read")
+            for index in 0..<5 { #expect(try await client.post(text: "page \(index)", to: "bob").status == 202) }
+            try await body(client)
+        }
+    }
+
+    /// The texts of a page's messages, in its order.
+    private static func texts(_ answer: APIClient.Answer) -> [String]? {
+        (answer.object["messages"] as? [[String: Any]])?.compactMap { $0["text"] as? String }
     }
 }

@@ -10,7 +10,8 @@ public import Store
 /// `attempts` and `lastError`.
 public struct MessageDetail: Sendable, Equatable, Encodable {
     public var history: MessageHistory
-    /// The SMS it took (0 for a message that was never queued).
+    /// The SMS its ciphertext takes: one per ciphertext logged with it, whether the daemon sent
+    /// them (`send`) or a person copied them (`encrypt`); 0 for a message logged without one.
     public var parts: Int
     /// Submission attempts over its SMS.
     public var attempts: Int
@@ -58,6 +59,11 @@ public struct MessageDetail: Sendable, Equatable, Encodable {
         try store.read { reader in try read(id: id, in: reader) }
     }
 
+    /// The SMS a logged ciphertext field holds: one ciphertext a line, as sealing logs them.
+    static func parts(of ciphertext: String?) -> Int {
+        ciphertext.map { $0.split(whereSeparator: \.isNewline).count } ?? 0
+    }
+
     /// The message with this id, in the caller's snapshot or transaction.
     static func read(id: Int64, in reader: StoreReader) throws -> MessageDetail {
         let history = MessageHistory(
@@ -65,7 +71,8 @@ public struct MessageDetail: Sendable, Equatable, Encodable {
         let items = try reader.outboxItems(ofMessage: id)
         let lastError = items.filter { $0.lastError != nil }.max { $0.updatedAt < $1.updatedAt }?.lastError
         return MessageDetail(
-            history: history, parts: items.count, attempts: items.reduce(0) { $0 + $1.attempts }, lastError: lastError,
+            history: history, parts: parts(of: history.message.ciphertext), attempts: items.reduce(0) { $0 + $1.attempts },
+            lastError: lastError,
             submittingAt: items.compactMap(\.submittingAt).min())
     }
 }
@@ -79,18 +86,20 @@ extension MessageDetail {
         let entry = LogEntry(
             written: logged, id: queued.logID, contactName: queued.contact, sequence: history.last?.sequence ?? 0)
         return MessageDetail(
-            history: MessageHistory(message: LoggedMessage(entry), history: history), parts: queued.parts, attempts: 0,
+            history: MessageHistory(message: LoggedMessage(entry), history: history), parts: parts(of: logged.ciphertext), attempts: 0,
             lastError: nil, submittingAt: nil)
     }
 }
 
-/// A page of the message log (``MessageLog/page(_:store:)``): its messages, oldest first, and the
-/// cursor of the next page.
+/// A page of the message log (``MessageLog/page(_:store:)``): its messages, oldest first or
+/// newest first, and the cursor of the next page.
 ///
 /// Its JSON is `{"messages":[…],"next"}`: each message as `log --json` prints it; `next` is the
 /// cursor to ask for the following page with (the last id here, or the query's own cursor when the
-/// page is empty), so a client that pages on until a page comes back empty, and later asks again
-/// from the same cursor, sees every message once.
+/// page is empty), so a client that pages on until a page comes back empty sees every message once:
+/// oldest first, asking again later from the same cursor gives the messages logged since; newest
+/// first, the pages go towards older messages and a message logged meanwhile comes before the
+/// first page, shifting none.
 public struct MessagePage: Sendable, Equatable, Encodable {
     public var messages: [LoggedMessage]
     public var next: Int64
@@ -102,17 +111,28 @@ public struct MessagePage: Sendable, Equatable, Encodable {
         public var status: MessageStatus?
         /// The previous page's `next` (0 for the first page).
         public var after: Int64
+        public var order: Order
         public var limit: Int
 
         public init(
-            direction: MessageDirection? = nil, contact: String? = nil, status: MessageStatus? = nil, after: Int64 = 0, limit: Int = 50
+            direction: MessageDirection? = nil, contact: String? = nil, status: MessageStatus? = nil, after: Int64 = 0,
+            order: Order = .oldest, limit: Int = 50
         ) {
             self.direction = direction
             self.contact = contact
             self.status = status
             self.after = after
+            self.order = order
             self.limit = limit
         }
+    }
+
+    /// Which end of the log a listing starts at.
+    public enum Order: String, Sendable, Equatable, CaseIterable {
+        /// The oldest message first; later pages hold newer messages.
+        case oldest
+        /// The newest message first; later pages hold older messages.
+        case newest
     }
 
     enum CodingKeys: String, CodingKey { case messages, next }
@@ -128,7 +148,7 @@ extension MessageLog {
     /// The most a page holds.
     public static let pageLimit = 500
 
-    /// A page of the log: messages after the query's cursor, oldest first. A cursor no page of
+    /// A page of the log: messages after the query's cursor in its order. A cursor no page of
     /// this store can have given (beyond the message ids' high-water mark, which `log prune`
     /// does not lower) is refused rather than answered with empty pages.
     ///
@@ -140,7 +160,8 @@ extension MessageLog {
             if query.after > 0, query.after > (try reader.messageIDHighWater()) { throw CursorError.messageAhead(query.after) }
             let contact = try query.contact.map { try reader.contact(named: $0) }
             let entries = try reader.logPage(
-                direction: query.direction, contact: contact, status: query.status, afterId: query.after, limit: limit)
+                direction: query.direction, contact: contact, status: query.status, afterId: query.after,
+                newestFirst: query.order == .newest, limit: limit)
             return MessagePage(messages: entries.map(LoggedMessage.init), next: entries.last?.id ?? query.after)
         }
     }

@@ -1,20 +1,24 @@
 import Foundation
 
 extension StoreReader {
-    /// Logged messages with an id above `afterId`, oldest first: a page of a listing that new
-    /// messages never shift, since they take higher ids.
+    /// Logged messages past `afterId` in the listing's order: oldest first, those with a greater
+    /// id; `newestFirst`, those with a smaller id (any for 0), newest first. New messages take
+    /// higher ids, so they never shift a page of either listing: oldest first they come after
+    /// its last page, newest first they stay before its first.
     ///
     /// - Parameters:
     ///   - direction: Only this direction, or nil for both.
     ///   - contact: Only this contact's messages, or nil for all.
     ///   - status: Only messages now in this status, or nil for any.
     ///   - afterId: The last id of the previous page (0 for the first).
+    ///   - newestFirst: Whether the listing goes from the newest message towards older ones.
     ///   - limit: At most this many.
     public func logPage(
-        direction: MessageDirection?, contact: Contact?, status: MessageStatus?, afterId: Int64, limit: Int
+        direction: MessageDirection?, contact: Contact?, status: MessageStatus?, afterId: Int64, newestFirst: Bool = false,
+        limit: Int
     ) throws -> [LogEntry] {
-        var conditions = ["m.id > ?"]
-        var arguments: StoreArguments = [afterId]
+        var conditions = [newestFirst && afterId > 0 ? "m.id < ?" : "m.id > ?"]
+        var arguments: StoreArguments = [newestFirst ? max(afterId, 0) : afterId]
         if let direction {
             conditions.append("m.direction = ?")
             arguments.append(contentsOf: [direction.rawValue])
@@ -28,8 +32,9 @@ extension StoreReader {
             arguments.append(contentsOf: [status.rawValue])
         }
         arguments.append(contentsOf: [limit])
+        let order = newestFirst ? "DESC" : "ASC"
         let rows = try db.rows(
-            sql: "\(LogEntry.selection) WHERE \(conditions.joined(separator: " AND ")) ORDER BY m.id ASC LIMIT ?",
+            sql: "\(LogEntry.selection) WHERE \(conditions.joined(separator: " AND ")) ORDER BY m.id \(order) LIMIT ?",
             arguments: arguments)
         return try rows.map { try LogEntry(row: $0, dataKey: dataKey) }
     }

@@ -45,6 +45,21 @@ struct SubmitTests {
         }
     }
 
+    /// `parts` counts the SMS a message's ciphertext takes, so a text sealed for copy and paste
+    /// has as many as the same text sent by the daemon (it had 0: it counted outbox rows).
+    @Test(arguments: StoreBackendKind.allCases)
+    func aCopyAndPasteMessageHasAsManyPartsAsTheSameTextSent(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
+        var rng = SystemRandomNumberGenerator()
+        let long = String(repeating: "a text that needs several messages, ", count: 10)
+        for (text, parts) in [("hello", 1), (long, 3)] {
+            let sent = try Messages.queue(text, to: "bob", store: couple.alice, now: Date(), using: &rng)
+            let pasted = try Messages.encrypt(text, for: "bob", store: couple.alice, now: Date(), using: &rng)
+            #expect(try MessageDetail.read(id: sent.logID, store: couple.alice).parts == parts)
+            #expect(try MessageDetail.read(id: pasted.logID, store: couple.alice).parts == parts)
+        }
+    }
+
     @Test(arguments: StoreBackendKind.allCases)
     func theDetailGivesWhenEachStateWasFirstEnteredSubmittingIncluded(_ backend: StoreBackendKind) throws {
         let couple = try Couple(on: backend)
