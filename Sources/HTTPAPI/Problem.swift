@@ -31,13 +31,15 @@ struct Problem: Error, Sendable {
             headers[.retryAfter] = "\(max(1, Int(until.timeIntervalSince(now).rounded(.up))))"
         }
         if error.category == .authentication { headers[.wwwAuthenticate] = "Bearer" }
-        // A contact without a number stays so until a person adds one: a conflict with the
+        // A contact without a number (paired or not) stays so until a person adds one: a conflict with the
         // contact's state, not an outage to wait out (a 503 with Retry-After has clients retry
         // for ever). The CLI keeps its exit status for it (69).
-        if case ContactError.noNumber = error {
+        switch error {
+        case ContactError.noNumber, ContactError.noNumberNorPairing:
             status = .conflict
             type = ErrorCategory.conflict.slug
             headers[.retryAfter] = nil
+        default: break
         }
     }
 

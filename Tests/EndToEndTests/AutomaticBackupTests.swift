@@ -13,7 +13,10 @@ struct AutomaticBackupTests {
             try alice.expect(["contact", "add", "carol", "--number", "+15550009"])
             let directory = root.appendingPathComponent("backups")
             let daemon = try await ServeProcess.simulated(
-                alice, in: root, environment: ["SMSGW_BACKUP_DIRECTORY": directory.path, "SMSGW_BACKUP_KEEP": "3"])
+                alice, in: root,
+                environment: [
+                    "SMSGW_BACKUP_DIRECTORY": directory.path, "SMSGW_BACKUP_KEEP": "3", "SMSGW_BACKUP_INTERVAL_SECONDS": "3600",
+                ])
 
             var names: [String] = []
             try await GatewayRig.wait("the daemon's first backup", timeout: 60) {
@@ -34,7 +37,10 @@ struct AutomaticBackupTests {
             #expect(backup["lastError"] is NSNull && backup["nextDueAt"] is String, "\(backup)")
             let plain = try alice.expect(["status"]).stdout
             let line = try #require(plain.split(separator: "\n").first { $0.hasPrefix("Backups: ") }, "\(plain)")
-            #expect(line.contains(file.path) && line.contains("1 kept of 3") && line.contains("next "), "\(line)")
+            #expect(line.contains(file.path) && line.contains("1 kept of 3"), "\(line)")
+            // Relative, as the other lines of the report: "last 3 s ago FILE", "next in 59 min".
+            #expect(line.range(of: #"^Backups: last \d+ (s|min) ago /"#, options: .regularExpression) != nil, "\(line)")
+            #expect(line.range(of: #"; next in \d+ min($|;)"#, options: .regularExpression) != nil, "\(line)")
 
             try await daemon.stop()
             // With the daemon stopped, [backup] (here its environment) and the directory say it.
@@ -50,6 +56,7 @@ struct AutomaticBackupTests {
             let offlineLine = try #require(offlinePlain.split(separator: "\n").first { $0.hasPrefix("Backups: ") }, "\(offlinePlain)")
             #expect(
                 offlineLine.contains(file.path) && offlineLine.contains("1 kept of 3") && !offlineLine.contains("next "), "\(offlineLine)")
+            #expect(offlineLine.range(of: #"^Backups: last \d+ (s|min) ago /"#, options: .regularExpression) != nil, "\(offlineLine)")
             // Or its --config file.
             let configuration = root.appendingPathComponent("backups.toml")
             try Data("[backup]\ndirectory = \"\(directory.path)\"\n".utf8).write(to: configuration)

@@ -109,6 +109,13 @@ struct ExitCodeTests {
             #expect(send.status == 69 && resync.status == 69, "send \(send.status), resync \(resync.status)")
             #expect(send.stderr.contains("no phone number") && send.stderr.contains("smsgw contact edit bob --number"), "\(send.stderr)")
             #expect(resync.stderr.contains("no phone number") && resync.stderr.contains("smsgw resync bob --manual"), "\(resync.stderr)")
+            // Not paired either: both in one sentence, and both commands.
+            try alice.expect(["contact", "add", "carol"])
+            let neither = try alice.run(["send", "carol"], input: "over SMS\n")
+            #expect(neither.status == 69 && neither.stderr.contains("no phone number and is not paired yet"), "\(neither.stderr)")
+            #expect(
+                neither.stderr.contains("smsgw contact edit carol --number") && neither.stderr.contains("smsgw contact pair carol"),
+                "\(neither.stderr)")
             #expect(try alice.expect(["log", "--json"]).lines.isEmpty, "nothing was queued or logged")
         }
     }

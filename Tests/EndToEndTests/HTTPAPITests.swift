@@ -121,6 +121,9 @@ struct HTTPAPITests {
                 #expect((answer.object["detail"] as? String)?.contains("has no phone number") == true, "\(answer.text)")
                 #expect(answer.object["type"] as? String == "urn:smsgw:problem:conflict")
             }
+            // Not paired either: the send says both in one sentence.
+            let both = try await admin.post(text: "hello", to: "carol")
+            #expect((both.object["detail"] as? String)?.contains("has no phone number and is not paired yet") == true, "\(both.text)")
         }
     }
 

@@ -81,6 +81,20 @@ struct MessagesTests {
     }
 
     @Test(arguments: StoreBackendKind.allCases)
+    func aTextToAContactNeitherPairedNorWithANumberSaysBoth(_ backend: StoreBackendKind) throws {
+        let couple = try Couple(on: backend)
+        var rng = SystemRandomNumberGenerator()
+        _ = try Contacts.add(name: "carol", numbers: [], store: couple.alice, using: &rng)
+        let text = #expect(throws: ContactError.self) {
+            try Messages.queue("x", to: "carol", store: couple.alice, now: Date(), using: &rng)
+        }
+        #expect(text == .noNumberNorPairing(contact: "carol") && text?.category == .unavailable)
+        let sentence = text?.description ?? ""
+        #expect(sentence.contains("no phone number") && sentence.contains("not paired") && !sentence.contains("smsgw"), "\(sentence)")
+        #expect(try couple.alice.read { try $0.outboxItems() }.isEmpty)
+    }
+
+    @Test(arguments: StoreBackendKind.allCases)
     func decryptingByHandChangesNothingWhenTheMessageDoesNotOpen(_ backend: StoreBackendKind) throws {
         let couple = try Couple(on: backend)
         var rng = SystemRandomNumberGenerator()

@@ -19,6 +19,8 @@ public enum ContactError: CategorizedError, Sendable, Equatable {
     /// The contact has no number (a copy-and-paste peer), so nothing reaches it over SMS. The
     /// same rule for a text and a resync, so they fail alike.
     case noNumber(contact: String, purpose: Purpose)
+    /// A text to a contact that has no number and is not paired: both are said at once.
+    case noNumberNorPairing(contact: String)
     /// Acknowledgements asked for a contact whose peer speaks protocol version 1, which cannot read them.
     case acknowledgementsNeedVersionTwo(contact: String)
     /// The pairing code stored for the contact came back with a backup taken before its pairing
@@ -32,7 +34,7 @@ public enum ContactError: CategorizedError, Sendable, Equatable {
     public var category: ErrorCategory {
         switch self {
         case .notPaired, .alreadyPaired, .acknowledgementsNeedVersionTwo, .codeFromBeforeRestore: .conflict
-        case .noNumber: .unavailable
+        case .noNumber, .noNumberNorPairing: .unavailable
         case .nameStartsWithDash: .invalidInput
         }
     }
@@ -45,6 +47,8 @@ public enum ContactError: CategorizedError, Sendable, Equatable {
             "\"\(contact)\" is already paired; start a manual re-pairing first to exchange new codes."
         case .noNumber(let contact, .message):
             "The contact \"\(contact)\" has no phone number, so no SMS can go to them; add their number, or exchange messages by copy and paste."
+        case .noNumberNorPairing(let contact):
+            "The contact \"\(contact)\" has no phone number and is not paired yet, so no SMS can go to them; add their number and enter the pairing code \(contact) gives you."
         case .acknowledgementsNeedVersionTwo(let contact):
             "\"\(contact)\" speaks protocol version 1, whose gateway cannot read acknowledgements; set the contact to version 2 once its gateway is upgraded, then turn them on."
         case .codeFromBeforeRestore(let contact):

@@ -55,7 +55,7 @@ extension AutomaticBackups {
                 return "\(backup) could not be named in \(directory) (\(error.reason)); \(Self.advice(error.code))."
             case .copy(.write(let error)):
                 return
-                    "\(backup) could not be written in \(directory) (\(error.databaseFailure ?? "\(error)")); \(Self.advice(error.cause))."
+                    "\(backup) could not be written in \(directory) (\(error.databaseFailure ?? "\(error)")); \(GatewayStore.CopyFailure.advice(error.cause))."
             }
         }
 
@@ -66,17 +66,6 @@ extension AutomaticBackups {
             case ENOSPC, EDQUOT, EFBIG: "its disk is full: free space on it"
             case EACCES, EPERM: "the daemon's user may not write there: give it the directory again"
             case EROFS: "its file system is read-only: make it writable again"
-            default: "check the directory and its disk"
-            }
-        }
-
-        /// What to do about the directory after the database failed to write the copy.
-        private static func advice(_ cause: StoreError.Cause?) -> String {
-            switch cause {
-            case .full: "its disk is full: free space on it"
-            case .ioError: "its disk failed a write: check the disk and the system's log"
-            case .readOnly: "its file system is read-only: make it writable again"
-            case .corrupt: "the store could not be read whole: check the disk of the data directory"
             default: "check the directory and its disk"
             }
         }

@@ -61,7 +61,8 @@ public enum Messages {
     /// - Parameters: As ``encrypt(_:for:transliterate:maxParts:store:now:using:)``; the contact
     ///   must also have a number.
     /// - Throws: As ``encrypt(_:for:transliterate:maxParts:store:now:using:)``, and
-    ///   ``ContactError/noNumber(contact:purpose:)`` (unavailable) for a contact without a number.
+    ///   ``ContactError/noNumber(contact:purpose:)`` (unavailable) for a contact without a number,
+    ///   ``ContactError/noNumberNorPairing(contact:)`` (unavailable) for one not paired either.
     @discardableResult
     public static func queue(
         _ text: String, to contactName: String, transliterate: Bool = false, maxParts: Int = defaultMaxParts,
@@ -81,7 +82,7 @@ public enum Messages {
         _ prepared: PreparedText, _ split: LongText, to contactName: String, in tx: StoreTransaction, now: Date,
         using rng: inout some RandomNumberGenerator
     ) throws -> (queued: QueuedMessage, logged: NewLogEntry) {
-        let contact = try tx.contact(named: contactName).requiringNumber(for: .message)
+        let contact = try tx.contact(named: contactName).requiringNumber(for: .message, in: tx)
         let sealed = try seal(prepared, split, for: contact, logged: .queued, in: tx, now: now, using: &rng)
         // Parts are sent again until acknowledged when the contact has acknowledgements on (§9.2).
         let awaits = contact.acknowledgements && sealed.messages.count > 1
@@ -196,11 +197,14 @@ struct PreparedText {
 
 extension Contact {
     /// The contact, when it has a number; the one rule by which a text and a resync over SMS both
-    /// refuse a copy-and-paste peer.
+    /// refuse a copy-and-paste peer. A text to one that is not paired either says both, so that
+    /// adding the number is not followed by "not paired".
     ///
-    /// - Throws: ``ContactError/noNumber(contact:purpose:)`` (unavailable).
-    func requiringNumber(for purpose: ContactError.Purpose) throws(ContactError) -> Contact {
-        guard number != nil else { throw .noNumber(contact: name, purpose: purpose) }
-        return self
+    /// - Throws: ``ContactError/noNumber(contact:purpose:)`` (unavailable), or
+    ///   ``ContactError/noNumberNorPairing(contact:)`` (unavailable) for a text.
+    func requiringNumber(for purpose: ContactError.Purpose, in reader: StoreReader) throws -> Contact {
+        guard number == nil else { return self }
+        if purpose == .message, try reader.session(for: self) == nil { throw ContactError.noNumberNorPairing(contact: name) }
+        throw ContactError.noNumber(contact: name, purpose: purpose)
     }
 }

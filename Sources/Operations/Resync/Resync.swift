@@ -27,7 +27,7 @@ public enum Resync {
         using rng: inout some RandomNumberGenerator
     ) throws -> StartedResync {
         try store.write { tx in
-            let contact = try tx.contact(named: contactName).requiringNumber(for: .resync)
+            let contact = try tx.contact(named: contactName).requiringNumber(for: .resync, in: tx)
             let session = try tx.requirePairedSession(for: contact)
             if let request = session.resyncRequest {
                 throw ResyncError.requestWaiting(contact: contact.name, code: request.code)

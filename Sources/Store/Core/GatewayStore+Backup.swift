@@ -36,7 +36,7 @@ extension GatewayStore {
         } catch CopyFailure.create(let error) {
             throw StoreError.configuration("Cannot create the backup \(path) (\(error.reason)); choose a directory this user can write to.")
         } catch CopyFailure.write(let error) {
-            throw error
+            throw BackupWriteError(path: path, error: error) ?? error
         } catch CopyFailure.name(let error) where error.code == EEXIST {
             throw StoreError.alreadyExists("\(path) appeared while the backup was written; choose a new file name for the backup.")
         } catch CopyFailure.name(let error) {

@@ -72,7 +72,7 @@ struct StatusCommand: ParsableCommand {
         if let unconfirmed = status.unconfirmed { lines.append("Outbox: " + unconfirmed.sentence) }
         // Only above its threshold: a healthy queue is worth no line.
         if let warning = status.notificationQueueUsage.warning { lines.append("Store: \(warning)") }
-        if let backup = status.backup.status { lines.append(describe(backup)) }
+        if let backup = status.backup.status { lines.append(describe(backup, now: now)) }
         if !status.nodes.isEmpty { lines.append("Nodes:") }
         for node in status.nodes { lines.append("  \(node.name): " + describe(node, now: now).joined(separator: ", ")) }
         lines.append("Modems:")
@@ -150,14 +150,16 @@ struct StatusCommand: ParsableCommand {
     }
 
     /// The one "Backups:" line: the newest backup, how many are kept, that the newest is overdue,
-    /// the next due time, and last the error while the latest attempt failed.
-    static func describe(_ backup: GatewayStatus.BackupStatus) -> String {
+    /// the next due time, and last the error while the latest attempt failed; times relative to
+    /// `now` as the other lines give them.
+    static func describe(_ backup: GatewayStatus.BackupStatus, now: Date) -> String {
         var facts = [
-            backup.lastSuccessAt.map { "last \(Output.timestamp($0))" + (backup.lastFile.map { " \($0)" } ?? "") } ?? "none written yet"
+            backup.lastSuccessAt.map { "last \(age(of: $0, now: now))" + (backup.lastFile.map { " \($0)" } ?? "") }
+                ?? "none written yet"
         ]
         if let count = backup.count { facts.append("\(count) kept of \(backup.keep)") }
         if backup.overdue, backup.lastError == nil { facts.append("overdue (older than twice the interval)") }
-        if let next = backup.nextDueAt { facts.append("next \(Output.timestamp(next))") }
+        if let next = backup.nextDueAt { facts.append("next \(time(until: next, now: now))") }
         if let error = backup.lastError {
             facts.append(
                 "the last \(backup.consecutiveFailures == 1 ? "attempt" : "\(backup.consecutiveFailures) attempts") failed: \(error)")
@@ -179,13 +181,22 @@ struct StatusCommand: ParsableCommand {
 
     /// "12 s ago", "5 min ago", or the local time for anything older than a day.
     static func age(of date: Date, now: Date) -> String {
-        let seconds = Int(now.timeIntervalSince(date).rounded())
+        span(Int(now.timeIntervalSince(date).rounded())).map { "\($0) ago" } ?? Output.timestamp(date)
+    }
+
+    /// "in 12 s", "in 5 min", "in 3 h", or the local time for anything past, or a day or more ahead.
+    static func time(until date: Date, now: Date) -> String {
+        span(Int(date.timeIntervalSince(now).rounded())).map { "in \($0)" } ?? Output.timestamp(date)
+    }
+
+    /// "12 s", "5 min", "3 h"; nil for a negative span or one of a day or more.
+    private static func span(_ seconds: Int) -> String? {
         switch seconds {
-        case ..<0: return Output.timestamp(date)
-        case ..<120: return "\(seconds) s ago"
-        case ..<7200: return "\(seconds / 60) min ago"
-        case ..<86400: return "\(seconds / 3600) h ago"
-        default: return Output.timestamp(date)
+        case ..<0: nil
+        case ..<120: "\(seconds) s"
+        case ..<7200: "\(seconds / 60) min"
+        case ..<86400: "\(seconds / 3600) h"
+        default: nil
         }
     }
 }

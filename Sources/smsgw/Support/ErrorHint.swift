@@ -18,6 +18,8 @@ enum ErrorHint {
             "Run `smsgw resync \(Shell.quote(contact)) --manual` for a new code, and have \(contact) do the same."
         case ContactError.noNumber(let contact, .message):
             "Add it with `smsgw contact edit \(Shell.quote(contact)) --number +E164`, or use `smsgw encrypt \(Shell.quote(contact))` to copy and paste."
+        case ContactError.noNumberNorPairing(let contact):
+            "Add it with `smsgw contact edit \(Shell.quote(contact)) --number +E164` and enter the code with `smsgw contact pair \(Shell.quote(contact))`."
         case ContactError.noNumber(let contact, .resync):
             "Re-pair with `smsgw resync \(Shell.quote(contact)) --manual`, or add the number with `smsgw contact edit \(Shell.quote(contact)) --number +E164`."
         case CipherError.malformed(.invalidCharacter(let character, _)) where "‘’“”".contains(character):

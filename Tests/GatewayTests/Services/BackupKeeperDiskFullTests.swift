@@ -23,17 +23,24 @@ struct BackupKeeperDiskFullTests {
         return process.terminationStatus
     }
 
+    /// A rig whose store holds over 4 MiB, and `outside/backups` with a tmpfs of 512 KiB mounted
+    /// on it; unmount it when done.
+    static func rig(fullDiskIn outside: TemporaryDirectory) async throws -> (MemoryRig, URL) {
+        let rig = try await MemoryRig.make()
+        for _ in 0..<4 { try rig.writeFiller(bytes: 1_048_576) }
+        let directory = outside.root.appendingPathComponent("backups", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try #require(try run("/bin/mount", ["-t", "tmpfs", "-o", "size=512k,mode=0700", "tmpfs", directory.path]) == 0)
+        return (rig, directory)
+    }
+
     @Test(
         "The failure says the backup directory's disk is full, is logged once, shows in the status, is retried, and leaves no partial file")
     func aFullDiskFailsInItsOwnWords() async throws {
         // Only root mounts a file system; elsewhere a full disk cannot be set up.
         guard geteuid() == 0 else { return }
-        let rig = try await MemoryRig.make()
-        for _ in 0..<4 { try rig.writeFiller(bytes: 1_048_576) }
         let outside = TemporaryDirectory(prefix: "smsgw-backups")
-        let directory = outside.root.appendingPathComponent("backups", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        try #require(try Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=512k,mode=0700", "tmpfs", directory.path]) == 0)
+        let (rig, directory) = try await Self.rig(fullDiskIn: outside)
         defer { _ = try? Self.run("/bin/umount", [directory.path]) }
         let lines = CapturingLogHandler.Lines()
         let logger = Logger(label: "smsgw.gateway.test") { _ in CapturingLogHandler(store: lines) }
@@ -61,6 +68,26 @@ struct BackupKeeperDiskFullTests {
         await gateway.shutdown()
         try await task.value
         // Every attempt removed what it had written: the file system is empty again.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
+    @Test("A backup an operator asks for onto a full disk says the backup's disk is full, not the data directory's")
+    func aManualBackupNamesItsOwnDisk() async throws {
+        guard geteuid() == 0 else { return }
+        let outside = TemporaryDirectory(prefix: "smsgw-backup")
+        let (rig, directory) = try await Self.rig(fullDiskIn: outside)
+        defer { _ = try? Self.run("/bin/umount", [directory.path]) }
+        let destination = directory.appendingPathComponent("copy.sqlite")
+
+        let error = #expect(throws: BackupWriteError.self) {
+            try DatabaseBackup.write(dataDirectory: rig.directory.url, to: destination, logger: quietLogger("smsgw.test"))
+        }
+        let sentence = try #require(error).description
+        #expect(
+            sentence.hasPrefix("The backup \(destination.path) could not be written (") && sentence.contains("database or disk is full")
+                && sentence.hasSuffix("; its disk is full: free space on it, then try again."), "\(sentence)")
+        #expect(!sentence.contains("data directory"), "\(sentence)")
+        #expect(try #require(error).category == StoreError.database("", cause: .full).category)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 }

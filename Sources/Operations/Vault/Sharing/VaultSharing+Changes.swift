@@ -24,7 +24,7 @@ extension VaultSharing {
             guard received.permission == .useChangeAndShare else {
                 throw VaultError.notPermitted("This copy was shared with you for \(received.permission); only its owner changes it.")
             }
-            let owner = try tx.contact(id: received.senderID).requiringNumber(for: .message)
+            let owner = try tx.contact(id: received.senderID).requiringNumber(for: .message, in: tx)
             try sendRecord(
                 .password(changedAt: item.passwordChangedAt, password: item.password), kind: .change, share: received.share, to: owner,
                 logText: "Vault: a changed password sent to the owner.", in: tx, now: now, using: &rng)

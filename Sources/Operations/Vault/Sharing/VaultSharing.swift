@@ -28,7 +28,7 @@ public enum VaultSharing {
             try expire(in: tx, now: now)
             var item = try Vault.find(title, in: Vault.items(in: tx))
             let level = try onwardLevel(of: item, permission: permission)
-            let contact = try tx.contact(named: contactName).requiringNumber(for: .message)
+            let contact = try tx.contact(named: contactName).requiringNumber(for: .message, in: tx)
             if let received = item.received, received.senderID == contact.id {
                 throw VaultError.notPermitted("\(contact.name) shared this item with you; it cannot be shared back to them.")
             }
