@@ -60,7 +60,11 @@ struct ExitCodeTests {
             let first = try alice.run(["contact", "list"], environment: wrong)
             #expect(first.status == 77)
             #expect(first.stderr.contains("2 more attempts"))
-            #expect(try alice.run(["contact", "list"], environment: wrong).status == 77)
+            // One sentence, as every error of the command line: no log line before it.
+            #expect(first.stderr.split(separator: "\n").count == 1 && first.stderr.hasPrefix("smsgw: "), "\(first.stderr)")
+            // --verbose adds the store's own event (the account's failure count, no secret).
+            let verbose = try alice.run(["contact", "list", "--verbose"], environment: wrong)
+            #expect(verbose.status == 77 && verbose.stderr.contains("Wrong passphrase for the gateway account."), "\(verbose.stderr)")
             let third = try alice.run(["contact", "list"], environment: wrong)
             #expect(third.status == 77)
             // The attempt that locks says its passphrase was wrong too, not only that it is locked.

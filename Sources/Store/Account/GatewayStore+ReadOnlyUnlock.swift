@@ -20,7 +20,7 @@ extension GatewayStore {
         try record.parameters.validate()
         let kek = try KeyEncryptionKey.derive(passphrase: passphrase, salt: record.salt, parameters: record.parameters)
         guard let (dataKey, _) = try Self.unwrapDataKey(record, with: kek) else {
-            logger.warning("Wrong passphrase for the gateway account (read-only store, not counted).")
+            logger.notice("Wrong passphrase for the gateway account (read-only store, not counted).")
             throw StoreError.authenticationFailed(remainingAttempts: nil)
         }
         if record.twoFactor {
@@ -32,7 +32,7 @@ extension GatewayStore {
                 }
             }
             if let failure {
-                logger.warning("Second factor refused for the gateway account (read-only store, not counted).")
+                logger.notice("Second factor refused for the gateway account (read-only store, not counted).")
                 throw StoreError.secondFactorFailed(failure, remainingAttempts: nil)
             }
         }

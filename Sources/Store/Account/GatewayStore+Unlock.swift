@@ -34,7 +34,7 @@ extension GatewayStore {
         let (record, failures, lockedUntil) = try reserveAttempt(now: now)
         let kek = try KeyEncryptionKey.derive(passphrase: passphrase, salt: record.salt, parameters: record.parameters)
         guard let (dataKey, rewrap) = try Self.unwrapDataKey(record, with: kek) else {
-            logger.warning("Wrong passphrase for the gateway account.", metadata: failureMetadata(failures, lockedUntil))
+            logger.notice("Wrong passphrase for the gateway account.", metadata: failureMetadata(failures, lockedUntil))
             if let lockedUntil { throw StoreError.lockedByThisAttempt(until: lockedUntil, secondFactor: false) }
             throw StoreError.authenticationFailed(
                 remainingAttempts: lockoutPolicy.remainingAttempts(afterFailures: failures)
@@ -43,7 +43,7 @@ extension GatewayStore {
         let keys = AccountKeys(dataKey: dataKey, kek: kek, generation: record.keyGeneration)
         let (failure, upgraded) = try completeUnlock(record, keys: keys, rewrap: rewrap, secondFactor: secondFactor)
         if let failure {
-            logger.warning("Second factor refused for the gateway account.", metadata: failureMetadata(failures, lockedUntil))
+            logger.notice("Second factor refused for the gateway account.", metadata: failureMetadata(failures, lockedUntil))
             if let lockedUntil { throw StoreError.lockedByThisAttempt(until: lockedUntil, secondFactor: true) }
             throw StoreError.secondFactorFailed(
                 failure, remainingAttempts: lockoutPolicy.remainingAttempts(afterFailures: failures)
