@@ -69,7 +69,7 @@ extension ConsoleController {
             let page = SendPage.render(
                 contacts: try Contacts.list(store: store), viewer: viewer, chosen: contact, text: text,
                 banners: [Banner(.problem, error.description)])
-            return Self.html(page, status: error.category.httpStatus)
+            return Self.html(page, status: error.httpStatus)
         }
     }
 
@@ -107,8 +107,8 @@ extension ConsoleController {
 
     /// An error as a page with its sentence and the status its category maps to.
     func failure(_ error: any Error, viewer: ConsoleViewer) -> ConsoleResponse {
-        let category = (error as? any CategorizedError)?.category ?? .storage
-        return page(status: category.httpStatus, title: "Not done", text: Self.sentence(error), viewer: viewer)
+        let status = (error as? any CategorizedError)?.httpStatus ?? ErrorCategory.storage.httpStatus
+        return page(status: status, title: "Not done", text: Self.sentence(error), viewer: viewer)
     }
 
     static func sentence(_ error: any Error) -> String {

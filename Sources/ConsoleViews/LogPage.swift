@@ -94,11 +94,3 @@ public enum LogPage {
             """
     }
 }
-
-extension MessageStatus {
-    /// Every status this version writes, for the log's filter.
-    public static let known: [MessageStatus] = [
-        .queued, .sent, .delivered, .acknowledged, .failed, .encrypted, .decrypted, .part, .partial, .rejected, .duplicate, .plain,
-        .unreadable, .typed, .resync, .resynced,
-    ]
-}

@@ -48,6 +48,12 @@ public struct MessageStatus: RawRepresentable, Sendable, Hashable, Codable, Cust
     /// A resynchronisation that completed: new keys are in force from this message on.
     public static let resynced = MessageStatus(rawValue: "resynced")
 
+    /// Every status this version writes, for a filter's choices and its check.
+    public static let known: [MessageStatus] = [
+        .queued, .sent, .delivered, .acknowledged, .failed, .encrypted, .decrypted, .part, .partial, .rejected, .duplicate, .plain,
+        .unreadable, .typed, .resync, .resynced,
+    ]
+
     public var description: String { rawValue }
 
     public init(from decoder: any Decoder) throws {
