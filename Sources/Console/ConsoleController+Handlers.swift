@@ -16,13 +16,20 @@ extension ConsoleController {
                 direction: request.query["direction"].flatMap(MessageDirection.init(rawValue:)),
                 status: request.query["status"].flatMap { $0.isEmpty ? nil : MessageStatus(rawValue: $0) },
                 search: request.query["q"])
-            let listing = try MessageLog.recent(limit: Self.logLimit, store: store)
             let contacts = try Contacts.list(store: store).map(\.name)
+            let listing: MessageLog.Listing?
+            do {
+                listing = try MessageLog.recent(
+                    contact: filter.contact, direction: filter.direction, status: filter.status, matching: filter.search,
+                    limit: Self.logLimit, store: store)
+            } catch StoreError.notFound {
+                listing = nil  // a contact removed since the filter was set: nothing of it is left to show
+            }
             let banners = (try? environment.banners(now)).map(StatusPage.banners) ?? []
             return Self.html(
                 LogPage.render(
-                    listing.messages.reversed().filter(filter.admits), filter: filter, contacts: contacts, viewer: viewer, banners: banners)
-            )
+                    listing?.messages.reversed() ?? [], filter: filter, contacts: contacts, viewer: viewer, banners: banners,
+                    searchedAll: listing?.searchedAll ?? true))
         case .message(let id):
             let detail = try MessageDetail.read(id: id, store: store)
             let waiting = (try? environment.status(now))?.queue.first { $0.id == id && ($0.state == .queued || $0.state == .submitting) }

@@ -128,7 +128,7 @@ public struct LogEntry: Sendable, Hashable, Codable, Identifiable {
     /// not the modem's raw one.
     public var fingerprint: String?
     /// The change feed's number for the message's latest status (see ``LogEvent``): a reader of
-    /// ``StoreReader/logEvents(after:contact:limit:)`` that starts after it misses nothing newer.
+    /// ``StoreReader/logEvents(after:selection:limit:)`` that starts after it misses nothing newer.
     public var sequence: Int64
 }
 
