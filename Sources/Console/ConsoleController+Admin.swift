@@ -38,7 +38,7 @@ extension ConsoleController {
         } catch let error as any CategorizedError where error.category != .storage && error.category != .corrupted {
             return Self.html(
                 adminPage(viewer: viewer, now: now, banners: [Banner(.problem, error.description)]),
-                status: error.category.httpStatus)
+                status: error.httpStatus)
         }
         return Self.redirect("/admin")
     }

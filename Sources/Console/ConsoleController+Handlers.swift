@@ -16,13 +16,20 @@ extension ConsoleController {
                 direction: request.query["direction"].flatMap(MessageDirection.init(rawValue:)),
                 status: request.query["status"].flatMap { $0.isEmpty ? nil : MessageStatus(rawValue: $0) },
                 search: request.query["q"])
-            let listing = try MessageLog.recent(limit: Self.logLimit, store: store)
             let contacts = try Contacts.list(store: store).map(\.name)
+            let listing: MessageLog.Listing?
+            do {
+                listing = try MessageLog.recent(
+                    contact: filter.contact, direction: filter.direction, status: filter.status, matching: filter.search,
+                    limit: Self.logLimit, store: store)
+            } catch StoreError.notFound {
+                listing = nil  // a contact removed since the filter was set: nothing of it is left to show
+            }
             let banners = (try? environment.banners(now)).map(StatusPage.banners) ?? []
             return Self.html(
                 LogPage.render(
-                    listing.messages.reversed().filter(filter.admits), filter: filter, contacts: contacts, viewer: viewer, banners: banners)
-            )
+                    listing?.messages.reversed() ?? [], filter: filter, contacts: contacts, viewer: viewer, banners: banners,
+                    searchedAll: listing?.searchedAll ?? true))
         case .message(let id):
             let detail = try MessageDetail.read(id: id, store: store)
             let waiting = (try? environment.status(now))?.queue.first { $0.id == id && ($0.state == .queued || $0.state == .submitting) }
@@ -69,7 +76,7 @@ extension ConsoleController {
             let page = SendPage.render(
                 contacts: try Contacts.list(store: store), viewer: viewer, chosen: contact, text: text,
                 banners: [Banner(.problem, error.description)])
-            return Self.html(page, status: error.category.httpStatus)
+            return Self.html(page, status: error.httpStatus)
         }
     }
 
@@ -107,8 +114,8 @@ extension ConsoleController {
 
     /// An error as a page with its sentence and the status its category maps to.
     func failure(_ error: any Error, viewer: ConsoleViewer) -> ConsoleResponse {
-        let category = (error as? any CategorizedError)?.category ?? .storage
-        return page(status: category.httpStatus, title: "Not done", text: Self.sentence(error), viewer: viewer)
+        let status = (error as? any CategorizedError)?.httpStatus ?? ErrorCategory.storage.httpStatus
+        return page(status: status, title: "Not done", text: Self.sentence(error), viewer: viewer)
     }
 
     static func sentence(_ error: any Error) -> String {

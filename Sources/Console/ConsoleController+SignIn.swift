@@ -51,7 +51,7 @@ extension ConsoleController {
             return loginForm(problem: OperatorError.codeRequired.description, name: name, status: 401)
         } catch let error as OperatorError {
             throttle.fail(address, now: now)
-            return loginForm(problem: error.description, name: name, status: error.category.httpStatus)
+            return loginForm(problem: error.description, name: name, status: error.httpStatus)
         } catch {
             return loginForm(problem: "Signing in failed: \(Self.sentence(error))", name: name, status: 500)
         }

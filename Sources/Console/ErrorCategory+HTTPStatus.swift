@@ -1,4 +1,5 @@
 public import Failures
+import Operations
 
 extension ErrorCategory {
     /// The one table from an error's category to the HTTP status both HTTP front ends answer
@@ -16,4 +17,20 @@ extension ErrorCategory {
         case .configuration, .corrupted, .storage, .internalFault: 500
         }
     }
+}
+
+extension CategorizedError {
+    /// The category both HTTP front ends answer this error as: its own, except for a contact
+    /// without a number (paired or not). That stays so until a person adds one, a conflict with
+    /// the contact's state rather than an outage to wait out (a 503 with `Retry-After` has
+    /// clients retry for ever); the CLI keeps its exit status for it (69).
+    public var httpCategory: ErrorCategory {
+        switch self as any Error {
+        case ContactError.noNumber, ContactError.noNumberNorPairing: .conflict
+        default: category
+        }
+    }
+
+    /// The HTTP status for ``httpCategory``.
+    public var httpStatus: Int { httpCategory.httpStatus }
 }

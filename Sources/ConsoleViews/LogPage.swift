@@ -15,18 +15,6 @@ public struct LogFilter: Sendable, Hashable {
         self.status = status
         self.search = search
     }
-
-    /// Whether `message` passes every filter that is set.
-    public func admits(_ message: LoggedMessage) -> Bool {
-        if let contact, message.contact?.lowercased() != contact.lowercased() { return false }
-        if let direction, message.direction != direction { return false }
-        if let status, message.status != status { return false }
-        if let search, !search.isEmpty {
-            let haystack = (message.text ?? "").lowercased()
-            return search.lowercased().split(separator: " ").allSatisfy { haystack.contains($0) }
-        }
-        return true
-    }
 }
 
 /// The live message log: newest first, filters, and rows the script adds as they are committed.
@@ -36,8 +24,11 @@ public enum LogPage {
 
     /// The log page: `messages` newest first; `contacts` for the filter's choice; `banners` the
     /// status page's problems (a modem down), so a quiet log is not taken for a healthy gateway.
+    /// `searchedAll` false: the search stopped after the newest ``Operations/MessageLog/searchDepth``
+    /// messages that pass the other filters, which the page says.
     public static func render(
-        _ messages: [LoggedMessage], filter: LogFilter, contacts: [String], viewer: ConsoleViewer, banners: [Banner] = []
+        _ messages: [LoggedMessage], filter: LogFilter, contacts: [String], viewer: ConsoleViewer, banners: [Banner] = [],
+        searchedAll: Bool = true
     ) -> HTML {
         let body: HTML = """
             \(filterForm(filter, contacts: contacts))
@@ -48,6 +39,7 @@ public enum LogPage {
             </tbody>
             </table>
             \(HTML.when(messages.isEmpty, "<p class=\"none\">No messages match.</p>"))
+            \(HTML.when(!searchedAll, "<p class=\"none\">The search looked through the newest \(MessageLog.searchDepth) messages that pass the other filters; narrow them to look further back.</p>"))
             """
         return ConsolePage.document(title: "Log", viewer: viewer, section: .log, banners: banners, liveBanners: true, body: body)
     }
@@ -93,12 +85,4 @@ public enum LogPage {
             </form>
             """
     }
-}
-
-extension MessageStatus {
-    /// Every status this version writes, for the log's filter.
-    public static let known: [MessageStatus] = [
-        .queued, .sent, .delivered, .acknowledged, .failed, .encrypted, .decrypted, .part, .partial, .rejected, .duplicate, .plain,
-        .unreadable, .typed, .resync, .resynced,
-    ]
 }

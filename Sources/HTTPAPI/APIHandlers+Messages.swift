@@ -51,7 +51,13 @@ extension APIHandlers {
             query.direction = value
         }
         query.contact = parameters["contact"].map(String.init)
-        query.status = parameters["state"].map { MessageStatus(rawValue: String($0)) }
+        if let state = parameters["state"].map(String.init) {
+            guard let value = MessageStatus.known.first(where: { $0.rawValue == state }) else {
+                let names = MessageStatus.known.map(\.rawValue).joined(separator: ", ")
+                throw Problem.badRequest("state must be one of \(names), not \"\(state.prefix(20))\".")
+            }
+            query.status = value
+        }
         if let after = parameters["after"] {
             guard let cursor = Int64(after), cursor >= 0 else {
                 throw Problem.badRequest("after must be a cursor from a previous page's next (a whole number ≥ 0).")

@@ -25,22 +25,12 @@ struct Problem: Error, Sendable {
     /// The problem for an error of the application layer, with `Retry-After` where waiting helps
     /// and `WWW-Authenticate` for a missing or wrong token.
     init(_ error: any CategorizedError, now: Date = Date()) {
-        self.init(status: HTTPResponse.Status(error.category), type: error.category.slug, detail: error.description)
-        if let seconds = error.category.retryAfter { headers[.retryAfter] = "\(seconds)" }
+        self.init(status: HTTPResponse.Status(error.httpCategory), type: error.httpCategory.slug, detail: error.description)
+        if let seconds = error.httpCategory.retryAfter { headers[.retryAfter] = "\(seconds)" }
         if case APITokenError.throttled(let until) = error {
             headers[.retryAfter] = "\(max(1, Int(until.timeIntervalSince(now).rounded(.up))))"
         }
         if error.category == .authentication { headers[.wwwAuthenticate] = "Bearer" }
-        // A contact without a number (paired or not) stays so until a person adds one: a conflict with the
-        // contact's state, not an outage to wait out (a 503 with Retry-After has clients retry
-        // for ever). The CLI keeps its exit status for it (69).
-        switch error {
-        case ContactError.noNumber, ContactError.noNumberNorPairing:
-            status = .conflict
-            type = ErrorCategory.conflict.slug
-            headers[.retryAfter] = nil
-        default: break
-        }
     }
 
     static func badRequest(_ detail: String) -> Problem {
@@ -71,7 +61,7 @@ struct ProblemMiddleware: RouterMiddleware {
         } catch let problem as Problem {
             return problem.response()
         } catch let error as any CategorizedError {
-            if HTTPResponse.Status(error.category).code >= 500 {
+            if error.httpStatus >= 500 {
                 context.logger.error("An API request failed.", metadata: ["smsgw.error": "\(error)"])
             }
             return Problem(error).response()

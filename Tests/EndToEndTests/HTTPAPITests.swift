@@ -190,7 +190,7 @@ struct HTTPAPITests {
         }
     }
 
-    @Test("Newest first: pages go towards older messages, one logged meanwhile shifts none; an unknown order is 400")
+    @Test("Newest first: pages go towards older messages, one logged meanwhile shifts none; an unknown order or state is 400")
     func newestFirst() async throws {
         try await withFivePages { client in
             let first = try await client.get("/v1/messages?order=newest&limit=3")
@@ -204,6 +204,10 @@ struct HTTPAPITests {
             #expect(wrong.status == 400)
             #expect(wrong.headers.first(name: "Content-Type")?.hasPrefix("application/problem+json") == true)
             #expect((wrong.object["detail"] as? String)?.contains("order must be oldest or newest") == true, "\(wrong.object)")
+            #expect(Self.texts(try await client.get("/v1/messages?state=queued&order=newest&limit=1")) == ["page 5"])
+            let unknown = try await client.get("/v1/messages?state=lost")
+            #expect(unknown.status == 400)
+            #expect((unknown.object["detail"] as? String)?.contains("state must be one of queued, sent,") == true, "\(unknown.object)")
         }
     }
 

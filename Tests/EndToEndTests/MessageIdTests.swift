@@ -9,7 +9,7 @@ struct MessageIdTests {
         try result.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
     }
 
-    @Test("The id send prints is the one log, log --json, status and status --json show; resync prints its log id")
+    @Test("The id send prints is the one log, log --json, status and status --json show; resync prints its log id; log narrows by state")
     func oneIdPerMessage() throws {
         try withTemporaryDirectory { root in
             let (alice, _) = try Peer.pairedCouple(in: root)
@@ -30,6 +30,13 @@ struct MessageIdTests {
             #expect(resync["contact"] as? String == "bob" && resync["outboxId"] == nil)
             let logged = try objects(alice.expect(["log", "--json"])).first { jsonInteger($0["id"]) == resyncID }
             #expect(logged?["status"] as? String == "resync")
+
+            // Narrowed by status and direction; an unknown status is a usage error listing them.
+            #expect(try alice.expect(["log", "--state", "queued"]).lines.map { $0.hasPrefix("\(id)\t") } == [true])
+            #expect(try objects(alice.expect(["log", "--state", "resync", "--json"])).map { jsonInteger($0["id"]) } == [resyncID])
+            #expect(try alice.expect(["log", "--direction", "in"]).lines.isEmpty)
+            let unknown = try alice.run(["log", "--state", "lost"])
+            #expect(unknown.status == 64 && unknown.stderr.contains("queued") && unknown.stderr.contains("resynced"), "\(unknown.stderr)")
         }
     }
 

@@ -3,6 +3,7 @@ import ExternalTool
 import Failures
 import Foundation
 import HTTPTypes
+import Store
 import Testing
 
 @testable import HTTPAPI
@@ -74,6 +75,18 @@ struct OpenAPIDocumentTests {
                               operationId: getMessage
                 """))
         #expect(operation.contains("              parameters:\n                id: '$response.body#/id'\n"))
+    }
+
+    @Test("The messages list's state parameter offers exactly the states the log writes")
+    func stateParameterListsEveryState() throws {
+        let list = try #require(OpenAPIDocument.yaml.range(of: "      operationId: listMessages\n"))
+        let document = OpenAPIDocument.yaml
+        let state = try #require(document.range(of: "        - name: state\n", range: list.upperBound..<document.endIndex))
+        let line = try #require(document[state.upperBound...].split(separator: "\n").first { $0.contains("enum: [") })
+        let offered = line.drop { $0 != "[" }.dropFirst().prefix { $0 != "]" }.split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        #expect(offered == MessageStatus.known.map(\.rawValue))
     }
 
     @Test("Each error category has one status; retries are suggested only where waiting helps")

@@ -38,9 +38,15 @@ struct LogEventTests {
         #expect(log.map(\.sequence) == [events[2].sequence, events[3].sequence])
         #expect(try store.read { try $0.latestLogSequence() } == events[3].sequence)
 
-        // A cursor resumes after it; a contact filter and a limit apply.
+        // A cursor resumes after it; a selection and a limit apply.
         #expect(try store.read { try $0.logEvents(after: events[1].sequence) }.map(\.status.rawValue) == ["delivered", "plain"])
-        #expect(try store.read { try $0.logEvents(after: 0, contact: bob) }.count == 3)
+        #expect(try store.read { try $0.logEvents(after: 0, selection: LogSelection(contact: bob)) }.count == 3)
+        // A status selects the events that put a message in it; a direction, the messages going that way.
+        let delivered = try store.read { try $0.logEvents(after: 0, selection: LogSelection(status: .delivered)) }
+        #expect(delivered.map(\.sequence) == [events[2].sequence])
+        #expect(try store.read { try $0.logEvents(after: 0, selection: LogSelection(direction: .incoming)) }.map(\.entry.id) == [other])
+        let none = LogSelection(contact: bob, direction: .incoming)
+        #expect(try store.read { try $0.logEvents(after: 0, selection: none) }.isEmpty)
         #expect(try store.read { try $0.logEvents(after: 0, limit: 2) }.count == 2)
         #expect(try store.read { try $0.logEvents(after: events[3].sequence) }.isEmpty)
     }

@@ -44,9 +44,17 @@ struct BackupKeeper: Service {
     }
 
     func run() async throws {
-        noteRemoved(AutomaticBackups.removeLeftovers(in: directory, now: Date()))
-        let first = AutomaticBackups.firstDue(in: directory, interval: settings.intervalSeconds, now: Date())
-        let existing = try? AutomaticBackups.existing(in: directory)
+        // Directory reads, on the keeper's queue too: a hung mount holds that thread, not the pool's.
+        let (directory, interval) = (self.directory, settings.intervalSeconds)
+        let (removed, first, existing) = await withCheckedContinuation {
+            (continuation: CheckedContinuation<([String], Date, [(file: URL, date: Date)]?), Never>) in
+            queue.async {
+                let removed = AutomaticBackups.removeLeftovers(in: directory, now: Date())
+                let first = AutomaticBackups.firstDue(in: directory, interval: interval, now: Date())
+                continuation.resume(returning: (removed, first, try? AutomaticBackups.existing(in: directory)))
+            }
+        }
+        noteRemoved(removed)
         ledger.noteStart(newest: existing?.last, count: existing?.count, due: first)
         await cancelWhenGracefulShutdown {
             var due = first

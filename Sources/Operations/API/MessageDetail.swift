@@ -160,7 +160,7 @@ extension MessageLog {
             if query.after > 0, query.after > (try reader.messageIDHighWater()) { throw CursorError.messageAhead(query.after) }
             let contact = try query.contact.map { try reader.contact(named: $0) }
             let entries = try reader.logPage(
-                direction: query.direction, contact: contact, status: query.status, afterId: query.after,
+                LogSelection(contact: contact, direction: query.direction, status: query.status), afterId: query.after,
                 newestFirst: query.order == .newest, limit: limit)
             return MessagePage(messages: entries.map(LoggedMessage.init), next: entries.last?.id ?? query.after)
         }

@@ -1,6 +1,6 @@
 import Store
 
-/// The log's changes as they are committed (``MessageLog/changes(after:contact:following:store:)``).
+/// The log's changes as they are committed (``MessageLog/changes(after:contact:direction:status:following:listening:store:)``).
 public typealias LogFeed = StoreFeed<LogChange>
 
 /// A table the store appends to, read in order from a cursor as an `AsyncSequence`: the log's

@@ -9,18 +9,61 @@ public enum MessageLog {
         public var messages: [LoggedMessage]
         /// The latest change in the snapshot: following from it misses and repeats nothing.
         public var cursor: Int64
+        /// With words to match: whether every message that passes the other filters was looked
+        /// at; false when the search stopped after ``MessageLog/searchDepth`` of them.
+        public var searchedAll = true
     }
 
-    /// The newest `limit` messages (of one contact, or all), oldest first, with the cursor to
-    /// follow the log from.
+    /// How many of the newest messages that pass the other filters a search for words reads at
+    /// most: texts are stored encrypted, so they are matched as they are read.
+    public static let searchDepth = 5_000
+
+    /// The newest `limit` messages that pass the filters (each nil for any), oldest first, with
+    /// the cursor to follow the log from.
     ///
+    /// - Parameters:
+    ///   - contactName: Only this contact's messages.
+    ///   - direction: Only this direction.
+    ///   - status: Only messages now in this status.
+    ///   - words: Only messages whose text holds every one of these words, without regard to case
+    ///     (``admits(_:words:)``), looked for in the newest ``searchDepth`` of the others.
     /// - Throws: ``Store/StoreError/notFound(_:)`` for an unknown contact.
-    public static func recent(contact contactName: String? = nil, limit: Int, store: UnlockedStore) throws -> Listing {
+    public static func recent(
+        contact contactName: String? = nil, direction: MessageDirection? = nil, status: MessageStatus? = nil,
+        matching words: String? = nil, limit: Int, store: UnlockedStore
+    ) throws -> Listing {
         try store.read { reader in
             let contact = try contactName.map { try reader.contact(named: $0) }
-            let entries = try reader.log(contact: contact, limit: limit)
-            return Listing(messages: entries.map(LoggedMessage.init), cursor: try reader.latestLogSequence())
+            let selection = LogSelection(contact: contact, direction: direction, status: status)
+            let cursor = try reader.latestLogSequence()
+            guard let words, !words.split(separator: " ").isEmpty else {
+                let entries = try reader.logPage(selection, afterId: 0, newestFirst: true, limit: limit)
+                return Listing(messages: entries.reversed().map(LoggedMessage.init), cursor: cursor)
+            }
+            var found: [LoggedMessage] = []
+            var (after, read, exhausted) = (Int64(0), 0, false)
+            while found.count < limit, read < searchDepth {
+                let size = min(LogFeed.batchSize, searchDepth - read)
+                let batch = try reader.logPage(selection, afterId: after, newestFirst: true, limit: size)
+                found += batch.map(LoggedMessage.init).filter { admits($0, words: words) }
+                read += batch.count
+                guard batch.count == size, let last = batch.last else {
+                    exhausted = true
+                    break
+                }
+                after = last.id
+            }
+            if !exhausted, found.count < limit {
+                exhausted = try reader.logPage(selection, afterId: after, newestFirst: true, limit: 1).isEmpty
+            }
+            return Listing(messages: Array(found.prefix(limit).reversed()), cursor: cursor, searchedAll: found.count >= limit || exhausted)
         }
+    }
+
+    /// Whether `message`'s text holds every word of `words` (split at spaces), without regard to case.
+    public static func admits(_ message: LoggedMessage, words: String) -> Bool {
+        let haystack = (message.text ?? "").lowercased()
+        return words.lowercased().split(separator: " ").allSatisfy { haystack.contains($0) }
     }
 
     /// The changes after `cursor`, oldest first, as an `AsyncSequence`: it ends once it has caught
@@ -31,17 +74,21 @@ public enum MessageLog {
     ///   - cursor: The last change already handled (0 for the whole feed): a `seq` of a JSON line,
     ///     or ``Listing/cursor``.
     ///   - contactName: Only this contact's messages, or nil for all.
+    ///   - direction: Only this direction, or nil for both.
+    ///   - status: Only the changes that put a message in this status, or nil for all.
     ///   - following: Whether to wait for new changes once caught up.
     ///   - listening: Whether, following, it listens for the other processes' commits itself on
     ///     PostgreSQL (a command's process, where no daemon hears them): each is then printed as
     ///     it commits rather than at the next read a second later.
     /// - Throws: ``Store/StoreError/notFound(_:)`` for an unknown contact.
     public static func changes(
-        after cursor: Int64, contact contactName: String? = nil, following: Bool, listening: Bool = false, store: UnlockedStore
+        after cursor: Int64, contact contactName: String? = nil, direction: MessageDirection? = nil, status: MessageStatus? = nil,
+        following: Bool, listening: Bool = false, store: UnlockedStore
     ) throws -> LogFeed {
         let contact = try contactName.map { name in try store.read { try $0.contact(named: name) } }
+        let selection = LogSelection(contact: contact, direction: direction, status: status)
         var feed = LogFeed(store: store, cursor: cursor, following: following) { reader, after in
-            try reader.logEvents(after: after, contact: contact, limit: LogFeed.batchSize).map(LogChange.init)
+            try reader.logEvents(after: after, selection: selection, limit: LogFeed.batchSize).map(LogChange.init)
         } position: {
             $0.sequence
         }

@@ -48,6 +48,12 @@ public struct MessageStatus: RawRepresentable, Sendable, Hashable, Codable, Cust
     /// A resynchronisation that completed: new keys are in force from this message on.
     public static let resynced = MessageStatus(rawValue: "resynced")
 
+    /// Every status this version writes, for a filter's choices and its check.
+    public static let known: [MessageStatus] = [
+        .queued, .sent, .delivered, .acknowledged, .failed, .encrypted, .decrypted, .part, .partial, .rejected, .duplicate, .plain,
+        .unreadable, .typed, .resync, .resynced,
+    ]
+
     public var description: String { rawValue }
 
     public init(from decoder: any Decoder) throws {
@@ -122,7 +128,7 @@ public struct LogEntry: Sendable, Hashable, Codable, Identifiable {
     /// not the modem's raw one.
     public var fingerprint: String?
     /// The change feed's number for the message's latest status (see ``LogEvent``): a reader of
-    /// ``StoreReader/logEvents(after:contact:limit:)`` that starts after it misses nothing newer.
+    /// ``StoreReader/logEvents(after:selection:limit:)`` that starts after it misses nothing newer.
     public var sequence: Int64
 }
 

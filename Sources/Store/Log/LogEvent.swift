@@ -5,7 +5,7 @@ public import Foundation
 /// The feed is the table `message_events` (migration `v4-message-events`), written by triggers on
 /// `messages`, so every writer feeds it. ``sequence`` grows with every event and is never reused;
 /// a reader keeps the last one it handled and asks for the events after it
-/// (``StoreReader/logEvents(after:contact:limit:)``), which is how `smsgw log --follow --since SEQ`
+/// (``StoreReader/logEvents(after:selection:limit:)``), which is how `smsgw log --follow --since SEQ`
 /// resumes after a restart.
 public struct LogEvent: Sendable, Hashable {
     /// The feed's cursor: increasing in the order the events were committed.
@@ -25,17 +25,14 @@ extension StoreReader {
     ///
     /// - Parameters:
     ///   - sequence: The last event already handled (0 for the whole feed).
-    ///   - contact: Only events of this contact's messages, or nil for all.
+    ///   - selection: Only events of these messages: of a contact, a direction, and the events
+    ///     that put a message in a status.
     ///   - limit: At most this many events; a full batch means more may be waiting.
-    public func logEvents(after sequence: Int64, contact: Contact? = nil, limit: Int = 500) throws -> [LogEvent] {
+    public func logEvents(after sequence: Int64, selection: LogSelection = .all, limit: Int = 500) throws -> [LogEvent] {
         guard limit > 0 else { return [] }
-        var filter = "e.seq > ?"
-        var arguments: StoreArguments = [sequence]
-        if let contact {
-            filter += " AND m.contact_id = ?"
-            arguments.append(contentsOf: [contact.id.storeString])
-        }
-        arguments.append(contentsOf: [limit])
+        let selected = selection.conditions(statusColumn: "e.status")
+        let filter = (["e.seq > ?"] + selected.sql).joined(separator: " AND ")
+        let arguments: StoreArguments = [sequence] + selected.arguments + [limit]
         let rows = try db.rows(
             sql: """
                 SELECT e.seq AS event_seq, e.status AS event_status, e.time AS event_time,

@@ -7,31 +7,14 @@ extension StoreReader {
     /// its last page, newest first they stay before its first.
     ///
     /// - Parameters:
-    ///   - direction: Only this direction, or nil for both.
-    ///   - contact: Only this contact's messages, or nil for all.
-    ///   - status: Only messages now in this status, or nil for any.
+    ///   - selection: Which messages: of a contact, a direction, a status (the message's now).
     ///   - afterId: The last id of the previous page (0 for the first).
     ///   - newestFirst: Whether the listing goes from the newest message towards older ones.
     ///   - limit: At most this many.
-    public func logPage(
-        direction: MessageDirection?, contact: Contact?, status: MessageStatus?, afterId: Int64, newestFirst: Bool = false,
-        limit: Int
-    ) throws -> [LogEntry] {
-        var conditions = [newestFirst && afterId > 0 ? "m.id < ?" : "m.id > ?"]
-        var arguments: StoreArguments = [newestFirst ? max(afterId, 0) : afterId]
-        if let direction {
-            conditions.append("m.direction = ?")
-            arguments.append(contentsOf: [direction.rawValue])
-        }
-        if let contact {
-            conditions.append("m.contact_id = ?")
-            arguments.append(contentsOf: [contact.id.storeString])
-        }
-        if let status {
-            conditions.append("m.status = ?")
-            arguments.append(contentsOf: [status.rawValue])
-        }
-        arguments.append(contentsOf: [limit])
+    public func logPage(_ selection: LogSelection, afterId: Int64, newestFirst: Bool = false, limit: Int) throws -> [LogEntry] {
+        let selected = selection.conditions(statusColumn: "m.status")
+        let conditions = [newestFirst && afterId > 0 ? "m.id < ?" : "m.id > ?"] + selected.sql
+        let arguments: StoreArguments = [newestFirst ? max(afterId, 0) : afterId] + selected.arguments + [limit]
         let order = newestFirst ? "DESC" : "ASC"
         let rows = try db.rows(
             sql: "\(LogEntry.selection) WHERE \(conditions.joined(separator: " AND ")) ORDER BY m.id \(order) LIMIT ?",

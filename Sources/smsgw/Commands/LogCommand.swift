@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Operations
+import Store
 import TerminalIO
 
 /// `smsgw log`: the message log, oldest first, and its changes as they happen.
@@ -11,7 +12,8 @@ struct LogCommand: AsyncParsableCommand {
         discussion: """
             Plain lines are tab-separated (id, time, in/out, contact, status, text), escaped so an SMS \
             cannot drive the terminal; --json prints exact JSON lines. --follow prints every change as it \
-            is committed; --since SEQ resumes after a JSON line's `seq`. See docs/CLI.md.
+            is committed; --since SEQ resumes after a JSON line's `seq`. --contact, --direction and --state \
+            narrow both (e.g. `--state failed -f` prints each message as it fails). See docs/CLI.md.
             """,
         subcommands: [LogShowCommand.self, LogPruneCommand.self, LogRetryCommand.self]
     )
@@ -23,6 +25,12 @@ struct LogCommand: AsyncParsableCommand {
 
     @Option(help: "Only this contact's messages.", completion: .contactNames)
     var contact: String?
+
+    @Option(help: "Only messages going this way: in or out.")
+    var direction: MessageDirection?
+
+    @Option(help: "Only messages now in this status; following, the changes that put a message in it.")
+    var state: MessageStatus?
 
     @Option(help: "At most this many of the newest messages (without --since).")
     var limit: Int = 100
@@ -47,12 +55,14 @@ struct LogCommand: AsyncParsableCommand {
             cursor = since
         } else {
             // The listing and the cursor come from one snapshot: nothing between them is lost or repeated.
-            let listing = try MessageLog.recent(contact: contact, limit: limit, store: store)
+            let listing = try MessageLog.recent(contact: contact, direction: direction, status: state, limit: limit, store: store)
             for message in listing.messages { try show(message, change: nil) }
             cursor = listing.cursor
             guard follow else { return }
         }
-        for try await change in try MessageLog.changes(after: cursor, contact: contact, following: follow, listening: true, store: store) {
+        let changes = try MessageLog.changes(
+            after: cursor, contact: contact, direction: direction, status: state, following: follow, listening: true, store: store)
+        for try await change in changes {
             try show(change.message, change: change)
         }
     }
