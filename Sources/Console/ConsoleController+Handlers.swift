@@ -51,6 +51,9 @@ extension ConsoleController {
             try Messages.retry(id, by: .operator(viewer.name), address: request.address, store: store, now: now)
             environment.wake()
             return Self.redirect("/status")
+        case .checkUnconfirmed:
+            try GatewayStatus.Unconfirmed.markChecked(.all, by: .operator(viewer.name), address: request.address, store: store, now: now)
+            return Self.redirect("/status")
         case .resync(let name), .acceptResync(let name), .rejectResync(let name):
             try resync(route, contact: name, request: request, viewer: viewer, now: now)
             environment.wake()
@@ -99,6 +102,7 @@ extension ConsoleController {
             switch ConsoleRoute(request) {
             case .send?: .send
             case .retry?: .retry
+            case .checkUnconfirmed?: .unconfirmedChecked
             case .resync?, .acceptResync?, .rejectResync?: .resync
             case .addOperator?: .operatorAdded
             case .setRole?: .operatorRoleChanged

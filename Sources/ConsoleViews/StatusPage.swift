@@ -18,6 +18,7 @@ public enum StatusPage {
             \(HTML.when(!status.nodes.isEmpty, nodes(status.nodes)))
             <section><h2>Outbox</h2>
             <ul class="counts">\(OutboxState.allCases.map { state -> HTML in "<li><span>\(state.rawValue)</span> <b>\(status.outbox[state] ?? 0)</b></li>" })</ul>
+            \(status.unconfirmed.map { unconfirmed($0, viewer: viewer) } ?? .empty)
             \(HTML.when(!status.queue.isEmpty, queue(status.queue, viewer: viewer, retries: retries)))
             </section>
             \(status.backup.status.map(backups) ?? .empty)
@@ -86,6 +87,20 @@ public enum StatusPage {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(live)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
     }
+
+    /// The sent SMS never confirmed, with a button for an operator who asked the contacts to mark
+    /// them checked (the banner above says what they are).
+    static func unconfirmed(_ unconfirmed: GatewayStatus.Unconfirmed, viewer: ConsoleViewer) -> HTML {
+        let count = unconfirmed.count == 1 ? "1 sent SMS" : "\(unconfirmed.count) sent SMS"
+        let button = HTML.when(
+            viewer.may(.operator), ConsolePage.button("Mark as checked with the contacts", action: "\(checkedPath)", viewer: viewer))
+        return """
+            <p class="unconfirmed">\(count) never confirmed, the oldest sent \(ConsolePage.time(unconfirmed.oldestSentAt)). \(button)</p>
+            """
+    }
+
+    /// Where the status page's button marks every unconfirmed SMS as checked.
+    public static let checkedPath = "/status/unconfirmed/checked"
 
     static func modem(_ modem: ModemStatusRecord) -> HTML {
         """

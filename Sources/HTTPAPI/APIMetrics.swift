@@ -76,7 +76,7 @@ final class APIMetrics: Sendable {
         }
         set(
             "outbox_unconfirmed", [],
-            "Text SMS sent over \(Int(GatewayStatus.Unconfirmed.threshold / 3600)) hours ago with neither a delivery report nor an acknowledgement.",
+            "Text SMS sent over \(Int(GatewayStatus.Unconfirmed.threshold / 3600)) hours ago with neither a delivery report nor an acknowledgement, though one could come, not marked checked.",
             status.unconfirmed?.count ?? 0)
         if let usage = status.notificationQueueUsage.fraction {
             gauges.set(

@@ -15,10 +15,12 @@ enum APIRoutes {
     static let table: [(path: String, methods: [(HTTPRequest.Method, Pick)])] = [
         ("/v1/messages", [(.post, { $0.send }), (.get, { $0.messages })]),
         ("/v1/messages/{id}", [(.get, { $0.message })]),
+        ("/v1/messages/{id}/checked", [(.post, { $0.checkMessage })]),
         ("/v1/contacts", [(.get, { $0.contacts })]),
         ("/v1/contacts/{name}", [(.get, { $0.contact })]),
         ("/v1/contacts/{name}/resync", [(.post, { $0.resync })]),
         ("/v1/status", [(.get, { $0.status })]),
+        ("/v1/status/unconfirmed/checked", [(.post, { $0.checkUnconfirmed })]),
         ("/v1/events", [(.get, { $0.eventStream })]),
         ("/v1/openapi.yaml", [(.get, { $0.openAPI })]),
         ("/metrics", [(.get, { $0.metricsPage })]),

@@ -127,6 +127,27 @@ struct HTTPAPITests {
         }
     }
 
+    @Test("Marking unconfirmed SMS checked needs admin; 200 with the count, 404 unknown, 409 for a delivered message; audited")
+    func markChecked() async throws {
+        try await withTemporaryDirectory { root in
+            let fixture = try await Fixture.start(in: root)
+            let reader = try fixture.client(scopes: "read")
+            #expect(try await reader.send(.POST, "/v1/status/unconfirmed/checked").status == 403)
+            let admin = try fixture.client(scopes: "admin", name: "desk")
+            let none = try await admin.send(.POST, "/v1/status/unconfirmed/checked")
+            #expect(none.status == 200 && none.object["checked"] as? Int == 0, "\(none.text)")
+            #expect(try await admin.send(.POST, "/v1/messages/999999/checked").status == 404)
+            let id = try #require(try await admin.post(text: "confirmed by its report", to: "bob").object["id"] as? Int)
+            try await GatewayRig.wait("the delivery report", timeout: 90) {
+                try fixture.alice.expect(["log", "show", "\(id)", "--json"]).stdout.contains("\"status\":\"delivered\"")
+            }
+            let delivered = try await admin.send(.POST, "/v1/messages/\(id)/checked")
+            #expect(delivered.status == 409 && delivered.object["type"] as? String == "urn:smsgw:problem:conflict", "\(delivered.text)")
+            let audit = try fixture.alice.expect(["audit"]).stdout
+            #expect(audit.contains("token desk\tunconfirmed-checked\tall\tdone"), "\(audit)")
+        }
+    }
+
     @Test("409 for a text while the contact's keys are restored from a backup; the resync is accepted")
     func restoredKeys() async throws {
         try await withTemporaryDirectory { root in

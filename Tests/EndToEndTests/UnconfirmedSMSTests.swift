@@ -7,7 +7,7 @@ import Testing
 /// is older than the threshold (6 hours), which the test reaches by moving the send back in time.
 @Suite("Sent SMS never confirmed")
 struct UnconfirmedSMSTests {
-    @Test("A dropped SMS shows in status, plain and JSON, once 6 hours passed; a delivered one never does")
+    @Test("A dropped SMS shows in status, plain and JSON, once 6 hours passed, until marked checked; a delivered one never does")
     func droppedSMSIsReported() async throws {
         try await withTemporaryDirectory { root in
             let rig = try await GatewayRig(root: root)
@@ -38,6 +38,18 @@ struct UnconfirmedSMSTests {
             #expect(unconfirmed["oldestSentAt"] is String)
             let plain = try rig.alice.expect(["status"]).stdout
             #expect(plain.contains("Outbox: 1 sent SMS has had no delivery report or acknowledgement for over 6 hours"), "\(plain)")
+
+            // The operator asked bob: marked checked, it no longer counts; the audit list says so.
+            #expect(try rig.alice.run(["log", "checked"]).status == 64)
+            #expect(try rig.alice.run(["log", "checked", "99999"]).status == 66)
+            let delivered = try rig.alice.run(["log", "checked", "\(arrives)"])
+            #expect(delivered.status == 65 && delivered.stderr.contains("has no sent SMS waiting"), "\(delivered.stderr)")
+            #expect(try rig.alice.expect(["log", "checked", "--all"]).stdout == "Marked 1 SMS as checked.\n")
+            #expect(try rig.alice.expect(["status", "--json"]).stdout.contains("\"unconfirmed\"") == false)
+            #expect(try rig.alice.expect(["log", "checked", "--all"]).stdout.hasPrefix("No SMS is counted as unconfirmed"))
+            #expect(try rig.alice.run(["log", "checked", "\(dropped)"]).status == 65)
+            let audit = try rig.alice.expect(["audit"]).stdout
+            #expect(audit.contains("command-line\tunconfirmed-checked\tall\tdone"), "\(audit)")
         }
     }
 }

@@ -48,7 +48,8 @@ final class GatewayPair: @unchecked Sendable {
     init(
         test: String, seed: UInt64 = UInt64.random(in: 1...UInt64.max), faults: FaultPlan = .none,
         intervals: GatewayConfiguration.Intervals = GatewayPair.fastIntervals, callTimeout: Double = 10,
-        modemsPerSide: Int = 1, resync: ResyncSettings = ResyncSettings(), sideA backend: StoreBackendKind = .sqlite
+        modemsPerSide: Int = 1, resync: ResyncSettings = ResyncSettings(), sideA backend: StoreBackendKind = .sqlite,
+        statusReportsA: Bool = true
     ) throws {
         self.seed = seed
         print("\(test): simulator seed \(seed)")
@@ -78,7 +79,8 @@ final class GatewayPair: @unchecked Sendable {
 
         a = try Self.side(
             peer: "bob", label: "a", number: Self.numberA, store: storeA, sims: simsA,
-            dir: root.appendingPathComponent("a"), intervals: intervals, callTimeout: callTimeout, resync: resync)
+            dir: root.appendingPathComponent("a"), intervals: intervals, callTimeout: callTimeout, resync: resync,
+            statusReports: statusReportsA)
         b = try Self.side(
             peer: "alice", label: "b", number: Self.numberB, store: storeB, sims: simsB,
             dir: root.appendingPathComponent("b"), intervals: intervals, callTimeout: callTimeout, resync: resync)
@@ -116,14 +118,16 @@ final class GatewayPair: @unchecked Sendable {
 
     private static func side(
         peer: String, label: String, number: String, store: UnlockedStore, sims: [SimulatedModem], dir: URL,
-        intervals: GatewayConfiguration.Intervals, callTimeout: Double, resync: ResyncSettings
+        intervals: GatewayConfiguration.Intervals, callTimeout: Double, resync: ResyncSettings, statusReports: Bool = true
     ) throws -> Side {
         // One modem keeps the name the single-modem tests know; several are named a1, a2, ….
         let names = sims.count == 1 ? ["modem-\(peer)"] : sims.indices.map { "\(label)\($0 + 1)" }
         let configuration = GatewayConfiguration(
             dataDirectory: dir, intervals: intervals, resync: resync,
             modems: zip(names, sims).map { name, sim in
-                ModemSettings(name: name, source: .device(path: sim.devicePath, connection: "at"), callTimeoutSeconds: callTimeout)
+                ModemSettings(
+                    name: name, source: .device(path: sim.devicePath, connection: "at"), statusReports: statusReports,
+                    callTimeoutSeconds: callTimeout)
             })
         let gateway = try Gateway(
             store: store, configuration: configuration, logger: quietLogger("smsgw.gateway.test"), handlesSignals: false)

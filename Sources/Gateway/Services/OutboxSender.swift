@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Modem
+import Operations
 public import ServiceLifecycle
 import Store
 
@@ -119,7 +120,9 @@ public struct OutboxSender: Service {
             let record = link.record
             try await recordingThroughOutage(logger: logger) {
                 try await context.store.write { tx in
-                    try tx.markOutboxSent(item.id, reference: reference, modem: name, node: node)
+                    let confirmable = GatewayStatus.Unconfirmed.confirmable(
+                        reportRequested: statusReport, to: try tx.contact(id: item.contactID))
+                    try tx.markOutboxSent(item.id, reference: reference, modem: name, node: node, confirmable: confirmable)
                     try tx.saveModemStatus(record)
                 }
             }

@@ -39,6 +39,7 @@ public enum AuditAction: String, Sendable, Hashable, CaseIterable, Codable {
     case tokenCreated = "token-created"
     case tokenRevoked = "token-revoked"
     case webhookRedelivered = "webhook-redelivered"
+    case unconfirmedChecked = "unconfirmed-checked"
 }
 
 /// How an audited action ended.

@@ -12,6 +12,8 @@ public enum MessageError: CategorizedError, Sendable, Equatable {
     case partLimit(Int)
     /// A retry of a message none of whose SMS failed.
     case nothingToRetry(id: Int64)
+    /// A mark of checked for a message none of whose SMS waits for a confirmation.
+    case nothingUnconfirmed(id: Int64)
     /// A retry of a message to a contact whose keys this side restored from a backup and has not
     /// resynced since: its SMS were sealed with keys from before the restore.
     case keysRestored(id: Int64, contact: String)
@@ -32,7 +34,7 @@ public enum MessageError: CategorizedError, Sendable, Equatable {
     public var category: ErrorCategory {
         switch self {
         case .emptyText, .partLimit, .nothingToDecrypt, .severalMessages, .ownMessage, .fromAnotherContact: .invalidInput
-        case .peerReadsOneMessage, .nothingToRetry, .keysRestored, .keysRestoredBeforeText: .conflict
+        case .peerReadsOneMessage, .nothingToRetry, .nothingUnconfirmed, .keysRestored, .keysRestoredBeforeText: .conflict
         }
     }
 
@@ -46,6 +48,8 @@ public enum MessageError: CategorizedError, Sendable, Equatable {
             "A text may be split into 1 to 32 messages; \(limit) is outside that."
         case .nothingToRetry(let id):
             "Message \(id) has no failed SMS to send again; it is queued, on its way or delivered."
+        case .nothingUnconfirmed(let id):
+            "Message \(id) has no sent SMS waiting for a delivery report or an acknowledgement; it is queued, failed, confirmed or already checked."
         case .keysRestored(let id, let contact):
             "Message \(id) was sealed with keys from before a backup was restored, and the keys for \(contact) have not been resynced since; resync with \(contact), then send the text again as a new message (nothing was queued)."
         case .keysRestoredBeforeText(let contact):

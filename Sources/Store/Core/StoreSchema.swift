@@ -273,6 +273,7 @@ enum StoreSchema {
         registerOutboxFailures(in: &migrator)
         registerNodeInstances(in: &migrator)
         registerKeysRestored(in: &migrator)
+        registerUnconfirmed(in: &migrator)
 
         return migrator
     }

@@ -64,6 +64,11 @@ public struct OutboxItem: Sendable, Hashable, Codable, Identifiable {
     public var temporaryFailures = 0
     /// When the first of those failures happened (nil while there is none).
     public var failingSince: Date?
+    /// Whether anything could confirm its last send: a delivery report asked for, or a contact
+    /// whose gateway acknowledges (true for rows sent before this was recorded).
+    public var confirmable = true
+    /// When an operator marked it checked with the contact, while unconfirmed; nil otherwise.
+    public var checkedAt: Date?
 }
 
 /// What an outbox row carries.
@@ -83,7 +88,7 @@ extension OutboxItem {
         id, message_id, contact_id, phone_number, body, state, attempts, last_error, error_permanent, \
         next_attempt_at, modem, message_reference, created_at, updated_at, sent_at, delivered_at, kind, epoch, \
         position, awaits_ack, resends, acknowledged_at, submitting_at, node, lease_until, temporary_failures, \
-        failing_since
+        failing_since, confirmable, checked_at
         """
 
     init(row: StoreRow) throws {
@@ -125,6 +130,10 @@ extension OutboxItem {
         if row.hasColumn("temporary_failures") {
             temporaryFailures = row["temporary_failures"]
             failingSince = date("failing_since")
+        }
+        if row.hasColumn("confirmable") {
+            confirmable = row["confirmable"]
+            checkedAt = date("checked_at")
         }
     }
 }

@@ -45,17 +45,25 @@ extension StoreTransaction {
 
     /// Records that the network accepted the SMS with `reference`.
     ///
-    /// - Parameter node: The node that claimed the row, if it claimed it as one: refused when
-    ///   the row passed to another node since (this node's lease ended).
-    public func markOutboxSent(_ id: Int64, reference: Int, modem: String, node: String? = nil, now: Date = Date()) throws {
+    /// - Parameters:
+    ///   - node: The node that claimed the row, if it claimed it as one: refused when the row
+    ///     passed to another node since (this node's lease ended).
+    ///   - confirmable: Whether anything can confirm this send: a delivery report was asked for,
+    ///     or the contact's gateway acknowledges. An SMS nothing can confirm is never counted as
+    ///     unconfirmed (``StoreReader/unconfirmedSent(before:since:)``). A send clears an
+    ///     earlier send's mark of checked.
+    public func markOutboxSent(
+        _ id: Int64, reference: Int, modem: String, node: String? = nil, confirmable: Bool = true, now: Date = Date()
+    ) throws {
         let item = try transition(id, from: [.submitting], to: .sent, node: node)
         try db.execute(
             sql: """
                 UPDATE outbox SET state = 'sent', message_reference = ?, modem = ?, sent_at = ?, updated_at = ?,
-                    last_error = NULL, error_permanent = 0, temporary_failures = 0, failing_since = NULL
+                    last_error = NULL, error_permanent = 0, temporary_failures = 0, failing_since = NULL,
+                    confirmable = ?, checked_at = NULL
                 WHERE id = ?
                 """,
-            arguments: [reference, modem, now.timeIntervalSince1970, now.timeIntervalSince1970, id]
+            arguments: [reference, modem, now.timeIntervalSince1970, now.timeIntervalSince1970, confirmable, id]
         )
         try followLog(item, status: .sent, error: nil)
         try recordSent(to: contact(id: item.contactID), at: now)
@@ -83,7 +91,7 @@ extension StoreTransaction {
     ///     ``OutboxItem/failingSince`` dates; modem trouble is not counted. True with `permanent`
     ///     records the failure that made the sender give up: the row is failed, but its error was
     ///     temporary (``OutboxItem/lastErrorIsPermanent`` false), so a retry by hand may go through.
-    ///   - node: The node that claimed the row, as for ``markOutboxSent(_:reference:modem:node:now:)``.
+    ///   - node: The node that claimed the row, as for ``markOutboxSent(_:reference:modem:node:confirmable:now:)``.
     public func markOutboxFailed(
         _ id: Int64, error: String, permanent: Bool, retryAt: Date? = nil, counted: Bool = false, node: String? = nil,
         now: Date = Date()

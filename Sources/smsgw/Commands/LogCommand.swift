@@ -15,7 +15,7 @@ struct LogCommand: AsyncParsableCommand {
             is committed; --since SEQ resumes after a JSON line's `seq`. --contact, --direction and --state \
             narrow both (e.g. `--state failed -f` prints each message as it fails). See docs/CLI.md.
             """,
-        subcommands: [LogShowCommand.self, LogPruneCommand.self, LogRetryCommand.self]
+        subcommands: [LogShowCommand.self, LogPruneCommand.self, LogRetryCommand.self, LogCheckedCommand.self]
     )
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
