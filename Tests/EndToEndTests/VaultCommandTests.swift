@@ -39,6 +39,12 @@ struct VaultCommandTests {
             #expect(database.stdout == "unset", "the database password reached the command")
             let stdin = try peer.run(["vault", "exec", "mail", "--stdin", "--", "cat"])
             #expect(stdin.stdout == "s3cret-Passphrase!\n" && stdin.status == 0)
+            // A command that cannot be started is 69 with smsgw's sentence, and is not logged as run.
+            for missing in ["no-such-command-smsgw", "/nonexistent/tool", root.path] {
+                let unstarted = try peer.run(["vault", "exec", "mail", "--", missing])
+                #expect(unstarted.status == 69 && unstarted.stderr.hasPrefix("smsgw: The command "), "\(missing): \(unstarted)")
+            }
+            #expect(!(try peer.expect(["vault", "log", "--json"]).stdout.contains("no-such-command")))
 
             let reused = try peer.expect(["vault", "edit", "bank", "--password-stdin"], input: "s3cret-Passphrase!\n")
             #expect(reused.stderr.contains("the same password is used by Mail"))
