@@ -107,7 +107,7 @@ extension OperatorCommand {
         func run() throws {
             let store = try StoreAccess.unlock(global)
             let changed = try Operators.setRole(name, to: role, by: .commandLine, in: store, now: Date())
-            Output.line(TerminalText.escaped("\(changed.name) is now \(changed.role == .admin ? "an" : "a") \(changed.role)."))
+            Output.line(TerminalText.escaped("\(changed.name) is now \(changed.role == .viewer ? "a" : "an") \(changed.role)."))
         }
     }
 
