@@ -65,7 +65,7 @@ extension VaultSharing {
             try tx.updateVaultItem(item.id, body: try item.encoded())
             try Vault.record(.passwordChanged, item, detail: "rotated", in: tx, now: now)
             let holders = try push(item, except: nil, in: tx, now: now, using: &rng)
-            try Vault.record(.updated, item, detail: "\(holders) holders", in: tx, now: now)
+            try Vault.record(.updated, item, detail: holdersDetail(holders), in: tx, now: now)
             return (generated, holders)
         }
     }
