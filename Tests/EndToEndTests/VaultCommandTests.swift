@@ -51,7 +51,8 @@ struct VaultCommandTests {
             let audit = try peer.expect(["vault", "audit"])
             #expect(audit.lines.count == 2 && audit.lines.allSatisfy { $0.contains("\treused\t") })
             #expect(try peer.run(["vault", "add", "mail", "--password-stdin"], input: "x\n").status == 65)
-            #expect(try peer.run(["vault", "show", "nothing"]).status == 66)
+            let nothing = try peer.run(["vault", "show", "nothing"])
+            #expect(nothing.status == 66 && nothing.stderr.contains("`smsgw vault list`"), "\(nothing.stderr)")
             #expect(try peer.run(["vault", "add", "empty", "--password-stdin"], input: "").status == 64)
             try peer.expect(["vault", "remove", "bank"])
             let log = try peer.expect(["vault", "log", "--json"]).stdout

@@ -37,6 +37,10 @@ extension ErrorReport {
             "The verification state of \"\(name)\" cannot be read; remove the entry with `smsgw otp remove \(name)` and add it again."
         case OperatorError.notFound(let name):
             "No operator is named \"\(name)\"; see them with `smsgw operator list`."
+        case VaultError.notFound(let title):
+            "No vault item is titled \"\(title)\"; see the titles with `smsgw vault list`."
+        case APITokenError.notFound(let name):
+            "No API token is named \"\(name)\"; see them with `smsgw api token list`."
         case OperatorError.lastAdmin(let name):
             "\(name) is the last admin; make another operator an admin first (`smsgw operator role NAME admin`)."
         case OperatorError.twoFactorAlreadyOn(let name):
