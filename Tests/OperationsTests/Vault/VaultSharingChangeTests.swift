@@ -63,6 +63,8 @@ struct VaultSharingChangeTests {
         try gateways.deliver(from: "alice", at: start + 12)
         #expect(try password(gateways, "dave", at: start + 13) == "bobs-Pässword")
         #expect(try Vault.log(titled: "Mail", in: gateways["alice"]).map(\.kind).contains(.changed))
+        let notes = try MessageLog.recent(limit: 50, store: gateways["alice"]).messages.compactMap(\.error)
+        #expect(notes.contains("A new password from bob; kept and pushed to 1 other holder."), "\(notes)")
     }
 
     @Test("An update from a contact that did not share the copy, and a change from a use holder, are refused and logged")

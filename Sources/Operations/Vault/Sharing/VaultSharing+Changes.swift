@@ -79,7 +79,7 @@ extension VaultSharing {
         try tx.updateVaultItem(item.id, body: try item.encoded())
         try Vault.record(.changed, item, detail: contact.name, in: tx, now: now)
         let pushed = try push(item, except: kind == .change ? contact.id : nil, in: tx, now: now, using: &rng)
-        return "A new password from \(contact.name); kept and pushed to \(pushed) other holders."
+        return "A new password from \(contact.name); kept and pushed to \(pushed) other holder\(pushed == 1 ? "" : "s")."
     }
 
     /// A level-1 holder's report that it shared onward: listed among the owner's holders.
