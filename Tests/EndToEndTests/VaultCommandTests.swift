@@ -144,4 +144,23 @@ struct VaultCommandTests {
             #expect(try SMSGWBinary.run(["vault", "generate", "--length", "3"], environment: environment).status == 65)
         }
     }
+
+    @Test("share says what follows: when the holder's acknowledgement shows, or that it never will while acks are off")
+    func shareNamesTheNextStep() throws {
+        try withTemporaryDirectory { root in
+            let (alice, _) = try Peer.pairedCouple(in: root)
+            try alice.expect(["contact", "edit", "bob", "--number", "+15550002"])
+            try alice.expect(["vault", "add", "my mail", "--password-stdin"], input: "share-Me-9876\n")
+            let off = try alice.expect(["vault", "share", "my mail", "bob", "--permission", "use"]).stdout
+            #expect(off.contains("Acknowledgements are off for bob") && off.contains("`smsgw contact edit bob --acks on`"), "\(off)")
+            try alice.expect(["contact", "edit", "bob", "--acks", "on"])
+            try alice.expect(["vault", "add", "bank", "--password-stdin"], input: "share-Me-5432\n")
+            let on = try alice.expect(["vault", "share", "bank", "bob", "--permission", "use"]).stdout
+            #expect(on.contains("`smsgw vault shares bank` shows when it is acknowledged"), "\(on)")
+            // A title with a space is quoted, so the command shown runs as printed.
+            try alice.expect(["vault", "add", "my bank", "--password-stdin"], input: "share-Me-1098\n")
+            let spaced = try alice.expect(["vault", "share", "my bank", "bob", "--permission", "use"]).stdout
+            #expect(spaced.contains("`smsgw vault shares 'my bank'`"), "\(spaced)")
+        }
+    }
 }
