@@ -145,7 +145,7 @@ struct VaultCommandTests {
         }
     }
 
-    @Test("share says what follows: when the holder's acknowledgement shows, or that it never will while acks are off")
+    @Test("share and revoke say what follows, quoting the names in the commands they show; so does otp add --generate")
     func shareNamesTheNextStep() throws {
         try withTemporaryDirectory { root in
             let (alice, _) = try Peer.pairedCouple(in: root)
@@ -161,6 +161,11 @@ struct VaultCommandTests {
             try alice.expect(["vault", "add", "my bank", "--password-stdin"], input: "share-Me-1098\n")
             let spaced = try alice.expect(["vault", "share", "my bank", "bob", "--permission", "use"]).stdout
             #expect(spaced.contains("`smsgw vault shares 'my bank'`"), "\(spaced)")
+            let revoked = try alice.expect(["vault", "revoke", "my bank", "bob"]).stdout
+            #expect(revoked.contains("bob's copy will be deleted when bob's gateway receives it"), "\(revoked)")
+            #expect(revoked.contains("`smsgw vault rotate 'my bank'`"), "\(revoked)")
+            let otp = try alice.expect(["otp", "add", "my site", "--generate"]).stderr
+            #expect(otp.contains("`smsgw otp uri 'my site'`"), "\(otp)")
         }
     }
 }
