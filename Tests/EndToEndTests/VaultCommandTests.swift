@@ -164,6 +164,8 @@ struct VaultCommandTests {
             let revoked = try alice.expect(["vault", "revoke", "my bank", "bob"]).stdout
             #expect(revoked.contains("bob's copy will be deleted when bob's gateway receives it"), "\(revoked)")
             #expect(revoked.contains("`smsgw vault rotate 'my bank'`"), "\(revoked)")
+            let again = try alice.run(["vault", "revoke", "my bank", "bob"])
+            #expect(again.status == 65 && again.stderr.contains("`smsgw vault shares 'my bank'` lists its holders"), "\(again.stderr)")
             let otp = try alice.expect(["otp", "add", "my site", "--generate"]).stderr
             #expect(otp.contains("`smsgw otp uri 'my site'`"), "\(otp)")
         }

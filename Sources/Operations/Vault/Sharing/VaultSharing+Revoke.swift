@@ -22,7 +22,7 @@ extension VaultSharing {
                 item.shares[$0].holderID == contact.id && item.shares[$0].via == nil && item.shares[$0].isLive
             }
             guard !direct.isEmpty else {
-                throw VaultError.invalid("\"\(item.title)\" is not shared with \(contact.name); `vault shares` lists its holders.")
+                throw VaultError.notShared(title: item.title, contact: contact.name)
             }
             var lost: [String] = []
             for index in direct {
