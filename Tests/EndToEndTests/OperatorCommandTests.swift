@@ -16,6 +16,9 @@ struct OperatorCommandTests {
             try base.expect(["operator", "add", "night shift", "--role", "viewer"], input: "another long password\n")
 
             let listed = try base.expect(["operator", "list", "--json"]).stdout
+            // Plain: five fields each, none empty ("-" where there is no second factor or lock).
+            let rows = try base.expect(["operator", "list"]).lines.map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+            #expect(rows.map(\.count) == [5, 5] && rows.allSatisfy { $0.allSatisfy { !$0.isEmpty } }, "\(rows)")
             let operators = try #require(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]])
             #expect(operators.map { $0["name"] as? String } == ["chief", "night shift"])
             #expect(!listed.contains("password"))

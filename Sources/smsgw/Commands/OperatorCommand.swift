@@ -69,7 +69,7 @@ extension OperatorCommand {
                 let fields = [
                     entry.name, entry.role.rawValue, entry.twoFactor ? "2fa" : "-",
                     entry.lastLoginAt.map { "last login \(Output.timestamp($0))" } ?? "never logged in",
-                    entry.lockedUntil.map { "locked until \(Output.timestamp($0))" } ?? "",
+                    entry.lockedUntil.map { "locked until \(Output.timestamp($0))" } ?? "-",
                 ]
                 Output.line(fields.map(TerminalText.escaped).joined(separator: "\t"))
             }
