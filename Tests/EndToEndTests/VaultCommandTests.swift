@@ -148,7 +148,7 @@ struct VaultCommandTests {
     @Test("share and revoke say what follows, quoting the names in the commands they show; so does otp add --generate")
     func shareNamesTheNextStep() throws {
         try withTemporaryDirectory { root in
-            let (alice, _) = try Peer.pairedCouple(in: root)
+            let (alice, bob) = try Peer.pairedCouple(in: root)
             try alice.expect(["contact", "edit", "bob", "--number", "+15550002"])
             try alice.expect(["vault", "add", "my mail", "--password-stdin"], input: "share-Me-9876\n")
             let off = try alice.expect(["vault", "share", "my mail", "bob", "--permission", "use"]).stdout
@@ -164,6 +164,14 @@ struct VaultCommandTests {
             let revoked = try alice.expect(["vault", "revoke", "my bank", "bob"]).stdout
             #expect(revoked.contains("bob's copy will be deleted when bob's gateway receives it"), "\(revoked)")
             #expect(revoked.contains("`smsgw vault rotate 'my bank'`"), "\(revoked)")
+            // Pasted by hand at bob's, the share is kept; `log show` calls what was done a note, not an error.
+            let shares = try alice.expect(["log", "--json"]).lines.compactMap { line -> String? in
+                let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                return (object?["text"] as? String)?.hasPrefix("Vault: \"my mail\"") == true ? object?["ciphertext"] as? String : nil
+            }
+            #expect(try bob.decrypt(shares, from: alice).status == 0)
+            let kept = try bob.expect(["log", "show", "1"]).lines
+            #expect(kept.last?.hasPrefix("  note: A vault item shared by alice") == true, "\(kept)")
             let again = try alice.run(["vault", "revoke", "my bank", "bob"])
             #expect(again.status == 65 && again.stderr.contains("`smsgw vault shares 'my bank'` lists its holders"), "\(again.stderr)")
             let otp = try alice.expect(["otp", "add", "my site", "--generate"]).stderr
