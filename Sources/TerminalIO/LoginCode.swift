@@ -17,4 +17,13 @@ public enum LoginCode {
         guard let terminal = openTerminal() else { throw .noCodeSource(variable: variable) }
         return try terminal.readMasked(prompt: "Authentication code: ")
     }
+
+    /// Whether ``read(environment:openTerminal:)`` has somewhere to read a code from: a front end
+    /// that must show something once before asking (a new secret) checks first.
+    public static func isAvailable(
+        environment: [String: String] = ProcessInfo.processInfo.environment, openTerminal: () -> Terminal? = Terminal.open
+    ) -> Bool {
+        if let code = environment[variable], !code.isEmpty { return true }
+        return openTerminal() != nil
+    }
 }

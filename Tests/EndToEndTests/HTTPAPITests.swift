@@ -61,6 +61,8 @@ struct HTTPAPITests {
             #expect(try await reader.get("/metrics").status == 200, "read includes the metrics")
 
             try fixture.alice.expect(["api", "token", "revoke", "reader"])
+            let again = try fixture.alice.run(["api", "token", "revoke", "reader"])
+            #expect(again.status == 66 && again.stderr.contains("`smsgw api token list`"), "\(again.stderr)")
             #expect(try await reader.get("/v1/contacts").status == 401)
             let listed = try fixture.alice.expect(["api", "token", "list", "--json"])
             #expect(!listed.stdout.contains("\"reader\""))

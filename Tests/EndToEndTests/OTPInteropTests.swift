@@ -35,6 +35,10 @@ struct OTPInteropTests {
                     ])
                     #expect(ours == theirs, "\(algorithm) digits \(digits) period \(period) time \(time)")
                 }
+                // Now, stderr says how long the code stays valid, as `vault code` does.
+                let now = try peer.expect(["otp", "code", name])
+                let seconds = try #require(Int(now.stderr.replacingOccurrences(of: #"\D"#, with: "", options: .regularExpression)))
+                #expect(now.stderr.hasSuffix(" more seconds.\n") && (1...period).contains(seconds), "\(now.stderr)")
             }
         }
     }
@@ -54,7 +58,9 @@ struct OTPInteropTests {
                     "--digits", "\(digits)",
                 ])
                 for step in 0..<3 {
-                    let ours = try peer.expect(["otp", "code", name]).lines
+                    let code = try peer.expect(["otp", "code", name])
+                    #expect(code.stderr.isEmpty, "an HOTP code stays valid until used: \(code.stderr)")
+                    let ours = code.lines
                     let theirs = try Self.oathtool([
                         "--hotp", "--digits=\(digits)", "--counter=\(counter + UInt64(step))", Self.hex(secret),
                     ])

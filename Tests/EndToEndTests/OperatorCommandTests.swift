@@ -16,6 +16,9 @@ struct OperatorCommandTests {
             try base.expect(["operator", "add", "night shift", "--role", "viewer"], input: "another long password\n")
 
             let listed = try base.expect(["operator", "list", "--json"]).stdout
+            // Plain: five fields each, none empty ("-" where there is no second factor or lock).
+            let rows = try base.expect(["operator", "list"]).lines.map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+            #expect(rows.map(\.count) == [5, 5] && rows.allSatisfy { $0.allSatisfy { !$0.isEmpty } }, "\(rows)")
             let operators = try #require(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]])
             #expect(operators.map { $0["name"] as? String } == ["chief", "night shift"])
             #expect(!listed.contains("password"))
@@ -36,6 +39,8 @@ struct OperatorCommandTests {
 
             let lastAdmin = try base.run(["operator", "role", "chief", "viewer"])
             #expect(lastAdmin.status == 65 && lastAdmin.stderr.contains("`smsgw operator role NAME admin`"), "\(lastAdmin.stderr)")
+            #expect(try base.expect(["operator", "role", "night shift", "operator"]).stdout == "night shift is now an operator.\n")
+            #expect(try base.expect(["operator", "role", "night shift", "viewer"]).stdout == "night shift is now a viewer.\n")
             #expect(try base.expect(["operator", "role", "night shift", "admin"]).stdout == "night shift is now an admin.\n")
             try base.expect(["operator", "passwd", "CHIEF"], input: "a changed admin password\n")
             try base.expect(["operator", "remove", "chief"])
@@ -47,7 +52,8 @@ struct OperatorCommandTests {
             let entries = try #require(try JSONSerialization.jsonObject(with: Data(audit.utf8)) as? [[String: Any]])
             #expect(
                 entries.map { $0["action"] as? String } == [
-                    "operator-removed", "operator-password-changed", "operator-role-changed", "operator-added", "operator-added",
+                    "operator-removed", "operator-password-changed", "operator-role-changed", "operator-role-changed",
+                    "operator-role-changed", "operator-added", "operator-added",
                 ], "\(audit)")
             #expect(entries.allSatisfy { $0["actor"] as? String == "command-line" })
             #expect(!audit.contains("password\"") && !audit.contains("a long admin password"))

@@ -35,6 +35,8 @@ struct StoreMigrateTests {
             // configuration that names the new store is refused, and queues nothing.
             let stale = try alice.run(["send", "bob"], input: "into the old copy\n")
             #expect(stale.status == 78 && stale.stderr.contains("is an old copy"), "\(stale.stderr)")
+            // What to set, by name: the commands other than serve find [store] only through it.
+            #expect(stale.stderr.contains("in SMSGW_CONFIG"), "\(stale.stderr)")
             let record = alice.dataDir.appendingPathComponent(GatewayStore.movedMarkerFileName)
             try FileManager.default.removeItem(at: record)
             let again = try alice.run(["store", "migrate", "--to", url], environment: connection)

@@ -49,6 +49,11 @@ struct TwoFactorTests {
             let refused = try bob.run(["account", "2fa", "enable", "--secret", Self.secret], environment: ["SMSGW_TOTP_CODE": "123456"])
             #expect(refused.status == 65)
             #expect(try bob.expect(["account", "2fa", "status"]).stdout.contains("off"))
+            // With no terminal and no SMSGW_TOTP_CODE the first code cannot be asked for: the new
+            // secret is not shown in vain, and the sentence says the login stays off, not that it is on.
+            let unasked = try bob.run(["account", "2fa", "enable"])
+            #expect(unasked.status == 77 && !unasked.stdout.contains("otpauth://"), "\(unasked)")
+            #expect(unasked.stderr.contains("stays off") && unasked.stderr.contains("SMSGW_TOTP_CODE"), "\(unasked.stderr)")
             try #require(
                 try bob.run(["account", "2fa", "enable", "--secret", Self.secret], environment: ["SMSGW_TOTP_CODE": code()]).status == 0)
             #expect(try bob.run(["account", "2fa", "disable"], environment: ["SMSGW_TOTP_CODE": code(steps: 1)]).status == 0)

@@ -39,13 +39,20 @@ struct VaultCommandTests {
             #expect(database.stdout == "unset", "the database password reached the command")
             let stdin = try peer.run(["vault", "exec", "mail", "--stdin", "--", "cat"])
             #expect(stdin.stdout == "s3cret-Passphrase!\n" && stdin.status == 0)
+            // A command that cannot be started is 69 with smsgw's sentence, and is not logged as run.
+            for missing in ["no-such-command-smsgw", "/nonexistent/tool", root.path] {
+                let unstarted = try peer.run(["vault", "exec", "mail", "--", missing])
+                #expect(unstarted.status == 69 && unstarted.stderr.hasPrefix("smsgw: The command "), "\(missing): \(unstarted)")
+            }
+            #expect(!(try peer.expect(["vault", "log", "--json"]).stdout.contains("no-such-command")))
 
             let reused = try peer.expect(["vault", "edit", "bank", "--password-stdin"], input: "s3cret-Passphrase!\n")
             #expect(reused.stderr.contains("the same password is used by Mail"))
             let audit = try peer.expect(["vault", "audit"])
             #expect(audit.lines.count == 2 && audit.lines.allSatisfy { $0.contains("\treused\t") })
             #expect(try peer.run(["vault", "add", "mail", "--password-stdin"], input: "x\n").status == 65)
-            #expect(try peer.run(["vault", "show", "nothing"]).status == 66)
+            let nothing = try peer.run(["vault", "show", "nothing"])
+            #expect(nothing.status == 66 && nothing.stderr.contains("`smsgw vault list`"), "\(nothing.stderr)")
             #expect(try peer.run(["vault", "add", "empty", "--password-stdin"], input: "").status == 64)
             try peer.expect(["vault", "remove", "bank"])
             let log = try peer.expect(["vault", "log", "--json"]).stdout
@@ -135,6 +142,40 @@ struct VaultCommandTests {
             #expect(
                 !FileManager.default.fileExists(atPath: root.appendingPathComponent("none").path), "generate touched the data directory")
             #expect(try SMSGWBinary.run(["vault", "generate", "--length", "3"], environment: environment).status == 65)
+        }
+    }
+
+    @Test("share and revoke say what follows, quoting the names in the commands they show; so does otp add --generate")
+    func shareNamesTheNextStep() throws {
+        try withTemporaryDirectory { root in
+            let (alice, bob) = try Peer.pairedCouple(in: root)
+            try alice.expect(["contact", "edit", "bob", "--number", "+15550002"])
+            try alice.expect(["vault", "add", "my mail", "--password-stdin"], input: "share-Me-9876\n")
+            let off = try alice.expect(["vault", "share", "my mail", "bob", "--permission", "use"]).stdout
+            #expect(off.contains("Acknowledgements are off for bob") && off.contains("`smsgw contact edit bob --acks on`"), "\(off)")
+            try alice.expect(["contact", "edit", "bob", "--acks", "on"])
+            try alice.expect(["vault", "add", "bank", "--password-stdin"], input: "share-Me-5432\n")
+            let on = try alice.expect(["vault", "share", "bank", "bob", "--permission", "use"]).stdout
+            #expect(on.contains("`smsgw vault shares bank` shows when it is acknowledged"), "\(on)")
+            // A title with a space is quoted, so the command shown runs as printed.
+            try alice.expect(["vault", "add", "my bank", "--password-stdin"], input: "share-Me-1098\n")
+            let spaced = try alice.expect(["vault", "share", "my bank", "bob", "--permission", "use"]).stdout
+            #expect(spaced.contains("`smsgw vault shares 'my bank'`"), "\(spaced)")
+            let revoked = try alice.expect(["vault", "revoke", "my bank", "bob"]).stdout
+            #expect(revoked.contains("bob's copy will be deleted when bob's gateway receives it"), "\(revoked)")
+            #expect(revoked.contains("`smsgw vault rotate 'my bank'`"), "\(revoked)")
+            // Pasted by hand at bob's, the share is kept; `log show` calls what was done a note, not an error.
+            let shares = try alice.expect(["log", "--json"]).lines.compactMap { line -> String? in
+                let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                return (object?["text"] as? String)?.hasPrefix("Vault: \"my mail\"") == true ? object?["ciphertext"] as? String : nil
+            }
+            #expect(try bob.decrypt(shares, from: alice).status == 0)
+            let kept = try bob.expect(["log", "show", "1"]).lines
+            #expect(kept.last?.hasPrefix("  note: A vault item shared by alice") == true, "\(kept)")
+            let again = try alice.run(["vault", "revoke", "my bank", "bob"])
+            #expect(again.status == 65 && again.stderr.contains("`smsgw vault shares 'my bank'` lists its holders"), "\(again.stderr)")
+            let otp = try alice.expect(["otp", "add", "my site", "--generate"]).stderr
+            #expect(otp.contains("`smsgw otp uri 'my site'`"), "\(otp)")
         }
     }
 }

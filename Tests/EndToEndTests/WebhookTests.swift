@@ -138,4 +138,20 @@ struct WebhookTests {
             #expect(!daemon.lines.joined().contains("MfKQ9r8G"))
         }
     }
+
+    @Test("webhook list with a running daemon that has no endpoint says whose configuration that is, not this command's")
+    func noEndpointInTheDaemon() async throws {
+        try await withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            let file = root.appendingPathComponent("smsgw.toml")
+            let table = "[[webhook]]\nurl = \"http://127.0.0.1:9/hook\"\nsecret = \"\(Self.secret)\"\n"
+            try table.write(to: file, atomically: true, encoding: .utf8)
+            #expect(try alice.expect(["webhook", "list", "--config", file.path]).stdout.contains("http://127.0.0.1:9/hook"))
+            let daemon = try await ServeProcess.simulated(alice, in: root)
+            // The file given is not the daemon's: the daemon's (none) counts, and the sentence says so.
+            let listed = try alice.expect(["webhook", "list", "--config", file.path])
+            #expect(listed.stdout.isEmpty && listed.stderr.contains("The running daemon has no webhook configured"), "\(listed.stderr)")
+            #expect(try await daemon.stop() == 0)
+        }
+    }
 }

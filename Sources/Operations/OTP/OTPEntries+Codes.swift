@@ -13,20 +13,30 @@ extension OTPEntries {
     ///   ``OTPEntryError/invalid(_:)`` for a time TOTP cannot use; the store's
     ///   ``StoreError/notFound(_:)``.
     public static func code(named name: String, in store: UnlockedStore, at time: Date?, now: Date) throws -> String {
+        try currentCode(named: name, in: store, at: time, now: now).code
+    }
+
+    /// ``code(named:in:at:now:)`` with how many more seconds a TOTP code stays valid at `time`
+    /// (default `now`), as `vault code` tells; nil for an HOTP code, valid until it is used.
+    public static func currentCode(named name: String, in store: UnlockedStore, at time: Date?, now: Date) throws -> (
+        code: String, validFor: Int64?
+    ) {
         try requireUserName(name)
         return try store.write { tx in
             let entry = try tx.otpEntry(named: name)
             var enrolment = try enrolment(of: entry)
             let uri = try enrolment.uri()
             if let totp = uri.totp {
-                return try OTPEntryError.mapping { try totp.code(at: TOTP.unixTime(time ?? now)) }
+                let moment = TOTP.unixTime(time ?? now)
+                let code = try OTPEntryError.mapping { try totp.code(at: moment) }
+                return (code, totp.period - (moment - totp.startTime) % totp.period)
             }
             if time != nil { throw OTPEntryError.timeForCounterEntry(entry.name) }
             let counter = enrolment.counter ?? 0
             guard counter < .max else { throw OTPEntryError.counterExhausted(entry.name) }
             enrolment.counter = counter + 1
             try tx.updateOTPEntry(named: entry.name, secret: enrolment.encoded())
-            return uri.hotp.code(counter: counter)
+            return (uri.hotp.code(counter: counter), nil)
         }
     }
 

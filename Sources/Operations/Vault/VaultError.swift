@@ -17,6 +17,8 @@ public enum VaultError: Error, Sendable, Hashable {
     case generator(String)
     /// A received copy's permission does not allow this; the sentence says what it allows.
     case notPermitted(String)
+    /// The item (its title) is not shared with the contact (its name), or no longer.
+    case notShared(title: String, contact: String)
 }
 
 extension VaultError: CategorizedError {
@@ -24,7 +26,7 @@ extension VaultError: CategorizedError {
         switch self {
         case .notFound, .noTOTP: .notFound
         case .titleTaken: .conflict
-        case .invalid, .generator: .invalidInput
+        case .invalid, .generator, .notShared: .invalidInput
         case .notPermitted: .conflict
         case .unreadable: .corrupted
         }
@@ -34,6 +36,8 @@ extension VaultError: CategorizedError {
         switch self {
         case .notFound(let title):
             "No vault item is titled \"\(title)\"; check the title against the list of items."
+        case .notShared(let title, let contact):
+            "\"\(title)\" is not shared with \(contact), or no longer; only a share that holds can be revoked."
         case .titleTaken(let title):
             "A vault item titled \"\(title)\" already exists; choose another title or edit that item."
         case .invalid(let sentence), .generator(let sentence), .notPermitted(let sentence):

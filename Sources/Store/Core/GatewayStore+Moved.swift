@@ -48,7 +48,7 @@ extension GatewayStore {
                 String(line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(movedRecordLimit))
             } ?? "Moved."
         throw .configuration(
-            "The SQLite store in \(directory.path) is an old copy: \(record) Open the store it was moved to (the [store] table of the configuration, or the SMSGW_STORE_ variables); sending from the old copy would step keys the new store has already used. To use the old copy anyway, remove \(path)."
+            "The SQLite store in \(directory.path) is an old copy: \(record) Open the store it was moved to: name the configuration file whose [store] table points there in SMSGW_CONFIG (or set the SMSGW_STORE_ variables); sending from the old copy would step keys the new store has already used. To use the old copy anyway, remove \(path)."
         )
     }
 }

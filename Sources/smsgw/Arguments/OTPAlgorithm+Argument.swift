@@ -13,4 +13,8 @@ extension OTPAlgorithm: ExpressibleByArgument {
     public static var allValueStrings: [String] { allCases.map { $0.rawValue.lowercased() } }
 
     public var defaultValueDescription: String { rawValue.lowercased() }
+
+    /// None: the option's help names the three, and argument-parser would otherwise list each
+    /// name again under it with an empty description (its raw value differs from its spelling).
+    public static var allValueDescriptions: [String: String] { [:] }
 }

@@ -30,8 +30,8 @@ extension APICommand.Token {
             abstract: "Make a token and print it once; only a hash of it is stored.",
             discussion: """
                 Scopes: send (queue messages), read (messages, contacts, status, events, metrics), \
-                admin (resyncs, and everything read and send allow). Requests carry it as \
-                Authorization: Bearer TOKEN.
+                admin (resyncs, and everything read and send allow), metrics (GET /metrics alone, for a \
+                Prometheus scraper that reads no message). Requests carry it as Authorization: Bearer TOKEN.
                 """
         )
 

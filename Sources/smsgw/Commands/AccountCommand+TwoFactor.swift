@@ -38,6 +38,12 @@ extension AccountCommand.TwoFactor {
             let store = try StoreAccess.unlock(global)
             try TwoFactorLogin.requireOff(store)
             let given = try secret.map { try SecretInput.read($0, what: "secret", prompt: "Base32 secret: ") }
+            // The secret is shown once: not when the code that confirms it cannot be asked for.
+            guard LoginCode.isAvailable() else {
+                throw CLIError(
+                    "There is no terminal to ask for the authenticator app's first code, so two-factor login stays off; run this on a terminal, or pipe the secret in with `--secret -` and set \(LoginCode.variable) to its current code.",
+                    status: .authentication)
+            }
             var rng = SystemRandomNumberGenerator()
             let proposal = try TwoFactorLogin.propose(for: store, secret: given, using: &rng)
             Output.line("Add this to your authenticator app (it is shown once):")

@@ -8,7 +8,7 @@ import TerminalIO
 struct AccountCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "account",
-        abstract: "Change the passphrase or username, or delete the account.",
+        abstract: "Change the passphrase or username, turn two-factor login on or off, or delete the account.",
         subcommands: [Passwd.self, Rename.self, Delete.self, TwoFactor.self]
     )
 }

@@ -17,7 +17,10 @@ struct LogPruneCommand: ParsableCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    @Option(help: "Delete messages logged more than this many days ago (0 deletes every message not waiting to be sent).")
+    @Option(
+        help: ArgumentHelp(
+            "Delete messages logged more than this many days ago (0 deletes every message not waiting to be sent).",
+            valueName: "days"))
     var olderThan: RetentionAge
 
     func run() throws {

@@ -10,8 +10,8 @@ struct LogShowCommand: ParsableCommand {
         abstract: "Show one message and every status it took (queued, sent, delivered, …).",
         discussion: """
             The message as `smsgw log` prints it, then one line per status it took (seq, time, status), \
-            then its error (why it failed) when it has a text too. --json (an option of `smsgw log`) adds \
-            "history". Exits 66 for an unknown id.
+            then its error (why it failed; for a typed message, a note on what was done with it) when it \
+            has a text too. --json (an option of `smsgw log`) adds "history". Exits 66 for an unknown id.
             """
     )
 
@@ -36,7 +36,9 @@ struct LogShowCommand: ParsableCommand {
         }
         // The line above shows the text; why it failed would be nowhere else.
         if let error = history.message.error, history.message.text != nil {
-            Output.line("  error: \(TerminalText.escaped(error))")
+            // A typed message's is a note on what was done with it (a vault share kept), not a failure.
+            let label = history.message.status == .typed ? "note" : "error"
+            Output.line("  \(label): \(TerminalText.escaped(error))")
         }
     }
 }

@@ -94,7 +94,8 @@ extension OTPCommand {
                 Output.line(added.uri.string)
                 if qr { try QRDrawing.print(added.uri, invert: true) }
                 Output.diagnostic(
-                    "Added \"\(name)\"; the URI above holds the secret and is not shown again unless you run `smsgw otp uri \(name)`.")
+                    "Added \"\(name)\"; the URI above holds the secret and is not shown again unless you run `smsgw otp uri \(Shell.quote(name))`."
+                )
             } else {
                 let timing = added.summary.period.map { "TOTP every \($0) s" } ?? "HOTP from counter \(added.summary.counter ?? 0)"
                 Output.line("Added \"\(name)\" (\(timing), \(added.uri.algorithm), \(added.uri.digits) digits).")

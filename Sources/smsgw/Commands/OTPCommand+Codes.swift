@@ -9,7 +9,10 @@ extension OTPCommand {
         static let configuration = CommandConfiguration(
             commandName: "code",
             abstract: "Print the current code (HOTP: the next one; the counter moves on).",
-            discussion: "An HOTP code is taken and its counter advanced in one transaction, so no code is printed twice."
+            discussion: """
+                An HOTP code is taken and its counter advanced in one transaction, so no code is printed twice. \
+                For a TOTP code of now, stderr says how many more seconds it stays valid.
+                """
         )
 
         @OptionGroup(title: "Global options") var global: GlobalOptions
@@ -23,7 +26,10 @@ extension OTPCommand {
         func run() throws {
             try OTPEntries.requireUserName(name)
             let store = try StoreAccess.unlock(global)
-            Output.line(try OTPEntries.code(named: name, in: store, at: at.map(OTPCommand.date), now: Date()))
+            let current = try OTPEntries.currentCode(named: name, in: store, at: at.map(OTPCommand.date), now: Date())
+            Output.line(current.code)
+            // As `vault code` tells it; not for a code asked for at another time.
+            if at == nil, let seconds = current.validFor { Output.diagnostic("valid for \(seconds) more seconds.") }
         }
     }
 

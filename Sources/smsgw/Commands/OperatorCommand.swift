@@ -69,7 +69,7 @@ extension OperatorCommand {
                 let fields = [
                     entry.name, entry.role.rawValue, entry.twoFactor ? "2fa" : "-",
                     entry.lastLoginAt.map { "last login \(Output.timestamp($0))" } ?? "never logged in",
-                    entry.lockedUntil.map { "locked until \(Output.timestamp($0))" } ?? "",
+                    entry.lockedUntil.map { "locked until \(Output.timestamp($0))" } ?? "-",
                 ]
                 Output.line(fields.map(TerminalText.escaped).joined(separator: "\t"))
             }
@@ -107,7 +107,7 @@ extension OperatorCommand {
         func run() throws {
             let store = try StoreAccess.unlock(global)
             let changed = try Operators.setRole(name, to: role, by: .commandLine, in: store, now: Date())
-            Output.line(TerminalText.escaped("\(changed.name) is now \(changed.role == .admin ? "an" : "a") \(changed.role)."))
+            Output.line(TerminalText.escaped("\(changed.name) is now \(changed.role == .viewer ? "a" : "an") \(changed.role)."))
         }
     }
 

@@ -44,10 +44,13 @@ extension VaultCommand {
             let lost = try VaultSharing.revoke(title, from: contact, store: try StoreAccess.unlock(global), now: Date(), using: &rng)
             Daemon.wake(in: global.dataDirectory)
             let names = lost.map { TerminalText.escaped($0) }.joined(separator: ", ")
-            Output.line("Queued the revocation; the copies of \(names) will be deleted when their gateways receive it.")
+            Output.line(
+                lost.count == 1
+                    ? "Queued the revocation; \(names)'s copy will be deleted when \(names)'s gateway receives it."
+                    : "Queued the revocation; the copies of \(names) will be deleted when their gateways receive it.")
             Output.line(
                 "A holder who could use the password may have kept it: the item is marked exposed. "
-                    + "`smsgw vault rotate \(title)` makes a new password and sends it to the remaining holders; then change it at the website."
+                    + "`smsgw vault rotate \(Shell.quote(title))` makes a new password and sends it to the remaining holders; then change it at the website."
             )
         }
     }

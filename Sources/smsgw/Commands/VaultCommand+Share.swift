@@ -40,14 +40,22 @@ extension VaultCommand {
             let now = Date()
             let expiresAt = try expires.map { try ShareExpiry.parse($0, now: now) }
             var rng = SystemRandomNumberGenerator()
+            let store = try StoreAccess.unlock(global)
             let holder = try VaultSharing.share(
-                title, with: contact, permission: SharePermission(name: permission)!, expiresAt: expiresAt,
-                store: try StoreAccess.unlock(global), now: now, using: &rng)
+                title, with: contact, permission: SharePermission(name: permission)!, expiresAt: expiresAt, store: store, now: now,
+                using: &rng)
             Daemon.wake(in: global.dataDirectory)
             let until = holder.expiresAt.map { ", until \(Output.timestamp($0))" } ?? ""
+            // Without acknowledgements the share never shows as acknowledged (nor held): say why.
+            let acknowledged = (try? Contacts.contact(named: holder.holder, store: store).acknowledgements) ?? true
+            let next =
+                acknowledged
+                ? "`smsgw vault shares \(Shell.quote(title))` shows when it is acknowledged."
+                : "Acknowledgements are off for \(holder.holder), so `smsgw vault shares` will show it as sending, never acknowledged; "
+                    + "turn them on at both ends with `smsgw contact edit \(Shell.quote(holder.holder)) --acks on`."
             Output.line(
-                "Queued \"\(TerminalText.escaped(title))\" for \(TerminalText.escaped(holder.holder)) (\(holder.permission)\(until)); "
-                    + "the daemon sends it. `smsgw vault shares \(title)` shows when it is acknowledged.")
+                TerminalText.escaped(
+                    "Queued \"\(title)\" for \(holder.holder) (\(holder.permission)\(until)); the daemon sends it. " + next))
         }
     }
 

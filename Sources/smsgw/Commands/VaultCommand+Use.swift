@@ -75,19 +75,22 @@ extension VaultCommand {
 
         func run() throws {
             let name = URL(fileURLWithPath: command[0]).lastPathComponent
+            // The command gets the item, never the account's passphrase from smsgw's own environment.
+            var environment = ChildEnvironment.make()
+            // Found before the item is used, so a mistyped command is not logged as run.
+            guard let executable = ExecutableSearch.find(command[0], path: environment["PATH"]) else { throw Self.notStarted(name) }
             let item = try Vault.use(titled: title, for: .exec(command: name), in: try StoreAccess.unlock(global), now: Date())
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["--"] + command
-            // The command gets the item, never the account's passphrase from smsgw's own environment.
-            var environment = ChildEnvironment.make(adding: ["SMSGW_VAULT_USERNAME": item.username ?? ""])
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = Array(command.dropFirst())
+            environment["SMSGW_VAULT_USERNAME"] = item.username ?? ""
             let input = Pipe()
             if stdin { process.standardInput = input } else { environment[env] = item.password }
             process.environment = environment
             do {
                 try process.run()
             } catch {
-                throw CLIError("The command \(name) could not be started; check its name and PATH.", status: .unavailable)
+                throw Self.notStarted(name)
             }
             if stdin {
                 input.fileHandleForWriting.write(Data((item.password + "\n").utf8))
@@ -95,6 +98,11 @@ extension VaultCommand {
             }
             process.waitUntilExit()
             throw ExitCode(process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus)
+        }
+
+        /// The command cannot be run: not found, or not an executable file.
+        static func notStarted(_ name: String) -> CLIError {
+            CLIError("The command \(name) could not be started; check its name and PATH.", status: .unavailable)
         }
     }
 

@@ -46,7 +46,13 @@ struct WebhookListCommand: ParsableCommand {
                 if let reason = status.disabledReason { Output.line("\t\(reason)") }
             }
         }
-        if statuses.isEmpty && !json { Output.diagnostic("No webhook is configured; add a [[webhook]] table (see docs/OPERATIONS.md).") }
+        if statuses.isEmpty && !json {
+            // A running daemon answered: its configuration is the one that counts, read when it started.
+            Output.diagnostic(
+                Daemon.state(in: options.dataDirectory).running
+                    ? "The running daemon has no webhook configured; add a [[webhook]] table to its configuration (see docs/OPERATIONS.md) and restart it: it reads the file when it starts."
+                    : "No webhook is configured; add a [[webhook]] table (see docs/OPERATIONS.md).")
+        }
     }
 
     /// Which configuration "configured" was judged by.

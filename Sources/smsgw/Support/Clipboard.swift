@@ -16,10 +16,7 @@ struct Clipboard {
 
     /// The clipboard of this session, or nil when neither tool (or no display) is there.
     static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> Clipboard? {
-        let path = environment["PATH"] ?? "/usr/bin:/bin"
-        func find(_ tool: String) -> String? {
-            path.split(separator: ":").map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-        }
+        func find(_ tool: String) -> String? { ExecutableSearch.find(tool, path: environment["PATH"]) }
         if environment["WAYLAND_DISPLAY"] != nil, let copy = find("wl-copy"), let paste = find("wl-paste") {
             return Clipboard(copy: [copy], paste: [paste, "--no-newline"], clear: [copy, "--clear"], name: "wl-copy")
         }

@@ -26,6 +26,8 @@ enum ErrorHint {
             "\(character) is a typographic quote that an app's smart punctuation put for ' or \": copy the SMS again from where it arrived, with smart punctuation off."
         case CipherError.textTooLong(let septets, _) where septets <= LongText.capacity(parts: TextPart.maxCount):
             "`--max-parts \((2...TextPart.maxCount).first { LongText.capacity(parts: $0) >= septets } ?? TextPart.maxCount)` lets it go as that many SMS (at most \(TextPart.maxCount))."
+        case VaultError.notShared(let title, _):
+            "`smsgw vault shares \(Shell.quote(title))` lists its holders."
         case VaultError.noTOTP(let title):
             "Add it with `smsgw vault edit \(Shell.quote(title)) --totp -` (the URI is asked for, masked)."
         case MessageError.severalMessages:

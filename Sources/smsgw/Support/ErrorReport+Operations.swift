@@ -32,15 +32,19 @@ extension ErrorReport {
         case OTPEntryError.timeForCounterEntry(let name):
             "\"\(name)\" is an HOTP entry, whose codes follow a counter; leave out --at."
         case OTPEntryError.unreadable(let name):
-            "The OTP entry \"\(name)\" cannot be read; remove it with `smsgw otp remove \(name)` and add it again."
+            "The OTP entry \"\(name)\" cannot be read; remove it with `smsgw otp remove \(Shell.quote(name))` and add it again."
         case OTPEntryError.stateUnreadable(let name):
-            "The verification state of \"\(name)\" cannot be read; remove the entry with `smsgw otp remove \(name)` and add it again."
+            "The verification state of \"\(name)\" cannot be read; remove the entry with `smsgw otp remove \(Shell.quote(name))` and add it again."
         case OperatorError.notFound(let name):
             "No operator is named \"\(name)\"; see them with `smsgw operator list`."
+        case VaultError.notFound(let title):
+            "No vault item is titled \"\(title)\"; see the titles with `smsgw vault list`."
+        case APITokenError.notFound(let name):
+            "No API token is named \"\(name)\"; see them with `smsgw api token list`."
         case OperatorError.lastAdmin(let name):
             "\(name) is the last admin; make another operator an admin first (`smsgw operator role NAME admin`)."
         case OperatorError.twoFactorAlreadyOn(let name):
-            "\(name) already has two-factor login on; turn it off with `smsgw operator 2fa disable \(name)` first."
+            "\(name) already has two-factor login on; turn it off with `smsgw operator 2fa disable \(Shell.quote(name))` first."
         case MaintenanceError.unreadableStore(let path, let reason):
             "The store \(path) cannot be read (\(reason)), so it cannot be kept as a complete copy; nothing was changed. To replace it anyway, run the restore again with --replace-unreadable: the store is then kept aside byte for byte (with its -wal and -shm)."
         case MaintenanceError.noDatabase(let path):

@@ -63,6 +63,8 @@ struct VaultSharingChangeTests {
         try gateways.deliver(from: "alice", at: start + 12)
         #expect(try password(gateways, "dave", at: start + 13) == "bobs-Pässword")
         #expect(try Vault.log(titled: "Mail", in: gateways["alice"]).map(\.kind).contains(.changed))
+        let notes = try MessageLog.recent(limit: 50, store: gateways["alice"]).messages.compactMap(\.error)
+        #expect(notes.contains("A new password from bob; kept and pushed to 1 other holder."), "\(notes)")
     }
 
     @Test("An update from a contact that did not share the copy, and a change from a use holder, are refused and logged")
@@ -113,6 +115,8 @@ struct VaultSharingChangeTests {
         try VaultSharing.revoke("Mail", from: "bob", store: gateways["alice"], now: start + 10, using: &rng)
         let rotated = try VaultSharing.rotate("Mail", store: gateways["alice"], now: start + 11, using: &rng)
         #expect(rotated.holders == 1 && rotated.password.bits >= 100)
+        let updated = try #require(try Vault.log(titled: "Mail", in: gateways["alice"]).last)
+        #expect(updated.kind == .updated && updated.detail == "1 holder", "\(updated)")
         try gateways.deliver(from: "alice", at: start + 12)
         #expect(try password(gateways, "dave", at: start + 13) == rotated.password.password)
         #expect(try password(gateways, "bob", at: start + 13) == nil)

@@ -49,6 +49,9 @@ struct VaultSharingTests {
         let export = try Vault.export(format: .bitwardenJSON, from: bob, now: start + 2)
         #expect(!String(decoding: export, as: UTF8.self).contains("s3cret"))
         #expect(try Vault.log(titled: "Mail", in: bob).map(\.kind).contains(.received))
+        // The holder's message log names the share once: "Vault share 1a2b3c4d, part 1 of 1."
+        let row = try #require(try MessageLog.recent(limit: 10, store: bob).messages.first { $0.status == .typed })
+        #expect(row.text?.range(of: #"^Vault share [0-9a-f]+, part 1 of 1\.$"#, options: .regularExpression) != nil, "\(row)")
 
         #expect(try VaultSharing.shares(of: "Mail", in: gateways["alice"]).map(\.acknowledged) == [false])
         try gateways.acknowledge(from: "bob", at: start + 3)

@@ -18,7 +18,7 @@ extension VaultSharing {
             let item = try Vault.find(title, in: Vault.items(in: tx))
             guard let received = item.received else {
                 let count = try push(item, except: nil, in: tx, now: now, using: &rng)
-                try Vault.record(.updated, item, detail: "\(count) holders", in: tx, now: now)
+                try Vault.record(.updated, item, detail: holdersDetail(count), in: tx, now: now)
                 return count
             }
             guard received.permission == .useChangeAndShare else {
@@ -32,6 +32,9 @@ extension VaultSharing {
             return 1
         }
     }
+
+    /// The detail of an `updated` event: how many holders the password went to.
+    static func holdersDetail(_ count: Int) -> String { count == 1 ? "1 holder" : "\(count) holders" }
 
     /// Sends `item`'s password (kind 4) to every direct holder that still has a copy, but
     /// `except`; returns how many.
@@ -76,7 +79,7 @@ extension VaultSharing {
         try tx.updateVaultItem(item.id, body: try item.encoded())
         try Vault.record(.changed, item, detail: contact.name, in: tx, now: now)
         let pushed = try push(item, except: kind == .change ? contact.id : nil, in: tx, now: now, using: &rng)
-        return "A new password from \(contact.name); kept and pushed to \(pushed) other holders."
+        return "A new password from \(contact.name); kept and pushed to \(pushed) other holder\(pushed == 1 ? "" : "s")."
     }
 
     /// A level-1 holder's report that it shared onward: listed among the owner's holders.

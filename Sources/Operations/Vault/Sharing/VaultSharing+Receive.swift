@@ -17,10 +17,10 @@ extension VaultSharing {
         let note: String
         switch message {
         case .part(let part):
-            text = "Vault \(part.kind) \(Self.name(part.share)), part \(part.index) of \(part.count)."
+            text = "\(Self.described(part.kind, part.share)), part \(part.index) of \(part.count)."
             note = try receive(part, from: contact, in: tx, now: now)
         case .notice(let notice):
-            text = "Vault \(notice.kind) \(Self.name(notice.share))."
+            text = "\(Self.described(notice.kind, notice.share))."
             note = try receive(notice, from: contact, in: tx, now: now)
         }
         let id = try tx.appendLog(
@@ -32,6 +32,12 @@ extension VaultSharing {
 
     /// A share's identifier as the log shows it.
     static func name(_ share: UInt32) -> String { "share " + String(share, radix: 16) }
+
+    /// What a vault message is, as its log row's text says: "Vault share 4e6a60be" for a share
+    /// (not "Vault share share …"), "Vault update for share 4e6a60be" for the others.
+    static func described(_ kind: VaultMessage.Kind, _ share: UInt32) -> String {
+        kind == .share ? "Vault \(name(share))" : "Vault \(kind) for \(name(share))"
+    }
 
     /// Keeps a part until its record is whole, then applies the record.
     private static func receive(_ part: VaultPart, from contact: Contact, in tx: StoreTransaction, now: Date) throws -> String {

@@ -22,7 +22,7 @@ extension VaultSharing {
                 item.shares[$0].holderID == contact.id && item.shares[$0].via == nil && item.shares[$0].isLive
             }
             guard !direct.isEmpty else {
-                throw VaultError.invalid("\"\(item.title)\" is not shared with \(contact.name); `vault shares` lists its holders.")
+                throw VaultError.notShared(title: item.title, contact: contact.name)
             }
             var lost: [String] = []
             for index in direct {
@@ -65,7 +65,7 @@ extension VaultSharing {
             try tx.updateVaultItem(item.id, body: try item.encoded())
             try Vault.record(.passwordChanged, item, detail: "rotated", in: tx, now: now)
             let holders = try push(item, except: nil, in: tx, now: now, using: &rng)
-            try Vault.record(.updated, item, detail: "\(holders) holders", in: tx, now: now)
+            try Vault.record(.updated, item, detail: holdersDetail(holders), in: tx, now: now)
             return (generated, holders)
         }
     }
