@@ -107,12 +107,13 @@ public final class PostgresCluster: Sendable {
     }
 
     /// Runs `sql` with psql on the server at `port` (this cluster's unless given), as the
-    /// superuser on the socket, and returns its rows, one a line, columns separated by `|`.
+    /// superuser on the socket, in `database` (the cluster's own unless given), and returns its
+    /// rows, one a line, columns separated by `|`.
     @discardableResult
-    public func psql(_ sql: String, port: Int? = nil) throws(PostgresUnavailable) -> [String] {
+    public func psql(_ sql: String, port: Int? = nil, database: String? = nil) throws(PostgresUnavailable) -> [String] {
         try run([
             binaries.appendingPathComponent("psql").path, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
-            "--host=\(socketDirectory)", "--port=\(port ?? self.port)", "--username=\(user)", "--dbname=\(database)",
+            "--host=\(socketDirectory)", "--port=\(port ?? self.port)", "--username=\(user)", "--dbname=\(database ?? self.database)",
             "--command=\(sql)",
         ]).split(separator: "\n").map(String.init)
     }

@@ -159,6 +159,7 @@ public final class GatewayStore: Sendable {
         try FilePermissions.prepareDirectory(directory, logger: logger)
         let pool = PostgresPool(try address.connectionConfiguration(), logger: logger)
         try PostgresSchema.migrate(pool, logger: logger)
+        try refuseIfMoved(pool, address: address)
         logger.debug("Opened the gateway database.", metadata: [StoreLog.backend: "postgresql", StoreLog.path: "\(address)"])
         return GatewayStore(
             directory: directory, databaseURL: directory.appendingPathComponent(databaseFileName, isDirectory: false),

@@ -23,7 +23,7 @@ enum StoreCatalog {
                 WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name
                 """
             }
-        let bookkeeping: Set = ["grdb_migrations", PostgresSchema.migrationsTable, progressTable]
+        let bookkeeping: Set = ["grdb_migrations", PostgresSchema.migrationsTable, progressTable, GatewayStore.movedTable]
         return try db.values(String.self, sql: sql).filter { !bookkeeping.contains($0) }
     }
 

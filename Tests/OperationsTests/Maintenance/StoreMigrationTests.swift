@@ -53,6 +53,29 @@ struct StoreMigrationTests {
         }
     }
 
+    /// Migrating back from PostgreSQL leaves the database as it was, with its key states at the
+    /// copy: a node or command opening it later would step ratchets the new store steps too.
+    @Test("After a verified copy the old PostgreSQL store is refused, saying where it went; dropping the record opens it again")
+    func oldPostgresCopyRefused() throws {
+        try TestStore.withAccount(on: .postgresql) { location, _, unlocked in
+            try TestStore.withDirectory { other in
+                let target = try GatewayStore.open(directory: other.url, logger: TestStore.logger)
+                let report = try StoreMigration.copy(from: unlocked, to: target) { _ in }
+                #expect(report.tables.allSatisfy { $0.matches } && !report.tables.contains { $0.table == "store_moved" })
+                #expect {
+                    _ = try location.open()
+                } throws: { error in
+                    guard case StoreError.configuration(let sentence) = error else { return false }
+                    return sentence.contains("is an old copy") && sentence.contains(target.location) && sentence.contains("store_moved")
+                }
+                #expect(try GatewayStore.open(directory: other.url, logger: TestStore.logger).accountExists)
+                let address = try #require(location.address)
+                try PostgresCluster.shared.get().psql("DROP TABLE store_moved", database: address.database)
+                #expect(try location.open().accountExists)
+            }
+        }
+    }
+
     @Test("A store is never copied onto itself")
     func notOntoItself() throws {
         try TestStore.withAccount { directory, _, unlocked in
