@@ -42,7 +42,8 @@ extension GatewayStore {
                 "The store was copied, but the old PostgreSQL store \(address) could not record it (\(error)); keep every node and command off it until their configuration names the new one."
             )
         }
-        logger.notice("Recorded that the PostgreSQL store was moved; it is an old copy from now on.", metadata: [StoreLog.path: "\(address)"])
+        logger.notice(
+            "Recorded that the PostgreSQL store was moved; it is an old copy from now on.", metadata: [StoreLog.path: "\(address)"])
     }
 
     /// Refuses the PostgreSQL store `pool` reaches when a copy moved it (``movedTable`` holds a record).
