@@ -82,6 +82,23 @@ struct CommandLineTests {
         }
     }
 
+    /// `log` parses its listing's options wherever they stand, so a subcommand's line could carry
+    /// them: they were taken and ignored (`log prune --json` printed plain text).
+    @Test("The listing's options on a log subcommand's line are refused, naming them; log show keeps --json")
+    func listingOptionsOnSubcommands() throws {
+        try withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            let prune = try alice.run(["log", "prune", "--older-than", "30", "--json"])
+            #expect(prune.status == 64 && prune.stderr.contains("`smsgw log prune` takes no --json"), "\(prune.stderr)")
+            let retry = try alice.run(["log", "--state", "failed", "--limit", "5", "retry", "3"])
+            #expect(retry.status == 64 && retry.stderr.contains("takes no --state, --limit: those options"), "\(retry.stderr)")
+            #expect(try alice.run(["log", "checked", "--all", "--follow"]).status == 64)
+            let show = try alice.run(["log", "show", "1", "--json"])
+            #expect(show.status == 66, "show honours --json and reaches the store: \(show.stderr)")
+            #expect(try alice.run(["log", "prune", "--older-than", "30"]).status == 0)
+        }
+    }
+
     @Test("contact list, contact show and status print one contact shape with the documented keys")
     func oneContactShape() throws {
         try withTemporaryDirectory { root in

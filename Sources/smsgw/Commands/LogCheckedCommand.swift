@@ -14,6 +14,9 @@ struct LogCheckedCommand: ParsableCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
+    // The listing's options belong to `log`, which parses them wherever they stand.
+    @ParentCommand var log: LogCommand
+
     @Argument(help: "The message id (the first field of `smsgw log`).")
     var id: Int64?
 
@@ -21,6 +24,7 @@ struct LogCheckedCommand: ParsableCommand {
     var all = false
 
     func validate() throws {
+        try log.refuseListingOptions(in: "checked")
         if all, id != nil { throw ValidationError("Give either a message id or --all, not both.") }
         if !all, id == nil { throw ValidationError("Give a message id, or --all for every SMS counted as unconfirmed now.") }
     }

@@ -32,8 +32,8 @@ struct LogCommand: AsyncParsableCommand {
     @Option(help: "Only messages now in this status; following, the changes that put a message in it.")
     var state: MessageStatus?
 
-    @Option(help: "At most this many of the newest messages (without --since).")
-    var limit: Int = 100
+    @Option(help: "At most this many of the newest messages (without --since; default 100).")
+    var limit: Int?
 
     @Flag(name: [.customShort("f"), .long], help: "Keep printing changes as they are committed, until interrupted.")
     var follow = false
@@ -44,7 +44,7 @@ struct LogCommand: AsyncParsableCommand {
     var since: Int64?
 
     func validate() throws {
-        guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
         if let since, since < 0 { throw ValidationError("--since takes a `seq` from `smsgw log --json`, 0 or more.") }
     }
 
@@ -55,7 +55,7 @@ struct LogCommand: AsyncParsableCommand {
             cursor = since
         } else {
             // The listing and the cursor come from one snapshot: nothing between them is lost or repeated.
-            let listing = try MessageLog.recent(contact: contact, direction: direction, status: state, limit: limit, store: store)
+            let listing = try MessageLog.recent(contact: contact, direction: direction, status: state, limit: limit ?? 100, store: store)
             for message in listing.messages { try show(message, change: nil) }
             cursor = listing.cursor
             guard follow else { return }

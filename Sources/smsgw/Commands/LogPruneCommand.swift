@@ -17,11 +17,18 @@ struct LogPruneCommand: ParsableCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
+    // The listing's options belong to `log`, which parses them wherever they stand.
+    @ParentCommand var log: LogCommand
+
     @Option(
         help: ArgumentHelp(
             "Delete messages logged more than this many days ago (0 deletes every message not waiting to be sent).",
             valueName: "days"))
     var olderThan: RetentionAge
+
+    func validate() throws {
+        try log.refuseListingOptions(in: "prune")
+    }
 
     func run() throws {
         let outcome = try LogRetention.prune(try StoreAccess.unlock(global), olderThanDays: olderThan.days, now: Date())

@@ -13,8 +13,15 @@ struct LogRetryCommand: ParsableCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
+    // The listing's options belong to `log`, which parses them wherever they stand.
+    @ParentCommand var log: LogCommand
+
     @Argument(help: "The message id (the first field of `smsgw log`).")
     var id: Int64
+
+    func validate() throws {
+        try log.refuseListingOptions(in: "retry")
+    }
 
     func run() throws {
         let store = try StoreAccess.unlock(global)

@@ -23,6 +23,10 @@ struct LogShowCommand: ParsableCommand {
     // `--json` belongs to `log` too, which parses it first wherever it stands on the line.
     @ParentCommand var log: LogCommand
 
+    func validate() throws {
+        try log.refuseListingOptions(in: "show", json: true)
+    }
+
     func run() throws {
         let store = try StoreAccess.unlock(global)
         let history = try MessageLog.message(id: id, store: store)
