@@ -82,6 +82,25 @@ struct CommandLineTests {
         }
     }
 
+    /// `status --config node.toml` reads the node that `serve --config node.toml` runs; it read
+    /// only the file's `[backup]` and looked in the default data directory.
+    @Test("status --config FILE reads the store of the file's data_dir; --data-dir still wins")
+    func statusReadsTheConfiguredNode() throws {
+        try withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            try alice.expect(["contact", "add", "bob", "--number", "+447700900123"])
+            let file = root.appendingPathComponent("node.toml")
+            try Data("data_dir = \"\(alice.dataDir.path)\"\n".utf8).write(to: file)
+            let elsewhere = root.appendingPathComponent("elsewhere")
+            let configured = try SMSGWBinary.run(
+                ["status", "--config", file.path], environment: alice.environment.merging(["HOME": elsewhere.path]) { $1 },
+                removing: ["SMSGW_DATA_DIR", "XDG_DATA_HOME"])
+            #expect(configured.status == 0 && configured.stdout.contains("bob: +447700900123"), "\(configured.stderr)")
+            let overridden = try alice.run(["status", "--config", file.path, "--data-dir", elsewhere.path])
+            #expect(overridden.status == 66, "--data-dir names an empty directory: \(overridden.stderr)")
+        }
+    }
+
     /// `log` parses its listing's options wherever they stand, so a subcommand's line could carry
     /// them: they were taken and ignored (`log prune --json` printed plain text).
     @Test("The listing's options on a log subcommand's line are refused, naming them; log show keeps --json")

@@ -14,8 +14,9 @@ struct StatusCommand: ParsableCommand {
             While a daemon runs, everything comes from it over DATA_DIR/smsgw.serve.sock, without the \
             passphrase; otherwise the store is unlocked and modems are shown as the daemon last recorded \
             them, and [backup] (--config FILE, env SMSGW_CONFIG, SMSGW_BACKUP_*) as its directory holds \
-            them. Exits 0 once it has the status. --json: one object, each contact as in `contact show \
-            --json`. See docs/CLI.md.
+            them. --config FILE also names the node as `serve --config FILE` does: its data_dir and \
+            [store]. Exits 0 once it has the status. --json: one object, each contact as in `contact \
+            show --json`. See docs/CLI.md.
             """
     )
 
@@ -26,7 +27,7 @@ struct StatusCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let status = try Self.current(global, configuration: configFile.configurationFile)
+        let status = try Self.current(global, configuration: configFile.configurationFile, explicit: configFile.config?.isEmpty == false)
         if json {
             Output.line(try Output.json(status))
             return
@@ -36,11 +37,22 @@ struct StatusCommand: ParsableCommand {
     }
 
     /// The running daemon's status over its socket (no passphrase), else the store's after an
-    /// unlock with the backups of `configuration`'s `[backup]`.
-    static func current(_ options: GlobalOptions, configuration: URL?) throws -> GatewayStatus {
-        try GatewayStatus.current(
+    /// unlock with the backups of `configuration`'s `[backup]`. A file given as `--config`
+    /// (`explicit`) names the node as `serve --config` reads it: its `data_dir` (/var/lib/smsgw
+    /// when it sets none, unless --data-dir or SMSGW_DATA_DIR say otherwise) and its `[store]`.
+    static func current(_ options: GlobalOptions, configuration: URL?, explicit: Bool) throws -> GatewayStatus {
+        var options = options
+        var settings: StoreSettings?
+        if let configuration, explicit {
+            let node = try GatewayConfiguration.forServe(
+                file: configuration, dataDirectory: options.dataDir.flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) },
+                defaultDataDirectory: options.dataDirectory)
+            options.dataDir = node.dataDirectory.path
+            settings = try StoreSettings.load(configurationFile: configuration)
+        }
+        return try GatewayStatus.current(
             in: options.dataDirectory, now: Date(), backups: { try BackupSettings.status(configurationFile: configuration, now: Date()) }
-        ) { try StoreAccess.unlock(options) }
+        ) { [options, settings] in try StoreAccess.unlock(options, settings: settings) }
     }
 
     /// The plain report: a read-only store, the daemon, then one section each for nodes, modems,
