@@ -126,6 +126,8 @@ public enum StoreRestore {
             if let marks = replaced.marks { try tx.continueKeys(after: marks) }
             let held = try tx.failUnsentOutbox(reason: heldReason(_:), now: now)
             try tx.markKeysRestored(now: now)
+            // The daemons the backup caught running stopped since; no daemon runs here now.
+            try tx.stopNodesLeftRunning()
             try restartResyncs(in: tx, above: epochs, now: now)
             let pairedSince = try pairedSinceBackup(in: tx, paired: Set((epochs ?? [:]).keys), now: now)
             return RestoreOutcome(

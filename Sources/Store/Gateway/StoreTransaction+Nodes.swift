@@ -104,6 +104,17 @@ extension StoreTransaction {
             arguments: [time, name, instance])
     }
 
+    /// Records every node still marked running as stopped at its last heartbeat: for a restored
+    /// backup, whose runs ended after it was written (how, it cannot say), so that none shows as
+    /// a daemon killed here, nor as up until its lease ends.
+    ///
+    /// - Returns: How many nodes it stopped.
+    @discardableResult
+    public func stopNodesLeftRunning() throws -> Int {
+        try db.execute(sql: "UPDATE nodes SET stopped_at = heartbeat_at WHERE stopped_at IS NULL")
+        return db.changesCount
+    }
+
     /// The row of `node`'s name when another run, elsewhere, holds it and is up at `now`.
     private func otherRun(of node: GatewayNode, upAt now: Date) throws -> NodeRecord? {
         guard

@@ -42,6 +42,22 @@ struct RestoredKeysTests {
         #expect(try Messages.retry(restored.held, by: .commandLine, store: restored.alice, now: Date()) == 1)
     }
 
+    /// A backup written while the daemon ran holds its node as running: restored, that run
+    /// showed as killed here ("stopped without a clean shutdown") or as up until its lease ended.
+    @Test("A node the backup caught running is stopped at its last heartbeat, not shown as killed or up")
+    func aRunCaughtByTheBackupIsStopped() throws {
+        let restored = try RestoredCouple(before: { couple in
+            try couple.alice.write { try $0.startNode(GatewayNode(name: "field"), now: Date()) }
+        })
+        let node = try #require(try restored.alice.read { try $0.nodes() }.first { $0.name == "field" })
+        #expect(node.stoppedAt != nil && node.stoppedAt == node.heartbeatAt, "\(node)")
+        let status = try GatewayStatus.read(
+            from: restored.alice, now: Date(),
+            ended: GatewayStatus.EndedRuns(place: Daemon.place(of: restored.couple.aliceDirectory.url), holder: nil))
+        let shown = try #require(status.nodes.first { $0.name == "field" })
+        #expect(shown.state == .stopped && !shown.stoppedUncleanly, "\(shown)")
+    }
+
     @Test("A held message is not retried while the contact's keys are restored; nothing is queued")
     func retryRefusedUntilTheResync() throws {
         let restored = try RestoredCouple()
