@@ -54,7 +54,11 @@ struct VaultCommandTests {
             let nothing = try peer.run(["vault", "show", "nothing"])
             #expect(nothing.status == 66 && nothing.stderr.contains("`smsgw vault list`"), "\(nothing.stderr)")
             #expect(try peer.run(["vault", "add", "empty", "--password-stdin"], input: "").status == 64)
-            try peer.expect(["vault", "remove", "bank"])
+            // Secrets are not deleted by a slip: without a terminal to confirm on, --yes is needed.
+            let unconfirmed = try peer.run(["vault", "remove", "bank"])
+            #expect(unconfirmed.status == 64 && unconfirmed.stderr.contains("--yes"), "\(unconfirmed.stderr)")
+            #expect(try peer.run(["vault", "remove", "nothing", "--yes"]).status == 66)
+            try peer.expect(["vault", "remove", "bank", "--yes"])
             let log = try peer.expect(["vault", "log", "--json"]).stdout
             #expect(log.contains("\"revealed\"") && log.contains("\"executed\"") && log.contains("\"removed\""))
         }

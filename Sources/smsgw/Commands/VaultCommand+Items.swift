@@ -75,16 +75,29 @@ extension VaultCommand {
 
     /// `smsgw vault remove`: deletes an item and its history.
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Delete an item and its earlier passwords.")
+        static let configuration = CommandConfiguration(
+            commandName: "remove", abstract: "Delete an item and its earlier passwords.",
+            discussion: "Without --yes, asks you to type the item's title on the terminal to confirm.")
 
         @OptionGroup(title: "Global options") var global: GlobalOptions
 
         @Argument(help: "The item's title.")
         var title: String
 
+        @Flag(help: "Do not ask for confirmation.")
+        var yes = false
+
         func run() throws {
-            try Vault.remove(titled: title, from: try StoreAccess.unlock(global), now: Date())
-            Output.line("Removed \"\(title)\".")
+            let store = try StoreAccess.unlock(global)
+            // An item shared by a contact has a title that came by SMS: escaped for the terminal.
+            let found = try Vault.item(titled: title, reveal: false, in: store, now: Date()).summary.title
+            if !yes {
+                try Confirmation.require(
+                    typing: found,
+                    prompt: "This deletes \"\(TerminalText.escaped(found))\" and its earlier passwords. Type the title to confirm: ")
+            }
+            try Vault.remove(titled: found, from: store, now: Date())
+            Output.line("Removed \"\(TerminalText.escaped(found))\".")
         }
     }
 }
