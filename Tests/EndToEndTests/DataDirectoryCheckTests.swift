@@ -24,6 +24,26 @@ struct DataDirectoryCheckTests {
         }
     }
 
+    @Test("a directory others may read works, with one smsgw: warning line naming the chmod; --verbose logs it as an event")
+    func aDirectoryOthersMayReadIsOneWarningSentence() throws {
+        try withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            let path = alice.dataDir.path
+            #expect(chmod(path, 0o755) == 0)
+            let warned = try alice.expect(["contact", "list"])
+            #expect(
+                warned.stderr
+                    == "smsgw: warning: The data directory \(path) is readable by other users (mode 755); make it private with chmod 700 \(path).\n",
+                "\(warned.stderr)")
+            let verbose = try alice.expect(["contact", "list", "--verbose"])
+            #expect(
+                verbose.stderr.contains(" warning smsgw: smsgw.store.mode=755 smsgw.store.path=\(path) [Store] The data directory "),
+                "\(verbose.stderr)")
+            #expect(chmod(path, 0o700) == 0)
+            #expect(try alice.expect(["contact", "list"]).stderr.isEmpty)
+        }
+    }
+
     @Test func aDirectoryOfAnotherUserIsRefused() throws {
         // Only root can give a directory to another user.
         guard geteuid() == 0 else { return }
