@@ -94,8 +94,7 @@ extension SimCommand {
                 answer = try ControlClient.send(command.joined(separator: " "), socketPath: socket)
             } catch {
                 // The simulator's sentence names no command; the CLI says which one starts it.
-                Output.error("Error: \(error) (`smsgw sim --dir \(dir)` starts one.)")
-                throw ExitCode(69)
+                throw CLIError("\(error) `smsgw sim --dir \(Shell.quote(dir))` starts one.", status: .unavailable)
             }
             print(answer)
             // 1: the simulator refused the command; 69 (EX_UNAVAILABLE): no simulator answered.
