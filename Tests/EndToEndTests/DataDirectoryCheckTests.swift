@@ -44,6 +44,22 @@ struct DataDirectoryCheckTests {
         }
     }
 
+    @Test("a data directory that cannot be looked into is refused with what is wrong, not called a store to create")
+    func aPathThatCannotBeLookedIntoIsNotAMissingStore() throws {
+        try withTemporaryDirectory { root in
+            let file = root.appendingPathComponent("a-file")
+            try Data().write(to: file)
+            let onAFile = try Peer(name: "alice", dataDir: file).run(["contact", "list"])
+            #expect(onAFile.status == 78 && onAFile.stderr.contains("is a file; choose a directory"), "\(onAFile.stderr)")
+            // Another user may not search root (0700): `init` would fail there too.
+            guard case .success(_?) = UnprivilegedUser.account else { return }
+            let hidden = try UnprivilegedUser.run(
+                try SMSGWBinary.require().path, ["contact", "list", "--data-dir", root.appendingPathComponent("alice").path])
+            #expect(hidden.status == 78 && hidden.output.contains("Permission denied"), "\(hidden.output)")
+            #expect(!hidden.output.contains("no store"), "\(hidden.output)")
+        }
+    }
+
     @Test func aDirectoryOfAnotherUserIsRefused() throws {
         // Only root can give a directory to another user.
         guard geteuid() == 0 else { return }

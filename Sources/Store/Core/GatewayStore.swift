@@ -92,7 +92,12 @@ public final class GatewayStore: Sendable {
         let directory = directory.standardizedFileURL
         let databaseURL = directory.appendingPathComponent(databaseFileName, isDirectory: false)
         let path = databaseURL.path
-        if !creating, (try? FileSystem.status(of: path, followingLinks: false)) == nil {
+        // Only a database file that is surely missing means "no store": a path that cannot be
+        // looked at (a directory this user may not search, a file where the directory should be)
+        // is left to the checks below, which say what is wrong with it.
+        if !creating,
+            case .success(nil) = Result(catching: { () throws(SystemCallError) in try FileSystem.status(of: path, followingLinks: false) })
+        {
             throw StoreError.notFound(.store(directory: directory.path))
         }
         try FilePermissions.prepareDirectory(directory, logger: logger)
