@@ -23,7 +23,8 @@ struct LogPruneCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Delete messages logged more than this many days ago (0 deletes every message not waiting to be sent).",
-            valueName: "days"))
+            valueName: "days"),
+        transform: RetentionAge.parsing)
     var olderThan: RetentionAge
 
     func validate() throws {

@@ -38,7 +38,7 @@ struct SimCommand: AsyncParsableCommand {
     @Option(help: "Probability (0-1) that an SMS arrives twice.")
     var duplicate: Double = 0
 
-    @Option(help: "Random delivery delay in seconds, MIN-MAX or one value (reorders SMS).")
+    @Option(help: "Random delivery delay in seconds, MIN-MAX or one value (reorders SMS).", transform: DeliveryDelay.parsing)
     var delay: DeliveryDelay?
 
     @Option(help: "Probability (0-1) that one character of an SMS is changed.")
