@@ -74,6 +74,32 @@ struct DaemonLogTests {
         }
     }
 
+    @Test("smsgw sim logs its events as serve does: under systemd each line starts with its priority")
+    func simulatorLogsAsServeDoes() async throws {
+        try await withTemporaryDirectory { root in
+            let log = root.appendingPathComponent("sim.log")
+            let output = root.appendingPathComponent("sim.out")
+            for file in [log, output] { #expect(FileManager.default.createFile(atPath: file.path, contents: nil)) }
+            var info = stat()
+            #expect(stat(log.path, &info) == 0)
+            let sim = try SMSGWBinary.makeProcess(
+                ["sim", "--modems", "1", "--dir", root.appendingPathComponent("sim").path],
+                environment: ["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)"])
+            sim.standardOutput = try FileHandle(forWritingTo: output)
+            sim.standardError = try FileHandle(forWritingTo: log)
+            try sim.run()
+            let started = await eventually(timeout: .seconds(30)) {
+                ((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("Press Ctrl-C")
+            }
+            #expect(started)
+            sim.interrupt()
+            sim.waitUntilExit()
+            let lines = (try String(contentsOf: log, encoding: .utf8)).split(separator: "\n")
+            #expect(lines.contains { $0.hasPrefix("<6>simulated network started smsgw.sim.directory=") }, "\(lines)")
+            #expect(lines.allSatisfy { $0.range(of: #"^<[0-7]>"#, options: .regularExpression) != nil }, "\(lines)")
+        }
+    }
+
     @Test("a missing device is logged at once, and a failing open once, not as an error and a warning at every retry")
     func modemProblemsLoggedOnce() async throws {
         try await withTemporaryDirectory { root in

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import Logging
 import ModemSimulator
+import StandardErrorLogging
 import TerminalIO
 import UnixSignals
 
@@ -60,9 +62,12 @@ struct SimCommand: AsyncParsableCommand {
     func run() async throws {
         let faults = FaultPlan(
             dropRate: drop, duplicateRate: duplicate, delay: delay?.seconds, corruptRate: corrupt)
+        // Its events are what it is run for, logged as serve logs: escaped, in the journal's form under systemd.
+        var logger = Logger(label: "smsgw.sim", factory: StandardErrorLogHandler.standardError(label:))
+        logger.logLevel = .info
         let network = try SimulatedNetwork.launch(
             in: dir.map { URL(fileURLWithPath: $0) }, numbers: numbers.isEmpty ? SimulatedNetwork.defaultNumbers(count: modems) : numbers,
-            pin: pin, storageCapacity: capacity, faults: faults, seed: seed)
+            pin: pin, storageCapacity: capacity, faults: faults, seed: seed, logger: logger)
         // Output.line writes at once, even to a file or pipe: a script waits for these lines.
         network.summary.forEach(Output.line)
         Output.line("Press Ctrl-C to stop.")
