@@ -49,14 +49,23 @@ struct DataDirectoryCheckTests {
         try withTemporaryDirectory { root in
             let file = root.appendingPathComponent("a-file")
             try Data().write(to: file)
-            let onAFile = try Peer(name: "alice", dataDir: file).run(["contact", "list"])
-            #expect(onAFile.status == 78 && onAFile.stderr.contains("is a file; choose a directory"), "\(onAFile.stderr)")
+            let backup = root.appendingPathComponent("backup.sqlite").path
+            for arguments in [["contact", "list"], ["backup", backup]] {
+                let onAFile = try Peer(name: "alice", dataDir: file).run(arguments)
+                #expect(onAFile.status == 78 && onAFile.stderr.contains("is a file; choose a directory"), "\(arguments): \(onAFile.stderr)")
+            }
+            let check = try Peer(name: "alice", dataDir: file).run(["serve", "--check", "--sim"])
+            #expect(check.stdout.contains("PROBLEM data directory: \(file.path) is a file"), "\(check.stdout)")
             // Another user may not search root (0700): `init` would fail there too.
             guard case .success(_?) = UnprivilegedUser.account else { return }
-            let hidden = try UnprivilegedUser.run(
-                try SMSGWBinary.require().path, ["contact", "list", "--data-dir", root.appendingPathComponent("alice").path])
-            #expect(hidden.status == 78 && hidden.output.contains("Permission denied"), "\(hidden.output)")
-            #expect(!hidden.output.contains("no store"), "\(hidden.output)")
+            let hidden = root.appendingPathComponent("alice").path
+            for arguments in [["contact", "list"], ["backup", backup]] {
+                let refused = try UnprivilegedUser.run(try SMSGWBinary.require().path, arguments + ["--data-dir", hidden])
+                #expect(refused.status == 78 && refused.output.contains("Permission denied"), "\(arguments): \(refused.output)")
+                #expect(!refused.output.contains("no store") && !refused.output.contains("no database"), "\(refused.output)")
+            }
+            let unseen = try UnprivilegedUser.run(try SMSGWBinary.require().path, ["serve", "--check", "--sim", "--data-dir", hidden])
+            #expect(unseen.output.contains("PROBLEM data directory: cannot look at \(hidden) (Permission denied)"), "\(unseen.output)")
         }
     }
 
