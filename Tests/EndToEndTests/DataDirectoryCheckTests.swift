@@ -59,7 +59,7 @@ struct DataDirectoryCheckTests {
             // Another user may not search root (0700): `init` would fail there too.
             guard case .success(_?) = UnprivilegedUser.account else { return }
             let hidden = root.appendingPathComponent("alice").path
-            for arguments in [["contact", "list"], ["backup", backup]] {
+            for arguments in [["contact", "list"], ["backup", backup], ["restore", backup]] {
                 let refused = try UnprivilegedUser.run(try SMSGWBinary.require().path, arguments + ["--data-dir", hidden])
                 #expect(refused.status == 78 && refused.output.contains("Permission denied"), "\(arguments): \(refused.output)")
                 #expect(!refused.output.contains("no store") && !refused.output.contains("no database"), "\(refused.output)")
