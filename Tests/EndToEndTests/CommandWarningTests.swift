@@ -2,10 +2,38 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// What a command (not `serve`) logs at warning reaches its user as its other diagnostics do: one
 /// `smsgw: warning:` sentence, with the facts it does not already say.
 @Suite("A command's warnings")
 struct CommandWarningTests {
+    @Test("under systemd a command's warnings, its own and the store's, start with the warning's priority")
+    func warningsCarryTheirPriorityInTheJournal() throws {
+        try withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            #expect(chmod(alice.dataDir.path, 0o755) == 0)
+            let log = root.appendingPathComponent("stderr")
+            #expect(FileManager.default.createFile(atPath: log.path, contents: nil))
+            var info = stat()
+            #expect(stat(log.path, &info) == 0)
+            let command = try SMSGWBinary.makeProcess(
+                ["otp", "add", "bank", "--secret", "JBSWY3DPEHPK3PXP"],
+                environment: alice.environment.merging(["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)"]) { $1 })
+            command.standardOutput = FileHandle.nullDevice
+            command.standardError = try FileHandle(forWritingTo: log)
+            command.standardInput = FileHandle.nullDevice
+            try command.run()
+            command.waitUntilExit()
+            #expect(command.terminationStatus == 0)
+            let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+            #expect(lines.contains { $0.hasPrefix("<4>smsgw: warning: The data directory \(alice.dataDir.path) is readable") }, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("<4>smsgw: warning: the secret was given on the command line") }, "\(lines)")
+        }
+    }
+
     @Test("log --follow on PostgreSQL says in one warning sentence that it lost the other nodes' notices, and why")
     func lostNoticesAreOneSentence() async throws {
         let cluster = try requirePostgres()
