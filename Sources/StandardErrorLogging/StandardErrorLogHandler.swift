@@ -6,7 +6,7 @@ import TerminalIO
 
 /// The swift-log handler of every smsgw command and of the daemon: one line per event on stderr,
 /// in the form journald understands when stderr is the journal, else with a timestamp for a
-/// terminal.
+/// terminal; a command without `--verbose` writes its warnings as the command line's sentences.
 ///
 /// Under systemd (`JOURNAL_STREAM` names the device and inode of stderr) each line starts with
 /// its syslog priority, `<3>` for error to `<7>` for debug, and carries no timestamp of its own
@@ -18,6 +18,11 @@ import TerminalIO
 ///
 ///     2026-05-01T10:00:00+0200 warning smsgw: smsgw.error="…" smsgw.modem=north [Gateway] Modem connection failed; retrying.
 ///
+/// A command line's warning reads as its other diagnostics do, one sentence and the facts it does
+/// not already say (``Format/sentence(priority:)``):
+///
+///     smsgw: warning: The data directory /srv/smsgw is readable by other users (mode 755); make it private with chmod 700 /srv/smsgw.
+///
 /// The message and every metadata value go through ``TerminalText/escaped(_:)``: a value that came
 /// from a modem or an SMS (an operator name, a sender, an error text) can neither break the line
 /// in two nor forge another event. A value with a space, `"` or `=` is quoted.
@@ -28,6 +33,10 @@ public struct StandardErrorLogHandler: LogHandler {
         case journal
         /// Timestamp, level and label, as `StreamLogHandler` writes them.
         case terminal
+        /// `smsgw: warning: SENTENCE (key=value, …)`, as the command line writes its diagnostics:
+        /// metadata by the last part of its key, and only what the sentence does not already say;
+        /// with `priority` (stderr is the journal) after the syslog priority.
+        case sentence(priority: Bool)
     }
 
     public let label: String
@@ -46,19 +55,18 @@ public struct StandardErrorLogHandler: LogHandler {
         StandardErrorLogHandler(label: label, format: isJournal ? .journal : .terminal)
     }
 
-    /// Whether stderr is the stream systemd connected to journald: `JOURNAL_STREAM` ("DEV:INODE")
-    /// matches stderr's device and inode. A child whose stderr was redirected elsewhere inherits
-    /// the variable, which is why the numbers are compared, as sd_journal_stream_fd(3) advises.
-    public static let isJournal = isJournal(stream: ProcessInfo.processInfo.environment["JOURNAL_STREAM"], descriptor: 2)
+    /// The factory for a command's warnings without `--verbose`: ``Format/sentence(priority:)``,
+    /// with the priority when stderr is the journal.
+    public static func sentence(label: String) -> StandardErrorLogHandler {
+        StandardErrorLogHandler(label: label, format: .sentence(priority: isJournal))
+    }
+
+    /// Whether stderr is the stream systemd connected to journald (``JournalStream``).
+    public static var isJournal: Bool { JournalStream.isStandardError }
 
     /// Whether `descriptor` is the stream a `JOURNAL_STREAM` value ("DEV:INODE") names.
     public static func isJournal(stream value: String?, descriptor: Int32) -> Bool {
-        guard let value else { return false }
-        let parts = value.split(separator: ":")
-        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return false }
-        return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
+        JournalStream.matches(value, descriptor: descriptor)
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -75,9 +83,16 @@ public struct StandardErrorLogHandler: LogHandler {
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
         if let explicit = event.metadata { merged.merge(explicit) { $1 } }
-        let fields = merged.sorted { $0.key < $1.key }.map { "\(Self.escaped($0.key))=\(Self.value($0.value))" }
+        let sorted = merged.sorted { $0.key < $1.key }
+        let fields = sorted.map { "\(Self.escaped($0.key))=\(Self.value($0.value))" }
         let text = TerminalText.escaped(event.message.description)
         switch format {
+        case .sentence(let priority):
+            let facts = sorted.filter { !text.contains(Self.escaped($0.value.description)) }.map {
+                "\(Self.escaped(String($0.key.split(separator: ".").last ?? "")))=\(Self.value($0.value))"
+            }
+            let prefix = (priority ? "<\(Self.priority(event.level))>" : "") + Output.diagnosticPrefix + Self.word(event.level) + ": "
+            return prefix + text + (facts.isEmpty ? "" : " (" + facts.joined(separator: ", ") + ")")
         case .journal:
             return "<\(Self.priority(event.level))>" + ([text] + fields).joined(separator: " ")
         case .terminal:
@@ -96,6 +111,17 @@ public struct StandardErrorLogHandler: LogHandler {
         case .notice: 5
         case .info: 6
         case .debug, .trace: 7
+        }
+    }
+
+    /// The word a command line's diagnostic names a level by: `warning`, `error` (critical too),
+    /// `note` (notice and info), `debug`.
+    static func word(_ level: Logger.Level) -> String {
+        switch level {
+        case .critical, .error: "error"
+        case .warning: "warning"
+        case .notice, .info: "note"
+        case .debug, .trace: "debug"
         }
     }
 

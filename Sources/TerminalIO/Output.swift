@@ -23,9 +23,10 @@ public enum Output {
         error(diagnosticPrefix + TerminalText.escaped(sentence))
     }
 
-    /// Writes `smsgw: warning: SENTENCE` to stderr.
+    /// Writes `smsgw: warning: SENTENCE` to stderr, after the warning's priority (`<4>`) when
+    /// stderr is the journal, as the logger's warnings and the errors that end a command are.
     public static func warning(_ sentence: String) {
-        diagnostic("warning: " + sentence)
+        error((JournalStream.isStandardError ? "<4>" : "") + diagnosticPrefix + TerminalText.escaped("warning: " + sentence))
     }
 
     /// Flushes stdio buffers (print) before exiting.

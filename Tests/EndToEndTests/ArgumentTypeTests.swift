@@ -25,6 +25,10 @@ struct ArgumentTypeTests {
             // A local number says what is wrong with it and what to type, not only "invalid".
             let local = try alice.run(["contact", "add", "bob", "--number", "07700 900123"])
             #expect(local.stderr.contains("has no country code; add the country code, e.g. +44"), "\(local.stderr)")
+            // So does an age that is not a whole number of days.
+            let age = try alice.run(["log", "prune", "--older-than", "1.5"])
+            #expect(
+                age.stderr.contains("'--older-than <days>': It takes a whole number of days, 0 or more, e.g. 30."), "\(age.stderr)")
             try alice.expect(["contact", "add", "bob", "--number", "+447700900123", "--number", "+447700900124"])
             let added = try alice.expect(["otp", "add", "bank", "--generate", "--algorithm", "SHA-256"])
             #expect(added.stdout.contains("algorithm=SHA256"), "\(added.stdout)")
@@ -76,12 +80,17 @@ struct DurationArgumentTests {
         for delay in ["-1", "3-1", "soon"] {
             let result = try SMSGWBinary.run(["sim", "--delay", delay], environment: [:])
             #expect(result.status == 64 && result.stderr.contains("--delay"), "--delay \(delay): \(result.status) \(result.stderr)")
+            // What to give instead (a value starting with "-" is read as an option, before the value is parsed).
+            if !delay.hasPrefix("-") { #expect(result.stderr.contains("It takes seconds, never negative"), "\(result.stderr)") }
         }
         try withTemporaryDirectory { root in
             let alice = try Peer.create("alice", in: root)
             for period in ["0", "-30", "half"] {
                 let result = try alice.run(["otp", "add", "bank", "--generate", "--period", period])
                 #expect(result.status == 64 && result.stderr.contains("--period"), "--period \(period): \(result.status) \(result.stderr)")
+                if !period.hasPrefix("-") {
+                    #expect(result.stderr.contains("It takes a whole number of seconds above 0"), "\(result.stderr)")
+                }
             }
         }
     }

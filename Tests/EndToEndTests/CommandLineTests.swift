@@ -69,6 +69,7 @@ struct CommandLineTests {
                 (["log", "--limit", "0"], 64),  // our own validation
                 (["contact", "show", "nobody"], 66),
                 (["init", "--username", "again"], 65),
+                (["sim", "ctl", "--dir", root.appendingPathComponent("no-simulator").path, "status"], 69),
             ]
             for (arguments, status) in cases {
                 let result = try alice.run(arguments)

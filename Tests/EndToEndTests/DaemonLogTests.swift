@@ -2,6 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The daemon's log lines as journald and a terminal get them.
 @Suite("Daemon log lines", .serialized)
 struct DaemonLogTests {
@@ -46,6 +50,53 @@ struct DaemonLogTests {
             try await GatewayRig.wait("the daemon to exit", timeout: 30) { !daemon.process.isRunning }
             #expect(daemon.process.terminationStatus == 77)
             #expect(daemon.lines.contains { $0.hasPrefix("<3>smsgw: The passphrase from SMSGW_PASSPHRASE is wrong") }, "\(daemon.lines)")
+        }
+    }
+
+    @Test("the store logs through the daemon's logger: at the configuration's log_level, in the journal's form")
+    func storeLogsAtTheDaemonsLevel() async throws {
+        try await withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            // The store warns about this directory when it opens it.
+            #expect(chmod(alice.dataDir.path, 0o755) == 0)
+            for level in ["debug", "error"] {
+                let config = root.appendingPathComponent("\(level).toml")
+                try Data("log_level = \"\(level)\"\n[[modem]]\nname = \"gone\"\ndevice = \"/nonexistent/ttyUSB9\"\n".utf8).write(to: config)
+                let daemon = try ServeProcess(alice, ["--config", config.path], in: root, journal: true)
+                try await daemon.waitUntilServing(alice)
+                #expect(try await daemon.stop() == 0)
+                let lines = daemon.lines
+                let opened = lines.contains { $0.hasPrefix("<7>Opened the gateway database. smsgw.store.path=") }
+                let readable = lines.contains { $0.hasPrefix("<4>The data directory ") && $0.contains("readable by other users") }
+                #expect(opened == (level == "debug"), "\(level): \(lines)")
+                #expect(readable == (level == "debug"), "\(level): \(lines)")
+            }
+        }
+    }
+
+    @Test("smsgw sim logs its events as serve does: under systemd each line starts with its priority")
+    func simulatorLogsAsServeDoes() async throws {
+        try await withTemporaryDirectory { root in
+            let log = root.appendingPathComponent("sim.log")
+            let output = root.appendingPathComponent("sim.out")
+            for file in [log, output] { #expect(FileManager.default.createFile(atPath: file.path, contents: nil)) }
+            var info = stat()
+            #expect(stat(log.path, &info) == 0)
+            let sim = try SMSGWBinary.makeProcess(
+                ["sim", "--modems", "1", "--dir", root.appendingPathComponent("sim").path],
+                environment: ["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)"])
+            sim.standardOutput = try FileHandle(forWritingTo: output)
+            sim.standardError = try FileHandle(forWritingTo: log)
+            try sim.run()
+            let started = await eventually(timeout: .seconds(30)) {
+                ((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("Press Ctrl-C")
+            }
+            #expect(started)
+            sim.interrupt()
+            sim.waitUntilExit()
+            let lines = (try String(contentsOf: log, encoding: .utf8)).split(separator: "\n")
+            #expect(lines.contains { $0.hasPrefix("<6>simulated network started smsgw.sim.directory=") }, "\(lines)")
+            #expect(lines.allSatisfy { $0.range(of: #"^<[0-7]>"#, options: .regularExpression) != nil }, "\(lines)")
         }
     }
 

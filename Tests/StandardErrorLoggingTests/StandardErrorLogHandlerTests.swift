@@ -31,6 +31,18 @@ struct StandardErrorLogHandlerTests {
         #expect(line.hasSuffix(" warning smsgw: smsgw.contact=bob [Gateway] Queued."), "\(line)")
     }
 
+    @Test func aCommandsWarningIsOneSentenceWithOnlyTheFactsItDoesNotSay() {
+        let handler = StandardErrorLogHandler(label: "smsgw", format: .sentence(priority: false))
+        let said = handler.line(
+            for: event(.warning, "The data directory /d is readable (mode 755).", ["smsgw.store.path": "/d", "smsgw.store.mode": "755"]))
+        #expect(said == "smsgw: warning: The data directory /d is readable (mode 755).")
+        let unsaid = handler.line(
+            for: event(.error, "Lost the notices.", ["smsgw.error": "connection refused", "smsgw.store.retry-in": "2"]))
+        #expect(unsaid == #"smsgw: error: Lost the notices. (error="connection refused", retry-in=2)"#)
+        let journal = StandardErrorLogHandler(label: "smsgw", format: .sentence(priority: true))
+        #expect(journal.line(for: event(.warning, "From\n<3>forged")) == #"<4>smsgw: warning: From\n<3>forged"#)
+    }
+
     @Test func valuesFromAnSMSCannotBreakTheLineOrForgeAField() {
         let handler = StandardErrorLogHandler(label: "smsgw", format: .journal)
         let line = handler.line(for: event(.info, "From\n<3>forged", ["smsgw.operator": "Evil Net\r\nsmsgw.modem=x"]))

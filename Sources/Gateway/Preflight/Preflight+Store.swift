@@ -8,8 +8,25 @@ extension Preflight {
     /// The data directory, the running daemon, the store's backend (with a PostgreSQL server's
     /// durability verdict), the account and the passphrase.
     static func store(_ directory: URL, settings: StoreSettings, unlock: () throws -> String) -> [PreflightFinding] {
-        guard let info = try? FileSystem.status(of: directory.path) else {
+        let found: stat?
+        do throws(SystemCallError) {
+            found = try FileSystem.status(of: directory.path)
+        } catch {
+            // Not "does not exist": a directory on the way this user may not search.
+            return [
+                PreflightFinding(
+                    "data directory", "cannot look at \(directory.path) (\(error.reason))", .problem(.configuration),
+                    remedy: error.code == EACCES ? .runAsOwner : nil)
+            ]
+        }
+        guard let info = found else {
             return [PreflightFinding("data directory", "\(directory.path) does not exist", .problem(.notFound), remedy: .createAccount)]
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            return [
+                PreflightFinding(
+                    "data directory", "\(directory.path) is a file; choose a directory as the data directory", .problem(.configuration))
+            ]
         }
         // Opening the store as another user (root) would leave side files the service cannot open.
         guard info.st_uid == geteuid() else {

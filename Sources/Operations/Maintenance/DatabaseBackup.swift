@@ -25,9 +25,7 @@ public enum DatabaseBackup {
     ///   ``StoreError/configuration(_:)`` when it cannot be created.
     public static func write(dataDirectory: URL, to destination: URL, logger: Logger) throws -> BackupOutcome {
         let database = dataDirectory.appendingPathComponent(GatewayStore.databaseFileName)
-        guard FileManager.default.fileExists(atPath: database.path) else {
-            throw MaintenanceError.noDatabase(path: database.path)
-        }
+        if GatewayStore.hasNoDatabase(in: dataDirectory) { throw MaintenanceError.noDatabase(path: database.path) }
         return try write(try GatewayStore.open(directory: dataDirectory, logger: logger), to: destination)
     }
 

@@ -98,9 +98,7 @@ public enum StoreRestore {
         credentials: (Login) throws -> LoginCredentials
     ) throws -> RestoreOutcome {
         let database = dataDirectory.appendingPathComponent(GatewayStore.databaseFileName)
-        guard FileManager.default.fileExists(atPath: database.path) else {
-            throw MaintenanceError.noDatabase(path: database.path)
-        }
+        if GatewayStore.hasNoDatabase(in: dataDirectory) { throw MaintenanceError.noDatabase(path: database.path) }
         guard let lock = try DaemonLock.acquire(directory: dataDirectory) else {
             // Another restore holds the daemon's lock too.
             if StoreLock.isRestoring(directory: dataDirectory) { throw StoreError.inUse(.restoring(directory: dataDirectory.path)) }

@@ -40,9 +40,10 @@ enum FilePermissions {
                 )
             }
             if info.st_mode & 0o055 != 0 {
+                let mode = String(info.st_mode & 0o777, radix: 8)
                 logger.warning(
-                    "The data directory is readable by other users; consider chmod 700.",
-                    metadata: [StoreLog.path: "\(path)", StoreLog.mode: "\(String(info.st_mode & 0o777, radix: 8))"]
+                    "The data directory \(path) is readable by other users (mode \(mode)); make it private with chmod 700 \(path).",
+                    metadata: [StoreLog.path: "\(path)", StoreLog.mode: "\(mode)"]
                 )
             }
             return

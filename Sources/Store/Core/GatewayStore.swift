@@ -85,6 +85,17 @@ public final class GatewayStore: Sendable {
         try open(directory: directory, logger: logger, lockoutPolicy: .standard, creating: false, restoring: lock)
     }
 
+    /// Whether `directory` surely holds no database file: looking for it found nothing. A path
+    /// that cannot be looked at (a directory on the way this user may not search, a file where the
+    /// directory should be) is not "no database": opening it says what is wrong with it.
+    public static func hasNoDatabase(in directory: URL) -> Bool {
+        let path = directory.appendingPathComponent(databaseFileName).path
+        guard
+            case .success(nil) = Result(catching: { () throws(SystemCallError) in try FileSystem.status(of: path, followingLinks: false) })
+        else { return false }
+        return true
+    }
+
     static func open(
         directory: URL, logger: Logger, lockoutPolicy: LockoutPolicy, creating: Bool = true, restoring: StoreLock? = nil,
         forcingReadOnly: ReadOnlyReason? = nil
@@ -92,9 +103,7 @@ public final class GatewayStore: Sendable {
         let directory = directory.standardizedFileURL
         let databaseURL = directory.appendingPathComponent(databaseFileName, isDirectory: false)
         let path = databaseURL.path
-        if !creating, (try? FileSystem.status(of: path, followingLinks: false)) == nil {
-            throw StoreError.notFound(.store(directory: directory.path))
-        }
+        if !creating, hasNoDatabase(in: directory) { throw StoreError.notFound(.store(directory: directory.path)) }
         try FilePermissions.prepareDirectory(directory, logger: logger)
         try FilePermissions.checkFiles(in: directory)
         try refuseIfMoved(directory)

@@ -12,4 +12,12 @@ struct DeliveryDelay: ExpressibleByArgument {
     }
 
     var defaultValueDescription: String { "\(seconds.lowerBound)-\(seconds.upperBound)" }
+
+    /// Parses an option's value, failing with what to give instead: "invalid" alone does not say.
+    static func parsing(_ argument: String) throws -> DeliveryDelay {
+        guard let delay = DeliveryDelay(argument: argument) else {
+            throw ValidationError("It takes seconds, never negative: one value or MIN-MAX with MIN no more than MAX, e.g. 0.5-3.")
+        }
+        return delay
+    }
 }

@@ -11,4 +11,12 @@ struct OTPPeriod: ExpressibleByArgument {
     }
 
     var defaultValueDescription: String { "\(seconds)" }
+
+    /// Parses an option's value, failing with what to give instead: "invalid" alone does not say.
+    static func parsing(_ argument: String) throws -> OTPPeriod {
+        guard let period = OTPPeriod(argument: argument) else {
+            throw ValidationError("It takes a whole number of seconds above 0, e.g. 30.")
+        }
+        return period
+    }
 }

@@ -9,4 +9,12 @@ extension RetentionAge: ExpressibleByArgument {
     }
 
     public var defaultValueDescription: String { "\(days)" }
+
+    /// Parses an option's value, failing with what to give instead: "invalid" alone does not say.
+    static func parsing(_ argument: String) throws -> RetentionAge {
+        guard let age = RetentionAge(argument: argument) else {
+            throw ValidationError("It takes a whole number of days, 0 or more, e.g. 30.")
+        }
+        return age
+    }
 }

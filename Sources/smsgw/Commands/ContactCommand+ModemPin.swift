@@ -10,8 +10,8 @@ extension ContactCommand {
     static func warnIfUnknown(modem: String?, contact: String, store: UnlockedStore) throws {
         guard let modem, try Contacts.contact(named: contact, store: store).modemMissing else { return }
         let configured = try Contacts.drivenModems(store: store)
-        Output.error(
-            "smsgw: warning: no modem named \"\(modem)\" is configured (the daemon drives \(configured.joined(separator: ", "))); until one is, any modem sends to \(contact). Check the name with `smsgw status`."
+        Output.warning(
+            "no modem named \"\(modem)\" is configured (the daemon drives \(configured.joined(separator: ", "))); until one is, any modem sends to \(contact). Check the name with `smsgw status`."
         )
     }
 }

@@ -23,7 +23,8 @@ struct LogPruneCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Delete messages logged more than this many days ago (0 deletes every message not waiting to be sent).",
-            valueName: "days"))
+            valueName: "days"),
+        transform: RetentionAge.parsing)
     var olderThan: RetentionAge
 
     func validate() throws {
@@ -39,8 +40,8 @@ struct LogPruneCommand: ParsableCommand {
                 "Deleted \(outcome.eventsDeleted) journal events and \(outcome.deliveriesDeleted) finished webhook deliveries of that age.")
         }
         if !outcome.writeAheadLogEmptied {
-            Output.error(
-                "smsgw: warning: the write-ahead log could not be emptied while another process (the daemon) reads the database; it is emptied when the daemon stops, or run this again."
+            Output.warning(
+                "the write-ahead log could not be emptied while another process (the daemon) reads the database; it is emptied when the daemon stops, or run this again."
             )
         }
     }

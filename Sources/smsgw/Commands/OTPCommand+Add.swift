@@ -36,7 +36,7 @@ extension OTPCommand {
         @Option(help: ArgumentHelp("Code length, 6 to 8 (default 6).", valueName: "n"))
         var digits: Int?
 
-        @Option(help: ArgumentHelp("TOTP: seconds per code (default 30).", valueName: "seconds"))
+        @Option(help: ArgumentHelp("TOTP: seconds per code (default 30).", valueName: "seconds"), transform: OTPPeriod.parsing)
         var period: OTPPeriod?
 
         @Option(help: ArgumentHelp("HOTP: the counter of the first code (default 0).", valueName: "n"))

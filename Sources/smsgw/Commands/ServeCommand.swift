@@ -73,14 +73,15 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var options = global
         options.dataDir = configuration.dataDirectory.path
-        let lock = try Self.lockDataDirectory(options, settings: configuration.store)
-        defer { lock.release() }
-        DaemonProcess.keepFreedMemoryReturnable()
-        let store = try StoreAccess.unlock(options, settings: configuration.store)
-        PassphraseSource.account.removeFromEnvironment()
-
+        // The store logs as the daemon does, at log_level, in the journal's form under systemd.
         var logger = Logger(label: "smsgw", factory: StandardErrorLogHandler.standardError(label:))
         logger.logLevel = configuration.logLevel
+        let lock = try Self.lockDataDirectory(options, settings: configuration.store, logger: logger)
+        defer { lock.release() }
+        DaemonProcess.keepFreedMemoryReturnable()
+        let store = try StoreAccess.unlock(options, settings: configuration.store, logger: logger)
+        PassphraseSource.account.removeFromEnvironment()
+
         // A PostgreSQL server whose commits may vanish would let a pad be used twice.
         try configuration.store.checkDurability(of: store.gateway, logger: logger)
         let statusSocket = StatusSocket.path(in: options.dataDirectory)
@@ -133,12 +134,12 @@ struct ServeCommand: AsyncParsableCommand {
     /// if needed; a second daemon on the same store is refused before it unlocks anything.
     ///
     /// - Throws: ``CLIError`` 75 naming the running daemon's PID.
-    static func lockDataDirectory(_ options: GlobalOptions, settings: StoreSettings) throws -> DaemonLock {
+    static func lockDataDirectory(_ options: GlobalOptions, settings: StoreSettings, logger: Logger) throws -> DaemonLock {
         let directory = options.dataDirectory
         if !FileManager.default.fileExists(atPath: directory.path) {
             // On PostgreSQL this creates it 0700, with the checks every command makes; on SQLite a
             // directory without a store is refused (`init` creates both).
-            _ = try StoreAccess.open(options, settings: settings)
+            _ = try StoreAccess.open(options, settings: settings, logger: logger)
         }
         if let lock = try DaemonLock.acquire(directory: directory) { return lock }
         // A restore holds the daemon's lock too.

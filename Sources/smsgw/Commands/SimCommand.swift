@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import Logging
 import ModemSimulator
+import StandardErrorLogging
 import TerminalIO
 import UnixSignals
 
@@ -38,7 +40,7 @@ struct SimCommand: AsyncParsableCommand {
     @Option(help: "Probability (0-1) that an SMS arrives twice.")
     var duplicate: Double = 0
 
-    @Option(help: "Random delivery delay in seconds, MIN-MAX or one value (reorders SMS).")
+    @Option(help: "Random delivery delay in seconds, MIN-MAX or one value (reorders SMS).", transform: DeliveryDelay.parsing)
     var delay: DeliveryDelay?
 
     @Option(help: "Probability (0-1) that one character of an SMS is changed.")
@@ -60,9 +62,12 @@ struct SimCommand: AsyncParsableCommand {
     func run() async throws {
         let faults = FaultPlan(
             dropRate: drop, duplicateRate: duplicate, delay: delay?.seconds, corruptRate: corrupt)
+        // Its events are what it is run for, logged as serve logs: escaped, in the journal's form under systemd.
+        var logger = Logger(label: "smsgw.sim", factory: StandardErrorLogHandler.standardError(label:))
+        logger.logLevel = .info
         let network = try SimulatedNetwork.launch(
             in: dir.map { URL(fileURLWithPath: $0) }, numbers: numbers.isEmpty ? SimulatedNetwork.defaultNumbers(count: modems) : numbers,
-            pin: pin, storageCapacity: capacity, faults: faults, seed: seed)
+            pin: pin, storageCapacity: capacity, faults: faults, seed: seed, logger: logger)
         // Output.line writes at once, even to a file or pipe: a script waits for these lines.
         network.summary.forEach(Output.line)
         Output.line("Press Ctrl-C to stop.")
@@ -94,8 +99,7 @@ extension SimCommand {
                 answer = try ControlClient.send(command.joined(separator: " "), socketPath: socket)
             } catch {
                 // The simulator's sentence names no command; the CLI says which one starts it.
-                Output.error("Error: \(error) (`smsgw sim --dir \(dir)` starts one.)")
-                throw ExitCode(69)
+                throw CLIError("\(error) `smsgw sim --dir \(Shell.quote(dir))` starts one.", status: .unavailable)
             }
             print(answer)
             // 1: the simulator refused the command; 69 (EX_UNAVAILABLE): no simulator answered.

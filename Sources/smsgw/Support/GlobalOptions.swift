@@ -24,10 +24,17 @@ struct GlobalOptions: ParsableArguments {
     /// The data directory: the option, then SMSGW_DATA_DIR, then the XDG default (``DataDirectory``).
     var dataDirectory: URL { DataDirectory.resolve(dataDir) }
 
-    /// A logger labelled "smsgw" writing to stderr, at warning level unless `--verbose`.
+    /// A logger labelled "smsgw" writing to stderr: warnings as the command line's own sentences
+    /// (`smsgw: warning: …`), or with `--verbose` informational events too, as timestamped log
+    /// lines (journal lines under systemd).
     func makeLogger() -> Logger {
+        guard verbose else {
+            var logger = Logger(label: "smsgw", factory: StandardErrorLogHandler.sentence(label:))
+            logger.logLevel = .warning
+            return logger
+        }
         var logger = Logger(label: "smsgw", factory: StandardErrorLogHandler.standardError(label:))
-        logger.logLevel = verbose ? .info : .warning
+        logger.logLevel = .info
         return logger
     }
 }

@@ -10,12 +10,17 @@ enum StoreAccess {
     /// Opens the configured store: `settings`, or for a command other than `serve` the `[store]`
     /// table of `SMSGW_CONFIG`'s file and the `SMSGW_STORE_*` variables; SQLite in the data
     /// directory when neither says otherwise.
-    /// - Parameter creating: Whether a missing SQLite store is created: only for `init`. Any
-    ///   other command in a data directory without one is refused (66), so one run on a
-    ///   PostgreSQL node without the configuration makes no empty second store.
-    static func open(_ options: GlobalOptions, settings: StoreSettings? = nil, creating: Bool = false) throws -> GatewayStore {
+    /// - Parameters:
+    ///   - creating: Whether a missing SQLite store is created: only for `init`. Any other
+    ///     command in a data directory without one is refused (66), so one run on a PostgreSQL
+    ///     node without the configuration makes no empty second store.
+    ///   - logger: What the store logs to: the command's (``GlobalOptions/makeLogger()``) unless
+    ///     given; `serve` gives the daemon's, at its `log_level`.
+    static func open(
+        _ options: GlobalOptions, settings: StoreSettings? = nil, creating: Bool = false, logger: Logger? = nil
+    ) throws -> GatewayStore {
         let settings = try settings ?? StoreSettings.load(configurationFile: ConfigurationOption.environmentFile)
-        return try settings.open(dataDirectory: options.dataDirectory, logger: options.makeLogger(), creating: creating)
+        return try settings.open(dataDirectory: options.dataDirectory, logger: logger ?? options.makeLogger(), creating: creating)
     }
 
     /// Opens the database and unlocks the account (``Login``) with the passphrase from
@@ -24,8 +29,8 @@ enum StoreAccess {
     ///
     /// - Throws: ``AccountError`` 66 when no account exists yet; ``StoreError`` or ``CLIError``
     ///   77 for a wrong passphrase, a missing, wrong or replayed code, or a locked account.
-    static func unlock(_ options: GlobalOptions, settings: StoreSettings? = nil) throws -> UnlockedStore {
-        try unlock(try open(options, settings: settings))
+    static func unlock(_ options: GlobalOptions, settings: StoreSettings? = nil, logger: Logger? = nil) throws -> UnlockedStore {
+        try unlock(try open(options, settings: settings, logger: logger))
     }
 
     /// Unlocks the account of an open store as ``unlock(_:settings:)`` does (a restore's copy of

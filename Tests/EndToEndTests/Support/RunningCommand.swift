@@ -6,17 +6,23 @@ import Testing
 final class RunningCommand {
     private let process: Process
     private let output = OutputBuffer()
+    private let errors = OutputBuffer()
 
-    /// Starts `smsgw arguments…` as `peer`; stderr is discarded.
+    /// Starts `smsgw arguments…` as `peer`.
     init(_ arguments: [String], as peer: Peer) throws {
         process = try SMSGWBinary.makeProcess(arguments, environment: peer.environment)
         let pipe = Pipe()
+        let errorPipe = Pipe()
         process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errorPipe
         process.standardInput = FileHandle.nullDevice
         pipe.fileHandleForReading.readabilityHandler = { [output] handle in output.append(handle.availableData) }
+        errorPipe.fileHandleForReading.readabilityHandler = { [errors] handle in errors.append(handle.availableData) }
         try process.run()
     }
+
+    /// What it wrote to stderr so far.
+    var stderr: String { errors.text }
 
     /// The complete lines printed so far.
     var lines: [String] {
