@@ -8,6 +8,9 @@ public enum MaintenanceError: Error, Sendable, Hashable {
     case negativeAge(days: Int)
     /// A daemon holds the data directory's lock, so its store may change under a copy or a restore.
     case daemonRunning(directory: String, pid: Int32)
+    /// Daemons on other data directories (nodes of a PostgreSQL store) are up on the store a copy
+    /// would move: they would go on sending from it.
+    case nodesRunning(names: [String])
     /// The source and the target of a copy are the same database.
     case sameStore(location: String)
     /// A copied table holds other rows than its source (a count or a row differs).
@@ -24,7 +27,7 @@ extension MaintenanceError: CategorizedError {
         switch self {
         case .noDatabase: .notFound
         case .negativeAge, .sameStore: .invalidInput
-        case .daemonRunning: .busy
+        case .daemonRunning, .nodesRunning: .busy
         case .copyDiffers, .unreadableStore: .corrupted
         case .serverStore: .conflict
         }
@@ -36,6 +39,8 @@ extension MaintenanceError: CategorizedError {
         case .negativeAge(let days): "The age of \(days) days is negative; give a number of days ≥ 0."
         case .daemonRunning(let directory, let pid):
             "The daemon (process \(pid)) is running on \(directory); stop it first, so that nothing changes the store while it is copied or replaced."
+        case .nodesRunning(let names):
+            "The node\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) \(names.count == 1 ? "is" : "are") up on this store (\(names.count == 1 ? "its heartbeat is" : "their heartbeats are") within the lease); stop the daemon on each first: a node left running would go on sending from the old store with keys the copy uses too."
         case .sameStore(let location): "The target \(location) is the store itself; name another database or data directory."
         case .copyDiffers(let tables):
             "The copy's rows differ from the source's in \(tables.joined(separator: ", ")); do not use the target, and report this."

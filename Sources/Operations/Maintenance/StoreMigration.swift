@@ -34,7 +34,7 @@ public enum StoreMigration {
     ///   - source: The store to copy, unlocked by ``Login`` before the target was opened.
     ///   - progress: Called after each batch of rows; throwing stops the copy, which a rerun resumes.
     /// - Throws: ``MaintenanceError/daemonRunning(directory:pid:)``,
-    ///   ``MaintenanceError/sameStore(location:)``, ``MaintenanceError/copyDiffers(tables:)``;
+    ///   ``MaintenanceError/nodesRunning(names:)``, ``MaintenanceError/sameStore(location:)``, ``MaintenanceError/copyDiffers(tables:)``;
     ///   the store's ``StoreError/alreadyExists(_:)`` for a target that holds rows, its errors
     ///   for the copy and the check.
     public static func copy(
@@ -44,6 +44,7 @@ public enum StoreMigration {
         guard describe(gateway) != describe(target) else { throw MaintenanceError.sameStore(location: target.location) }
         let locks = try [gateway.directory, target.directory].uniqued().map(lockDaemon)
         defer { for lock in locks { lock.release() } }
+        try refuseRunningNodes(of: source, directory: gateway.directory, now: Date())
         let tables = try gateway.copy(to: target, progress: progress)
         let differing = tables.filter { !$0.matches }.map(\.table)
         guard differing.isEmpty else { throw MaintenanceError.copyDiffers(tables: differing) }
@@ -53,6 +54,16 @@ public enum StoreMigration {
         // Verified: the gateway runs from the copy now, and the old SQLite file is refused.
         try gateway.markMoved(to: target)
         return report
+    }
+
+    /// Refuses a copy while a node other than this data directory's (whose daemon lock the copy
+    /// holds, so any run recorded here has ended) is up on the store.
+    ///
+    /// - Throws: ``MaintenanceError/nodesRunning(names:)``.
+    static func refuseRunningNodes(of store: UnlockedStore, directory: URL, now: Date) throws {
+        let here = GatewayStatus.EndedRuns(place: Daemon.place(of: directory), holder: nil)
+        let running = try store.read { try $0.nodes() }.filter { $0.liveness(at: now) == .up && !here.contain($0) }
+        guard running.isEmpty else { throw MaintenanceError.nodesRunning(names: running.map(\.name).sorted()) }
     }
 
     /// "sqlite /path/smsgw.sqlite" or "postgresql postgresql://user@host:port/db".

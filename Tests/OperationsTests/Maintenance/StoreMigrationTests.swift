@@ -76,6 +76,32 @@ struct StoreMigrationTests {
         }
     }
 
+    /// The copy holds only this data directory's daemon lock: a node of a PostgreSQL store on
+    /// another machine would go on sending from the old store, with keys the copy uses too.
+    @Test("A copy is refused while another node is up on the store; this directory's own ended run does not count")
+    func refusedWhileAnotherNodeIsUp() throws {
+        try TestStore.withAccount(on: .postgresql) { location, _, unlocked in
+            try TestStore.withDirectory { other in
+                var elsewhere = GatewayNode(name: "north")
+                elsewhere.place = "north-host:/var/lib/smsgw"
+                var here = GatewayNode(name: "south")
+                here.place = Daemon.place(of: location.directory.url)
+                try unlocked.write { tx in
+                    try tx.startNode(elsewhere, now: Date())
+                    try tx.startNode(here, now: Date())
+                }
+                let target = try GatewayStore.open(directory: other.url, logger: TestStore.logger)
+                #expect(throws: MaintenanceError.nodesRunning(names: ["north"])) {
+                    _ = try StoreMigration.copy(from: unlocked, to: target) { _ in }
+                }
+                #expect(MaintenanceError.nodesRunning(names: ["north"]).category == .busy)
+                #expect(try !target.accountExists)
+                try unlocked.write { try $0.stopNode(named: "north", now: Date()) }
+                #expect(try StoreMigration.copy(from: unlocked, to: target) { _ in }.tables.allSatisfy { $0.matches })
+            }
+        }
+    }
+
     @Test("A store is never copied onto itself")
     func notOntoItself() throws {
         try TestStore.withAccount { directory, _, unlocked in
