@@ -135,6 +135,8 @@ def reads(db):
         ("log: newest 50 rejected", [(PAGE.format("m.id > ? AND m.status = ?", "DESC"), (0, "rejected", 50))]),
         ("log: newest 50 resynced (there are none)",
          [(PAGE.format("m.id > ? AND m.status = ?", "DESC"), (0, "resynced", 50))]),
+        ("log: newest 50 delivered of a contact",
+         [(PAGE.format("m.id > ? AND m.contact_id = ? AND m.status = ?", "DESC"), (0, some, "delivered", 50))]),
         ("log: newest 50 outgoing failed of a contact",
          [(PAGE.format("m.id > ? AND m.direction = ? AND m.contact_id = ? AND m.status = ?", "DESC"),
            (0, "out", some, "failed", 50))]),

@@ -37,6 +37,20 @@ struct ReadIndexPlanTests {
         }
     }
 
+    @Test("The log of a contact by status from messages_contact_status", arguments: StoreBackendKind.allCases)
+    func contactLogByStatus(_ backend: StoreBackendKind) throws {
+        let (_, _, store) = try unlockedStore(on: backend)
+        let alice = try store.addContact(name: "alice", number: TestStore.number("+447700900010"), pairingCode: Data())
+        for status in [MessageStatus.delivered, .failed] {
+            for newestFirst in [true, false] {
+                let selection = LogSelection(contact: alice, direction: .outgoing, status: status)
+                let statement = StoreReader.logPageStatement(selection, afterId: 0, newestFirst: newestFirst, limit: 50)
+                let plan = try Self.plan(statement.sql, statement.arguments, on: backend)
+                #expect(plan.contains("messages_contact_status"), "\(status), newest first \(newestFirst): \(plan)")
+            }
+        }
+    }
+
     @Test("A contact's last acknowledgement from outbox_acknowledged", arguments: StoreBackendKind.allCases)
     func lastAcknowledgement(_ backend: StoreBackendKind) throws {
         let plan = try Self.plan(StoreReader.lastAcknowledgementStatement, [UUID().storeString], on: backend)
