@@ -57,21 +57,8 @@ struct UnconfirmedRowsTests {
 
     @Test("The count is read from the partial index outbox_unconfirmed", arguments: StoreBackendKind.allCases)
     func readFromItsIndex(_ backend: StoreBackendKind) throws {
-        let (_, gateway, _) = try unlockedStore(on: backend)
         let arguments: StoreArguments = [Self.cutoff.timeIntervalSince1970, Self.since.timeIntervalSince1970]
-        let plan = try gateway.readTransaction { db -> String in
-            switch backend {
-            case .sqlite:
-                return try db.rows(sql: "EXPLAIN QUERY PLAN " + StoreReader.unconfirmedCount, arguments: arguments)
-                    .map { row -> String in row["detail"] }.joined(separator: "\n")
-            case .postgresql:
-                // An empty table is read whole whatever its indexes; forbid that to see which index serves.
-                try db.execute(sql: "SET LOCAL enable_seqscan = off")
-                return try db.values(
-                    String.self, sql: "EXPLAIN (COSTS OFF) " + StoreReader.unconfirmedCount, arguments: arguments
-                ).joined(separator: "\n")
-            }
-        }
+        let plan = try ReadIndexPlanTests.plan(StoreReader.unconfirmedCount, arguments, on: backend)
         #expect(plan.contains("outbox_unconfirmed"), "\(plan)")
     }
 }

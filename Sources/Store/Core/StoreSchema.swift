@@ -274,6 +274,7 @@ enum StoreSchema {
         registerNodeInstances(in: &migrator)
         registerKeysRestored(in: &migrator)
         registerUnconfirmed(in: &migrator)
+        registerReadIndexes(in: &migrator)
 
         return migrator
     }

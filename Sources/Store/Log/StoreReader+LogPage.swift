@@ -12,14 +12,20 @@ extension StoreReader {
     ///   - newestFirst: Whether the listing goes from the newest message towards older ones.
     ///   - limit: At most this many.
     public func logPage(_ selection: LogSelection, afterId: Int64, newestFirst: Bool = false, limit: Int) throws -> [LogEntry] {
+        let statement = Self.logPageStatement(selection, afterId: afterId, newestFirst: newestFirst, limit: limit)
+        return try db.rows(sql: statement.sql, arguments: statement.arguments).map { try LogEntry(row: $0, dataKey: dataKey) }
+    }
+
+    /// The statement ``logPage(_:afterId:newestFirst:limit:)`` runs. A status is read from the
+    /// index `messages_status (status, id)`, in the listing's order, not by walking the whole log.
+    static func logPageStatement(
+        _ selection: LogSelection, afterId: Int64, newestFirst: Bool, limit: Int
+    ) -> (sql: String, arguments: StoreArguments) {
         let selected = selection.conditions(statusColumn: "m.status")
         let conditions = [newestFirst && afterId > 0 ? "m.id < ?" : "m.id > ?"] + selected.sql
         let arguments: StoreArguments = [newestFirst ? max(afterId, 0) : afterId] + selected.arguments + [limit]
         let order = newestFirst ? "DESC" : "ASC"
-        let rows = try db.rows(
-            sql: "\(LogEntry.selection) WHERE \(conditions.joined(separator: " AND ")) ORDER BY m.id \(order) LIMIT ?",
-            arguments: arguments)
-        return try rows.map { try LogEntry(row: $0, dataKey: dataKey) }
+        return ("\(LogEntry.selection) WHERE \(conditions.joined(separator: " AND ")) ORDER BY m.id \(order) LIMIT ?", arguments)
     }
 
     /// The outbox rows that carry the message with this id (one per SMS), oldest first.

@@ -55,10 +55,16 @@ extension StoreReader {
 
     /// When the contact's gateway last acknowledged one of this side's SMS, if ever.
     public func lastAcknowledgement(for contact: Contact) throws -> Date? {
-        try db.value(
-            Double.self, sql: "SELECT MAX(acknowledged_at) FROM outbox WHERE contact_id = ?", arguments: [contact.id.storeString]
-        ).map(Date.init(timeIntervalSince1970:))
+        try db.value(Double.self, sql: Self.lastAcknowledgementStatement, arguments: [contact.id.storeString])
+            .map(Date.init(timeIntervalSince1970:))
     }
+
+    /// The statement ``lastAcknowledgement(for:)`` runs, with the contact's id as its argument.
+    /// The condition on `acknowledged_at` changes nothing in the answer (MAX skips NULL) but is
+    /// the partial index `outbox_acknowledged`'s: without it neither backend can use that index
+    /// and the read goes through every SMS ever sent to the contact.
+    static let lastAcknowledgementStatement =
+        "SELECT MAX(acknowledged_at) FROM outbox WHERE contact_id = ? AND acknowledged_at IS NOT NULL"
 
     /// Rows sent (or delivered) that wait for an acknowledgement whose time to be sent again has
     /// come: `timeout · 2^resends` after they were last sent. (The casts give PostgreSQL its

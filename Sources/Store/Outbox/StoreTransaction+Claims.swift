@@ -33,7 +33,7 @@ extension StoreTransaction {
         )
         guard let row else { return nil }
         let id: Int64 = row["id"]
-        let sequence = (try db.value(Int64.self, sql: "SELECT MAX(claim_sequence) FROM outbox") ?? 0) + 1
+        let sequence = (try db.value(Int64.self, sql: Self.lastClaimSequence) ?? 0) + 1
         let time = now.timeIntervalSince1970
         try db.execute(
             sql: """
@@ -45,6 +45,9 @@ extension StoreTransaction {
         )
         return try outboxItem(id: id)
     }
+
+    /// The number of the latest claim, read from the index `outbox_claim_sequence`.
+    static let lastClaimSequence = "SELECT MAX(claim_sequence) FROM outbox"
 
     /// Returns rows left in `submitting` (a process died mid-submission) to the queue.
     ///
