@@ -17,7 +17,7 @@ extension ConsoleAssets {
 
           // As HTML.escape on the server: C0 and C1 controls but tab and line feed, DEL, and the
           // bidirectional overrides, embeddings and isolates become visible codes.
-          var hidden = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
+          var hidden = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
 
           function visible(text) {
             return String(text).replace(hidden, function (character) {

@@ -55,8 +55,10 @@ public struct HTML: Sendable, Hashable, ExpressibleByStringInterpolation, Custom
     ///
     /// Besides `& < > " '`, characters that could change how the surrounding text reads are
     /// shown as visible codes instead of being passed on: C0 and C1 controls (but tab and line
-    /// feed), DEL, and the bidirectional overrides, embeddings and isolates (U+202A–U+202E,
-    /// U+2066–U+2069) with which an SMS could make its text read backwards around it.
+    /// feed), DEL, the bidirectional overrides, embeddings and isolates (U+202A–U+202E,
+    /// U+2066–U+2069) with which an SMS could make its text read backwards around it, and the
+    /// bidirectional marks and line separators (U+061C, U+200E, U+200F, U+2028, U+2029), as
+    /// the command line escapes them.
     public static func escape(_ text: String) -> String {
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
@@ -82,7 +84,7 @@ public struct HTML: Sendable, Hashable, ExpressibleByStringInterpolation, Custom
     /// Whether `scalar` is shown as a code rather than passed on (see ``escape(_:)``).
     static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+        case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
         default: false
         }
     }

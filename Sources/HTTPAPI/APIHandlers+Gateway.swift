@@ -23,7 +23,7 @@ extension APIHandlers {
 
     /// Starts a resync over SMS, as `smsgw resync NAME` does; 202 with `resync --json`'s object.
     func resync(_ request: Request, _ context: APIContext) async throws -> Response {
-        try await authorize(request, context, .admin)
+        try await authorize(request, context, .admin, audited: .resync)
         let name = try context.parameters.require("name")
         let store = store
         let started = try await blocking {

@@ -18,7 +18,7 @@ extension APIHandlers {
     /// idempotency key with the same body from the same token answers the same message and
     /// queues nothing (another token's key of the same name is its own).
     func send(_ request: Request, _ context: APIContext) async throws -> Response {
-        let token = try await authorize(request, context, .send)
+        let token = try await authorize(request, context, .send, audited: .send)
         let body = try await decode(SendRequest.self, from: request, context: context)
         let key = request.headers[.idempotencyKey] ?? body.id
         let started = ContinuousClock.now

@@ -13,13 +13,13 @@ extension APIHandlers {
 
     /// Marks every SMS the status counts as unconfirmed now as checked, as `smsgw log checked --all` does.
     func checkUnconfirmed(_ request: Request, _ context: APIContext) async throws -> Response {
-        let token = try await authorize(request, context, .admin)
+        let token = try await authorize(request, context, .admin, audited: .unconfirmedChecked)
         return try await markChecked(.all, token: token, context: context)
     }
 
     /// Marks one message's unconfirmed SMS as checked, as `smsgw log checked ID` does.
     func checkMessage(_ request: Request, _ context: APIContext) async throws -> Response {
-        let token = try await authorize(request, context, .admin)
+        let token = try await authorize(request, context, .admin, audited: .unconfirmedChecked)
         guard let text = context.parameters.get("id"), let id = Int64(text), id > 0 else {
             throw Problem(status: .notFound, type: "not-found", detail: "A message id is a whole number above 0; no message has that id.")
         }

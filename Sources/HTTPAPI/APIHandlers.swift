@@ -38,10 +38,16 @@ struct APIHandlers: Sendable {
     /// The token of the request when it has `scope`. A missing or failing token counts against
     /// the client's address; a valid one is served even while the address is throttled.
     ///
+    /// A change (`audited`, the action a POST asks for) that a valid token without `scope` asks
+    /// for is refused with an audit line, as the console's refusals are: actor the token, target
+    /// the request's path, outcome `refused`.
+    ///
     /// - Throws: ``Operations/APITokenError``: missing or invalid token (401), missing scope
     ///   (403), a missing or failing token from an address with too many failures (429).
     @discardableResult
-    func authorize(_ request: Request, _ context: APIContext, _ scope: APIScope) async throws -> APIToken {
+    func authorize(_ request: Request, _ context: APIContext, _ scope: APIScope, audited: AuditAction? = nil) async throws
+        -> APIToken
+    {
         let now = Date()
         guard let presented = Self.presentedToken(request) else {
             throw throttle.refusal(.missing, from: context.clientAddress, now: now)
@@ -53,7 +59,12 @@ struct APIHandlers: Sendable {
         } catch let error as APITokenError where error.category == .authentication {
             throw throttle.refusal(error, from: context.clientAddress, now: now)
         }
-        return try token.requiring(scope)
+        guard let action = audited, !token.allows(scope) else { return try token.requiring(scope) }
+        let (path, address) = (request.uri.path, context.clientAddress)
+        try await blocking {
+            try Audit.record(action, by: .token(token.name), target: path, outcome: .refused, address: address, in: store, now: now)
+        }
+        throw APITokenError.missingScope(scope)
     }
 
     /// The token of the request's `Authorization: Bearer` header, or nil without one.

@@ -35,4 +35,23 @@ struct ConsoleLogFilterTests {
             [], filter: LogFilter(search: "lost"), contacts: [], viewer: ConsoleViewsTests.viewer, searchedAll: false)
         #expect(stopped.markup.contains("looked through the newest 5000 messages that pass the other filters"))
     }
+
+    @Test("A search over 10 words or 100 characters (combining marks count) is refused with 422 before the log is read")
+    func aSearchIsBounded() throws {
+        let rig = try ConsoleControllerTests.Rig()
+        let session = try rig.signIn("watch")
+        let get = { (words: String) in
+            rig.controller.respond(
+                to: ConsoleRequest(
+                    method: "GET", path: "/", query: ["q": words], cookies: [ConsoleController.sessionCookie: session.cookie]))
+        }
+        let heavy = "e" + String(repeating: "\u{301}", count: 100_000)
+        for words in [String(repeating: "a ", count: 11), String(repeating: "x", count: 101), heavy] {
+            let refused = get(words)
+            #expect(
+                refused.status == 422 && refused.body.contains("a search takes at most 10 words and 100 characters"), "\(refused.status)")
+        }
+        let longest = get(String(repeating: "word ", count: 9) + String(repeating: "y", count: 55))
+        #expect(longest.status == 200 && longest.body.contains("No messages match."))
+    }
 }

@@ -58,4 +58,14 @@ struct ConsoleUnconfirmedTests {
         #expect(audit.map(\.outcome) == ["done", "refused", "refused"])
         #expect(audit.map { $0.actorName ?? "" } == ["ops", "ops", "watch"] && audit.first?.target == "all")
     }
+
+    @Test("A refusal's audit target, the path asked for, is cut at 200 characters however long the path")
+    func refusalTargetIsBounded() throws {
+        let rig = try Rig()
+        let viewer = try rig.signIn("watch")
+        let path = "/contacts/" + String(repeating: "x", count: 100_000) + "/resync"
+        #expect(rig.post(path, viewer).status == 403)
+        let target = try #require(try Audit.list(in: rig.store).first { $0.action == "resync" }?.target)
+        #expect(target.unicodeScalars.count == Audit.targetLimit && target.hasPrefix("/contacts/xxx") && target.hasSuffix("…"))
+    }
 }

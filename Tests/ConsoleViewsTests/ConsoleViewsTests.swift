@@ -65,6 +65,9 @@ struct ConsoleViewsTests {
             #expect(log.contains("[U+001B][31m[U+202E]gnp.exe[U+0000]"))
             #expect(log.contains("EVIL[U+202E]"))
         }
+        // The marks and separators the command line escapes, the page and its script show as codes too.
+        #expect(HTML.escape("a\u{200F}b\u{200E}c\u{061C}d\u{2028}e\u{2029}") == "a[U+200F]b[U+200E]c[U+061C]d[U+2028]e[U+2029]")
+        #expect(ConsoleAssets.asset(at: "/assets/console.js")?.body.contains(#"\u061C\u200E\u200F\u2028\u2029"#) == true)
     }
 
     @Test("No page has inline script, inline style or event-handler attributes (the CSP forbids them)")

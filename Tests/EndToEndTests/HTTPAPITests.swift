@@ -129,12 +129,24 @@ struct HTTPAPITests {
         }
     }
 
-    @Test("Marking unconfirmed SMS checked needs admin; 200 with the count, 404 unknown, 409 for a delivered message; audited")
+    @Test(
+        "Marking unconfirmed SMS checked needs admin; 200 with the count, 404 unknown, 409 for a delivered message; audited, refusals too")
     func markChecked() async throws {
         try await withTemporaryDirectory { root in
             let fixture = try await Fixture.start(in: root)
-            let reader = try fixture.client(scopes: "read")
+            let reader = try fixture.client(scopes: "read", name: "watch")
             #expect(try await reader.send(.POST, "/v1/status/unconfirmed/checked").status == 403)
+            #expect(try await reader.send(.POST, "/v1/messages/1/checked").status == 403)
+            #expect(try await reader.post(text: "not allowed", to: "bob").status == 403)
+            #expect(try await reader.send(.POST, "/v1/contacts/bob/resync").status == 403)
+            let refusals = try fixture.alice.expect(["audit"]).stdout
+            for line in [
+                "token watch\tunconfirmed-checked\t/v1/status/unconfirmed/checked\trefused",
+                "token watch\tunconfirmed-checked\t/v1/messages/1/checked\trefused", "token watch\tsend\t/v1/messages\trefused",
+                "token watch\tresync\t/v1/contacts/bob/resync\trefused",
+            ] {
+                #expect(refusals.contains(line), "\(refusals)")
+            }
             let admin = try fixture.client(scopes: "admin", name: "desk")
             let none = try await admin.send(.POST, "/v1/status/unconfirmed/checked")
             #expect(none.status == 200 && none.object["checked"] as? Int == 0, "\(none.text)")

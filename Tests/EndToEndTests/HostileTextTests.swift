@@ -127,6 +127,12 @@ struct HostileTextTests {
             let plain = try rig.alice.expect(["log"]).stdout
             #expect(!Self.drivesTerminal(plain, allowingTab: true), "\(plain)")
             #expect(plain.contains("\tBANK\\r\\nbob\tplain\thi\\x1B[2K\\r"), "\(plain)")
+            // The simulator's refusal quotes the sender given to inject: escaped, not a new window title.
+            let refused = try SMSGWBinary.run(
+                ["sim", "ctl", "--dir", rig.simDirectory.path, "inject", "\u{1B}]0;pwned\u{07}", GatewayRig.numbers[0], "x"],
+                environment: [:])
+            #expect(refused.status == 1 && refused.stdout.contains("'\\x1B]0;pwned\\x07'"), "\(refused.stdout)")
+            #expect(!Self.drivesTerminal(refused.stdout, allowingTab: false))
             #expect(try await rig.stopDaemon(rig.alice) == 0)
             // The daemon's own line for it calls it by the id `smsgw log` shows.
             let id = try #require(logged["id"] as? Int)

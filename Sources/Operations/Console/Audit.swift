@@ -100,14 +100,20 @@ public struct AuditEntry: Sendable, Hashable, Encodable {
 /// the transaction of what it records, so an action and its line commit together. It never holds
 /// a secret or a message text.
 public enum Audit {
-    /// Appends a line in the caller's transaction.
+    /// The most characters of a target kept: a refusal's target is the path the client asked
+    /// for, which a client can make as long as its server lets it.
+    public static let targetLimit = 200
+
+    /// Appends a line in the caller's transaction; a target over ``targetLimit`` characters (scalars)
+    /// is cut there and ends in `…`.
     public static func record(
         _ action: AuditAction, by actor: AuditActor, target: String? = nil, outcome: AuditOutcome = .done, address: String? = nil,
         in tx: StoreTransaction, now: Date
     ) throws {
+        let kept = target.map { $0.unicodeScalars.count > targetLimit ? String($0.unicodeScalars.prefix(targetLimit - 1)) + "…" : $0 }
         try tx.appendAudit(
             AuditRecord(
-                time: now, actorKind: actor.kind, actorName: actor.name, action: action.rawValue, target: target, outcome: outcome.rawValue,
+                time: now, actorKind: actor.kind, actorName: actor.name, action: action.rawValue, target: kept, outcome: outcome.rawValue,
                 address: address))
     }
 

@@ -30,10 +30,12 @@ public enum MessageError: CategorizedError, Sendable, Equatable {
     /// A ciphertext pasted as one contact's (`pastedAs`) that another contact's keys open;
     /// `alreadyReceived` when that contact's message was decrypted before.
     case fromAnotherContact(named: String, pastedAs: String, alreadyReceived: Bool)
+    /// Words to search the log for over ``MessageLog/searchLimits``.
+    case searchTooLong(characters: Int, words: Int)
 
     public var category: ErrorCategory {
         switch self {
-        case .emptyText, .partLimit, .nothingToDecrypt, .severalMessages, .ownMessage, .fromAnotherContact: .invalidInput
+        case .emptyText, .partLimit, .nothingToDecrypt, .severalMessages, .ownMessage, .fromAnotherContact, .searchTooLong: .invalidInput
         case .peerReadsOneMessage, .nothingToRetry, .nothingUnconfirmed, .keysRestored, .keysRestoredBeforeText: .conflict
         }
     }
@@ -64,6 +66,8 @@ public enum MessageError: CategorizedError, Sendable, Equatable {
             "This message is from \(name), not \(pastedAs), and was already decrypted as \(name)'s; see the log (nothing was changed)."
         case .fromAnotherContact(let name, let pastedAs, false):
             "This message is from \(name), not \(pastedAs): decrypt it as \(name)'s (nothing was changed)."
+        case .searchTooLong(let characters, let words):
+            "The search has \(characters) characters in \(words) words; a search takes at most \(MessageLog.searchLimits.words) words and \(MessageLog.searchLimits.characters) characters, so shorten it."
         }
     }
 }

@@ -18,6 +18,10 @@ public enum MessageLog {
     /// most: texts are stored encrypted, so they are matched as they are read.
     public static let searchDepth = 5_000
 
+    /// The most characters and words a search may have: each word is looked for in every text
+    /// read, so a longer one only costs the daemon time (and a long query string is an attack).
+    public static let searchLimits = (characters: 100, words: 10)
+
     /// The newest `limit` messages that pass the filters (each nil for any), oldest first, with
     /// the cursor to follow the log from.
     ///
@@ -27,12 +31,21 @@ public enum MessageLog {
     ///   - status: Only messages now in this status.
     ///   - words: Only messages whose text holds every one of these words, without regard to case
     ///     (``admits(_:words:)``), looked for in the newest ``searchDepth`` of the others.
-    /// - Throws: ``Store/StoreError/notFound(_:)`` for an unknown contact.
+    /// - Throws: ``Store/StoreError/notFound(_:)`` for an unknown contact;
+    ///   ``MessageError/searchTooLong(characters:words:)`` (invalid input) for words over
+    ///   ``searchLimits``, before anything is read.
     public static func recent(
         contact contactName: String? = nil, direction: MessageDirection? = nil, status: MessageStatus? = nil,
         matching words: String? = nil, limit: Int, store: UnlockedStore
     ) throws -> Listing {
-        try store.read { reader in
+        if let words {
+            // Scalars, not characters: one character may carry any number of combining marks.
+            let (length, count) = (words.unicodeScalars.count, words.split(separator: " ").count)
+            guard length <= searchLimits.characters, count <= searchLimits.words else {
+                throw MessageError.searchTooLong(characters: length, words: count)
+            }
+        }
+        return try store.read { reader in
             let contact = try contactName.map { try reader.contact(named: $0) }
             let selection = LogSelection(contact: contact, direction: direction, status: status)
             let cursor = try reader.latestLogSequence()

@@ -101,9 +101,14 @@ extension SimCommand {
                 // The simulator's sentence names no command; the CLI says which one starts it.
                 throw CLIError("\(error) `smsgw sim --dir \(Shell.quote(dir))` starts one.", status: .unavailable)
             }
-            print(answer)
             // 1: the simulator refused the command; 69 (EX_UNAVAILABLE): no simulator answered.
-            if answer.hasPrefix("ERROR") { throw ExitCode(1) }
+            guard answer.hasPrefix("ERROR") else {
+                print(answer)
+                return
+            }
+            // A refusal quotes what was given (a sender, a text), controls and all: escaped.
+            print(TerminalText.escaped(answer))
+            throw ExitCode(1)
         }
     }
 }
