@@ -42,7 +42,8 @@ extension OTPCommand {
             discussion: """
                 TOTP accepts one step either side of the time; HOTP accepts up to 10 counters ahead and \
                 resynchronises. The state (last accepted step, failures, refusal time) is committed with \
-                the check, so a code is accepted at most once across processes.
+                the check, so a code is accepted at most once across processes. Left out (or `-`), the code is \
+                typed at a masked prompt (stdin in scripts); an argument works, with a warning.
                 """
         )
 
@@ -51,8 +52,8 @@ extension OTPCommand {
         @Argument(help: "The entry's name.")
         var name: String
 
-        @Argument(help: "The code as typed (spaces are ignored).")
-        var code: String
+        @Argument(help: "The code as typed, spaces ignored (better left out: it is asked for).")
+        var code: String?
 
         @Option(help: ArgumentHelp("The Unix time of the attempt (default now).", valueName: "unixtime"))
         var at: Int64?
@@ -60,7 +61,8 @@ extension OTPCommand {
         func run() throws {
             try OTPEntries.requireUserName(name)
             let store = try StoreAccess.unlock(global)
-            try OTPEntries.verify(code, named: name, in: store, now: at.map(OTPCommand.date) ?? Date())
+            let typed = try SecretInput.read(code, what: "code", prompt: "Code for \(TerminalText.escaped(name)): ")
+            try OTPEntries.verify(typed, named: name, in: store, now: at.map(OTPCommand.date) ?? Date())
             Output.line("Accepted.")
         }
     }
