@@ -20,7 +20,9 @@ extension OTPCommand {
         @Argument(help: "The entry's name.")
         var name: String
 
-        @Option(help: ArgumentHelp("TOTP: the Unix time to compute the code for (default now).", valueName: "unixtime"))
+        @Option(
+            parsing: .unconditional, help: ArgumentHelp("TOTP: the Unix time to compute the code for (default now).", valueName: "unixtime")
+        )
         var at: Int64?
 
         func run() throws {
@@ -55,7 +57,7 @@ extension OTPCommand {
         @Argument(help: "The code as typed, spaces ignored (better left out: it is asked for).")
         var code: String?
 
-        @Option(help: ArgumentHelp("The Unix time of the attempt (default now).", valueName: "unixtime"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("The Unix time of the attempt (default now).", valueName: "unixtime"))
         var at: Int64?
 
         func run() throws {

@@ -19,7 +19,7 @@ extension VaultCommand {
 
         @OptionGroup(title: "Global options") var global: GlobalOptions
 
-        @Option(help: ArgumentHelp("Days after which a password is old.", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Days after which a password is old.", valueName: "n"))
         var days = Vault.defaultOldAfterDays
 
         @Flag(help: "Print one JSON object.")

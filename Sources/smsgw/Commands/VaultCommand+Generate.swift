@@ -5,7 +5,7 @@ import TerminalIO
 
 /// The generator's options, shared by `vault generate`, `vault add --generate` and `vault edit --generate`.
 struct GeneratorOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Characters in the password (4 to 256; default 20).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Characters in the password (4 to 256; default 20).", valueName: "n"))
     var length: Int?
 
     @Option(
@@ -16,7 +16,9 @@ struct GeneratorOptions: ParsableArguments {
     @Flag(help: "Leave out characters that are easy to confuse (I l 1 O 0 o | ` ' \").")
     var excludeAmbiguous = false
 
-    @Option(help: ArgumentHelp("A passphrase of N words from the EFF large word list (3 to 40; 8 gives 103 bits).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("A passphrase of N words from the EFF large word list (3 to 40; 8 gives 103.4 bits).", valueName: "n"))
     var words: Int?
 
     func validate() throws {
@@ -67,7 +69,7 @@ extension VaultCommand {
         @OptionGroup(title: "Global options") var global: GlobalOptions
         @OptionGroup(title: "Generator options") var generator: GeneratorOptions
 
-        @Option(help: ArgumentHelp("How many passwords to print (1 to 100).", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("How many passwords to print (1 to 100).", valueName: "n"))
         var count = 1
 
         @Flag(help: "Print one JSON array of {password, bits, source}.")
