@@ -34,7 +34,7 @@ extension VaultCommand {
             for finding in audit.findings {
                 var notes = finding.problems.map(\.rawValue)
                 if !finding.reusedWith.isEmpty { notes.append("same as " + finding.reusedWith.joined(separator: ", ")) }
-                notes.append("\(Int(finding.strength.bits.rounded())) bits")
+                notes.append(Output.bits(finding.strength.bits))
                 notes.append("changed \(Output.timestamp(finding.passwordChangedAt))")
                 Output.line(([finding.title] + notes).map { TerminalText.escaped($0) }.joined(separator: "\t"))
             }

@@ -62,7 +62,7 @@ extension VaultCommand {
                 every requested class appears at least once; the entropy counts exactly the passwords that \
                 satisfy that, so it is slightly below length × log2(alphabet). Passphrases use the EFF large \
                 word list (7776 words, 12.9 bits each), shipped with smsgw. Defaults: 20 characters of all \
-                classes (131 bits) or, with --words, the count given.
+                classes (130.9 bits) or, with --words, the count given.
                 """
         )
 
@@ -86,8 +86,7 @@ extension VaultCommand {
                 return
             }
             for password in passwords { Output.line(password.password) }
-            let bits = String(format: "%.1f", passwords[0].bits)
-            Output.diagnostic("\(bits) bits of entropy each, from \(passwords[0].source).")
+            Output.diagnostic("\(Output.bits(passwords[0].bits)) of entropy each, from \(passwords[0].source).")
         }
     }
 }
