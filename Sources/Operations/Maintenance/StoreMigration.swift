@@ -40,10 +40,23 @@ public enum StoreMigration {
     public static func copy(
         from source: UnlockedStore, to target: GatewayStore, progress: (StoreCopyProgress) throws -> Void
     ) throws -> StoreMigrationReport {
+        try copy(from: source, opening: { target }, progress: progress)
+    }
+
+    /// Copies the store `source` unlocked into the store `openTarget` opens, once the source's
+    /// daemon lock is held: a running daemon is reported before the target is reached (a server
+    /// that refuses the connection, or its TLS, would otherwise be the first thing said).
+    ///
+    /// - Throws: As ``copy(from:to:progress:)``, and what `openTarget` throws.
+    public static func copy(
+        from source: UnlockedStore, opening openTarget: () throws -> GatewayStore, progress: (StoreCopyProgress) throws -> Void
+    ) throws -> StoreMigrationReport {
         let gateway = source.gateway
-        guard describe(gateway) != describe(target) else { throw MaintenanceError.sameStore(location: target.location) }
-        let locks = try [gateway.directory, target.directory].uniqued().map(lockDaemon)
+        var locks = [try lockDaemon(gateway.directory)]
         defer { for lock in locks { lock.release() } }
+        let target = try openTarget()
+        guard describe(gateway) != describe(target) else { throw MaintenanceError.sameStore(location: target.location) }
+        if target.directory != gateway.directory { locks.append(try lockDaemon(target.directory)) }
         let tables = try gateway.copy(to: target, progress: progress)
         let differing = tables.filter { !$0.matches }.map(\.table)
         guard differing.isEmpty else { throw MaintenanceError.copyDiffers(tables: differing) }
@@ -64,12 +77,5 @@ public enum StoreMigration {
             throw MaintenanceError.daemonRunning(directory: directory.path, pid: DaemonLock.probe(directory: directory) ?? 0)
         }
         return lock
-    }
-}
-
-extension Array where Element == URL {
-    /// The URLs once each, in their first order.
-    fileprivate func uniqued() -> [URL] {
-        reduce(into: []) { result, url in if !result.contains(url) { result.append(url) } }
     }
 }
