@@ -87,6 +87,10 @@ public struct PassphraseSource: Sendable {
     /// itself instead of being opened again, so `runuser -u smsgw -- … < /etc/smsgw/passphrase`
     /// works although the service user may not open that root-only file.
     public func firstLine(ofFile path: String) throws(TerminalInputError) -> String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw .passphraseFileIsDirectory(path: path, variable: fileVariable)
+        }
         guard let data = Self.contents(ofFile: path) else {
             throw .passphraseFileUnreadable(path: path, variable: fileVariable)
         }

@@ -9,6 +9,8 @@ public enum TerminalInputError: Error, Sendable, Hashable {
     case noPassphraseSource(variable: String, fileVariable: String)
     /// The passphrase file named by `variable` cannot be opened or read.
     case passphraseFileUnreadable(path: String, variable: String)
+    /// The path `variable` names is a directory, not a file.
+    case passphraseFileIsDirectory(path: String, variable: String)
     /// The first line of the passphrase file is empty.
     case passphraseFileEmpty(path: String, variable: String)
     /// The two passphrases typed for a new one differ.
@@ -39,7 +41,7 @@ extension TerminalInputError: CategorizedError {
     public var category: ErrorCategory {
         switch self {
         case .noPassphraseSource, .passphraseFileEmpty, .echoUnavailable, .nothingTyped, .noCodeSource: .authentication
-        case .passphraseFileUnreadable: .notFound
+        case .passphraseFileUnreadable, .passphraseFileIsDirectory: .notFound
         case .passphrasesDiffer, .nothingGiven, .nothingTypedFor, .confirmationNeedsTerminal, .confirmationMismatch,
             .batchFailed, .severalLinesPasted, .inputTooLong:
             .invalidInput
@@ -62,6 +64,8 @@ extension TerminalInputError: CategorizedError {
             "No passphrase is available and there is no terminal to ask on; set \(fileVariable) to a file holding it (or \(variable))."
         case .passphraseFileUnreadable(let path, let variable):
             "Cannot read the passphrase file \(path) named by \(variable); check the path and its permissions."
+        case .passphraseFileIsDirectory(let path, let variable):
+            "\(variable) names \(path), which is a directory; name the file in it that holds the passphrase."
         case .passphraseFileEmpty(let path, let variable):
             "The first line of \(path) (named by \(variable)) is empty; put the passphrase on it."
         case .passphrasesDiffer:

@@ -36,6 +36,46 @@ struct ArgumentTypeTests {
     }
 }
 
+/// A negative number after a numeric option is that option's value, refused for what it is, not
+/// read as an option of its own ("Missing value for --period").
+@Suite("Negative numbers as option values")
+struct NegativeOptionValueTests {
+    @Test("`--period -30`, `--delay -1` and the other numeric options say what the value must be")
+    func negativeValues() throws {
+        try withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            let cases: [([String], String)] = [
+                (
+                    ["otp", "add", "bank", "--generate", "--period", "-30"],
+                    "'--period <seconds>': It takes a whole number of seconds above 0"
+                ),
+                (
+                    ["otp", "add", "bank", "--generate", "--hotp", "--counter", "-1"],
+                    "'--counter <n>': It takes a whole number, 0 or more."
+                ),
+                (["otp", "add", "bank", "--generate", "--digits", "-6"], "--digits must be 6, 7 or 8."),
+                (["sim", "--delay", "-1"], "'--delay <delay>': It takes seconds, never negative"),
+                (["sim", "--drop", "-0.5"], "--drop is a probability between 0 and 1, not -0.5."),
+                (["sim", "--capacity", "-1"], "--capacity must be at least 1."),
+                (["sim", "--seed", "-1"], "'--seed <seed>': It takes a whole number, 0 or more."),
+                (["init", "--username", "x", "--kdf-memory", "-1"], "'--kdf-memory <MiB>': It takes a whole number above 0."),
+                (["audit", "--limit", "-5"], "--limit is 1 to 1000."),
+                (["audit", "--before", "-5"], "--before is a line's id, a whole number above 0."),
+                (["webhook", "deliveries", "--limit", "-5"], "--limit must be at least 1."),
+                (["vault", "generate", "--count", "-2"], "--count must be 1 to 100."),
+                (["vault", "generate", "--length", "-5"], "4 to 256 characters"),
+                (["encrypt", "bob", "--max-parts", "-1"], "1 to 32 messages"),
+            ]
+            try alice.expect(["contact", "add", "bob"])
+            for (arguments, sentence) in cases {
+                let result = try alice.run(arguments, input: "hello\n")
+                #expect(result.status == 64 || result.status == 65, "\(arguments) exited \(result.status): \(result.stderr)")
+                #expect(result.stderr.contains(sentence) && !result.stderr.contains("Missing value"), "\(arguments): \(result.stderr)")
+            }
+        }
+    }
+}
+
 /// A contact name (OTP name, vault title) is typed in every command about it: one that starts with
 /// a dash would be read as options (`-dash` as `-d -a -s -h`, the help), so no command naming it works.
 @Suite("Contact names a command line can take")

@@ -119,6 +119,19 @@ struct CommandLineTests {
         }
     }
 
+    @Test("api token list is tab-separated like every other list: name, scopes, created, expires, last used")
+    func tokenListIsTabSeparated() throws {
+        try withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            try alice.expect(["api", "token", "create", "reader", "--scope", "send,read", "--expires", "90d"])
+            try alice.expect(["api", "token", "create", "scraper", "--scope", "metrics"])
+            let rows = try alice.expect(["api", "token", "list"]).lines.map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+            try #require(rows.map(\.count) == [5, 5], "\(rows)")
+            #expect(rows.map { $0.first } == ["reader", "scraper"] && rows.map { $0[1] } == ["send,read", "metrics"], "\(rows)")
+            #expect(rows[0][3] != "never" && rows[1][3] == "never" && rows.allSatisfy { $0[4] == "never" }, "\(rows)")
+        }
+    }
+
     @Test("contact list, contact show and status print one contact shape with the documented keys")
     func oneContactShape() throws {
         try withTemporaryDirectory { root in

@@ -81,14 +81,19 @@ struct OTPInteropTests {
             let code = try #require(try peer.expect(["otp", "code", "login", "--at", "\(time)"]).lines.first)
             #expect(try Self.oathtool(["--totp", "--now=@\(time)", Self.hex(secret)]) == [code])
 
-            try peer.expect(["otp", "verify", "login", code, "--at", "\(time)"])
-            let replay = try peer.run(["otp", "verify", "login", code, "--at", "\(time + 1)"])
+            // The code comes on stdin, as the README shows: no warning.
+            let accepted = try peer.expect(["otp", "verify", "login", "--at", "\(time)"], input: code + "\n")
+            #expect(accepted.lines == ["Accepted."] && accepted.stderr.isEmpty, "\(accepted.stderr)")
+            let replay = try peer.run(["otp", "verify", "login", "-", "--at", "\(time + 1)"], input: code + "\n")
             #expect(replay.status == 65)
             #expect(replay.stderr.contains("already used"))
+            let nothing = try peer.run(["otp", "verify", "login", "--at", "\(time + 1)"])
+            #expect(nothing.status == 64 && nothing.stderr.contains("No code was given"), "\(nothing.stderr)")
 
-            // The next step's code, one step later: fresh, so accepted.
+            // The next step's code, one step later: fresh, so accepted; on argv it works, with a warning.
             let next = try #require(try Self.oathtool(["--totp", "--now=@\(time + 30)", Self.hex(secret)]).first)
-            try peer.expect(["otp", "verify", "login", next, "--at", "\(time + 30)"])
+            let argument = try peer.expect(["otp", "verify", "login", next, "--at", "\(time + 30)"])
+            #expect(argument.stderr.contains("warning: the code was given on the command line"), "\(argument.stderr)")
 
             // Wrong codes: 65 until the policy's free failures are spent, then 77 with a time.
             let wrong = String(format: "%06d", (Int(next)! + 1) % 1_000_000)

@@ -41,4 +41,47 @@ struct PostgresGatewayTests {
             #expect(restore.status == 65 && restore.stderr.contains("pg_restore"), "\(restore.stderr)")
         }
     }
+
+    /// A node's first `serve`, whose data directory does not exist yet, opens the store to create
+    /// it with every command's checks, and closes it before opening the one it unlocks: none of
+    /// the first one's connections remain beside the daemon's own.
+    @Test("serve on a new data directory keeps one store open: the one it unlocks")
+    func newDataDirectoryOpensOneStore() async throws {
+        let cluster = try requirePostgres()
+        try await withTemporaryDirectory { root in
+            let (database, store) = try cluster.storeEnvironment(in: root)
+            let alice = try Peer.create("alice", in: root, storeEnvironment: store)
+            // The passphrase comes through a FIFO: serve waits on it, past the lock step, with every
+            // connection it has made so far still open.
+            let fifo = root.appendingPathComponent("passphrase").path
+            #expect(mkfifo(fifo, 0o600) == 0)
+            let node = root.appendingPathComponent("new-node").path
+            // A modem from the environment (not `--sim`, whose configuration is the simulator's
+            // SQLite one); the daemon stops at the passphrase, long before it opens the device.
+            let environment = alice.environment.merging([
+                "SMSGW_DATA_DIR": node, "SMSGW_PASSPHRASE_FILE": fifo, "SMSGW_MODEM_1_NAME": "one", "SMSGW_MODEM_1_DEVICE": "/dev/null",
+            ]) { $1 }
+            let serve = try SMSGWBinary.makeProcess(["serve"], environment: environment, removing: ["SMSGW_PASSPHRASE"])
+            serve.standardOutput = FileHandle.nullDevice
+            let log = root.appendingPathComponent("serve.log")
+            #expect(FileManager.default.createFile(atPath: log.path, contents: nil))
+            serve.standardError = try FileHandle(forWritingTo: log)
+            try serve.run()
+            defer {
+                serve.terminate()
+                serve.waitUntilExit()
+            }
+            var writer: Int32 = -1
+            #expect(
+                await eventually {
+                    writer = open(fifo, O_WRONLY | O_NONBLOCK)
+                    return writer >= 0
+                })
+            defer { close(writer) }
+            let connections = try cluster.psql(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database.database)' AND application_name LIKE '%(pid \(serve.processIdentifier))'"
+            )
+            #expect(connections == ["1"], "the lock step's store was left open")
+        }
+    }
 }

@@ -28,7 +28,7 @@ struct StoreMigrateTests {
             #expect(tables.contains { $0["table"] as? String == "messages" && $0["targetRows"] as? Int == 1 })
             #expect(tables.allSatisfy { $0["sourceRows"] as? Int == $0["targetRows"] as? Int })
             #expect((report["decryption"] as? [String: Any])?["ratchetStates"] as? Int == 1)
-            #expect(there.stderr.contains("messages: 1 of 1 rows copied"), "\(there.stderr)")
+            #expect(there.stderr.contains("messages: 1 of 1 row copied"), "\(there.stderr)")
             #expect(!there.stdout.contains(cluster.password) && !there.stderr.contains(cluster.password))
 
             // The old SQLite file stays in the data directory; a command run without the
@@ -95,6 +95,24 @@ struct StoreMigrateTests {
         }
     }
 
+    @Test("A running daemon is reported (75) before the target is reached; the plain report counts 1 row, not 1 rows")
+    func daemonBeforeTheTarget() throws {
+        try withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            // Nothing listens on port 1: reaching for the target first failed there (exit 69/78).
+            let unreachable = ["store", "migrate", "--to", "postgresql://smsgw@127.0.0.1:1/smsgw"]
+            let daemon = try #require(try DaemonLock.acquire(directory: alice.dataDir))
+            let refused = try alice.run(unreachable, environment: ["SMSGW_STORE_TLS": "disable", "SMSGW_STORE_PASSWORD": "x"])
+            #expect(refused.status == 75 && refused.stderr.contains("is running"), "\(refused.stderr)")
+            daemon.release()
+
+            let copied = try alice.run(["store", "migrate", "--to", "sqlite:" + root.appendingPathComponent("copy").path])
+            #expect(copied.status == 0, "\(copied.stderr)")
+            #expect(copied.lines.contains("account\t1 row\t1 copied"), "\(copied.stdout)")
+            #expect(copied.stderr.contains("account: 1 of 1 row copied"), "\(copied.stderr)")
+        }
+    }
+
     @Test(
         "A wrong passphrase is refused as every command refuses it, before the target is touched",
         arguments: [StoreBackendKind.sqlite, .postgresql])
@@ -107,7 +125,7 @@ struct StoreMigrateTests {
             #expect(refused.status == 77, "\(refused.stderr)")
             #expect(
                 refused.stderr.contains("The passphrase from SMSGW_PASSPHRASE is wrong; correct it and try again"), "\(refused.stderr)")
-            #expect(!refused.stderr.contains("rows copied"), "\(refused.stderr)")
+            #expect(!refused.stderr.contains(" copied"), "\(refused.stderr)")
             #expect(try target.isUntouched())
             // The same sentence as any other command's, the attempt counted against the same lockout.
             let other = try alice.run(["contact", "list"], environment: ["SMSGW_PASSPHRASE": "not the passphrase"])
@@ -138,7 +156,7 @@ struct StoreMigrateTests {
             #expect(try target.isUntouched())
             let wrong = try alice.run(migrate, environment: target.environment.merging(["SMSGW_TOTP_CODE": "000000"]) { $1 })
             #expect(wrong.status == 77 && wrong.stderr.contains("code is wrong"), "\(wrong.stderr)")
-            #expect(!wrong.stderr.contains("rows copied"), "\(wrong.stderr)")
+            #expect(!wrong.stderr.contains(" copied"), "\(wrong.stderr)")
             #expect(try target.isUntouched())
 
             // The right code: one unlock, then the copy, checked with the keys it unlocked.

@@ -16,9 +16,19 @@ struct TwoFactorTests {
     @Test func everyUnlockAsksForACodeAndWrongCodesCountTowardTheLockout() throws {
         try withTemporaryDirectory { root in
             let alice = try Peer.create("alice", in: root)
-            let enable = try alice.run(["account", "2fa", "enable", "--secret", Self.secret], environment: ["SMSGW_TOTP_CODE": code()])
+            let first = try code()
+            let enable = try alice.run(["account", "2fa", "enable", "--secret", Self.secret], environment: ["SMSGW_TOTP_CODE": first])
             #expect(enable.status == 0, "\(enable.stderr)")
             #expect(enable.stdout.contains("otpauth://totp/smsgw:alice"))
+            #expect(enable.stdout.contains("The code just entered is used up: the next unlock needs the next code"), "\(enable.stdout)")
+
+            // The enable's code again at once, more often than the lockout allows failures: refused
+            // as used, and not counted, as it comes with the right passphrase.
+            for _ in 0..<4 {
+                let again = try alice.run(["contact", "list"], environment: ["SMSGW_TOTP_CODE": first])
+                #expect(again.status == 77 && again.stderr.contains("already used"), "\(again.stderr)")
+                #expect(again.stderr.contains("not counted") && !again.stderr.contains("locked"), "\(again.stderr)")
+            }
 
             // Without a code (and no terminal) the unlock stops with 77 and says what to set.
             let missing = try alice.run(["contact", "list"])
@@ -37,7 +47,8 @@ struct TwoFactorTests {
             let wrong = try alice.run(["contact", "list"], environment: ["SMSGW_TOTP_CODE": "000000"])
             #expect(wrong.status == 77)
             #expect(wrong.stderr.contains("code is wrong") && !wrong.stderr.contains("passphrase"), "\(wrong.stderr)")
-            let locked = try alice.run(["contact", "list"], environment: ["SMSGW_TOTP_CODE": "000001"])
+            #expect(try alice.run(["contact", "list"], environment: ["SMSGW_TOTP_CODE": "000001"]).status == 77)
+            let locked = try alice.run(["contact", "list"], environment: ["SMSGW_TOTP_CODE": "000002"])
             #expect(locked.status == 77)
             #expect(locked.stderr.contains("locked"))
         }

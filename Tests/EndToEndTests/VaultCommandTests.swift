@@ -18,6 +18,11 @@ struct VaultCommandTests {
             let parts = generated.lines.first?.split(separator: "-") ?? []
             #expect(generated.lines.count == 1 && (8...12).contains(parts.count) && parts.allSatisfy { $0.allSatisfy(\.isLowercase) })
             #expect(generated.stderr.contains("103.4 bits") && generated.stderr.contains("EFF large word list"))
+            // `edit --generate` says it too, and `show` gives the same figure, rounded the same way.
+            let regenerated = try peer.expect(["vault", "edit", "Bank", "--generate"])
+            #expect(
+                regenerated.stderr.contains("a generated password of 130.9 bits (lower, upper, digits, symbols"), "\(regenerated.stderr)")
+            #expect(try peer.expect(["vault", "show", "Bank"]).stdout.contains("strong, 130.9 bits (generated)"))
 
             #expect(try peer.expect(["vault", "list"]).lines.map { $0.split(separator: "\t").first.map(String.init) } == ["Bank", "Mail"])
             let masked = try peer.expect(["vault", "show", "mail"]).stdout

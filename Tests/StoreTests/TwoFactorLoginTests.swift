@@ -23,10 +23,11 @@ struct TwoFactorLoginTests {
             _ = try store.unlock(passphrase: TestStore.passphrase)
         }
         _ = try store.unlock(passphrase: TestStore.passphrase, secondFactor: FakeSecondFactor.check("111111"))
-        #expect(throws: StoreError.secondFactorFailed(.replayed, remainingAttempts: 2)) {
+        // A used code with the right passphrase is refused but not counted; a wrong one is.
+        #expect(throws: StoreError.secondFactorFailed(.replayed, remainingAttempts: 3)) {
             _ = try store.unlock(passphrase: TestStore.passphrase, secondFactor: FakeSecondFactor.check("111111"))
         }
-        #expect(throws: StoreError.secondFactorFailed(.wrong, remainingAttempts: 1)) {
+        #expect(throws: StoreError.secondFactorFailed(.wrong, remainingAttempts: 2)) {
             _ = try store.unlock(passphrase: TestStore.passphrase, secondFactor: FakeSecondFactor.check("999999"))
         }
         let unlocked = try store.unlock(passphrase: TestStore.passphrase, secondFactor: FakeSecondFactor.check("222222"))
@@ -64,6 +65,25 @@ struct TwoFactorLoginTests {
         }
         #expect(throws: StoreError.lockedOut(until: start + 62)) {
             _ = try store.unlock(passphrase: TestStore.passphrase, now: start + 3, secondFactor: FakeSecondFactor.check("111111"))
+        }
+    }
+
+    @Test("A used code with the right passphrase is not counted, even where a failure would lock", arguments: StoreBackendKind.allCases)
+    func replaysAreNotCounted(_ backend: StoreBackendKind) throws {
+        let (_, store) = try enrolled(on: backend)
+        let start = Date(timeIntervalSince1970: 1_900_000_000)
+        _ = try store.unlock(passphrase: TestStore.passphrase, now: start, secondFactor: FakeSecondFactor.check("111111"))
+        _ = try? store.unlock(passphrase: "not the passphrase", now: start + 1)
+        _ = try? store.unlock(passphrase: TestStore.passphrase, now: start + 2, secondFactor: FakeSecondFactor.check("0"))
+        for offset in 3...6 {
+            #expect(throws: StoreError.secondFactorFailed(.replayed, remainingAttempts: 1)) {
+                _ = try store.unlock(
+                    passphrase: TestStore.passphrase, now: start + Double(offset), secondFactor: FakeSecondFactor.check("111111"))
+            }
+        }
+        // The two failures before the replays still count: the next wrong code locks.
+        #expect(throws: StoreError.lockedByThisAttempt(until: start + 7 + 60, secondFactor: true)) {
+            _ = try store.unlock(passphrase: TestStore.passphrase, now: start + 7, secondFactor: FakeSecondFactor.check("0"))
         }
     }
 

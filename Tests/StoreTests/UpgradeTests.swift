@@ -26,7 +26,7 @@ struct UpgradeTests {
         let record = try store.readTransaction { try AccountRecord.require($0) }
         #expect(record.twoFactorSecret != nil && record.twoFactorState != nil)
         #expect(try store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM otp_entries") } == 0)
-        #expect(throws: StoreError.secondFactorFailed(.replayed, remainingAttempts: 2)) {
+        #expect(throws: StoreError.secondFactorFailed(.replayed, remainingAttempts: 3)) {
             _ = try store.unlock(passphrase: TestStore.passphrase, secondFactor: FakeSecondFactor.check("111111"))
         }
 

@@ -41,6 +41,14 @@ struct PassphraseSourceTests {
         #expect(throws: TerminalInputError.passphraseFileUnreadable(path: path + ".missing", variable: "SMSGW_PASSPHRASE_FILE")) {
             try source.readWithOrigin(prompt: "", environment: ["SMSGW_PASSPHRASE_FILE": path + ".missing"], openTerminal: { nil })
         }
+        // A directory is named as one, not as a file that cannot be read.
+        let directory = (path as NSString).deletingLastPathComponent
+        #expect(throws: TerminalInputError.passphraseFileIsDirectory(path: directory, variable: "SMSGW_PASSPHRASE_FILE")) {
+            try source.readWithOrigin(prompt: "", environment: ["SMSGW_PASSPHRASE_FILE": directory], openTerminal: { nil })
+        }
+        #expect(
+            TerminalInputError.passphraseFileIsDirectory(path: "/etc/smsgw", variable: "SMSGW_PASSPHRASE_FILE").description
+                == "SMSGW_PASSPHRASE_FILE names /etc/smsgw, which is a directory; name the file in it that holds the passphrase.")
     }
 
     @Test func withoutVariablesOrTerminalNothingIsGuessed() {

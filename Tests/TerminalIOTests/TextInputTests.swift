@@ -17,7 +17,8 @@ struct TextInputTests {
     @Test func everyTerminalInputErrorSaysWhatToDoWithoutTheSecret() {
         let errors: [TerminalInputError] = [
             .noPassphraseSource(variable: "A", fileVariable: "B"), .passphraseFileUnreadable(path: "/p", variable: "B"),
-            .passphraseFileEmpty(path: "/p", variable: "B"), .passphrasesDiffer, .echoUnavailable, .nothingTyped,
+            .passphraseFileIsDirectory(path: "/p", variable: "B"), .passphraseFileEmpty(path: "/p", variable: "B"), .passphrasesDiffer,
+            .echoUnavailable, .nothingTyped,
             .noCodeSource(variable: "C"), .nothingGiven(what: "secret"), .nothingTypedFor(what: "secret"),
             .confirmationNeedsTerminal, .confirmationMismatch(expected: "bob"), .batchFailed(failures: 1, total: 2),
         ]

@@ -34,17 +34,31 @@ public enum StoreMigration {
     ///   - source: The store to copy, unlocked by ``Login`` before the target was opened.
     ///   - progress: Called after each batch of rows; throwing stops the copy, which a rerun resumes.
     /// - Throws: ``MaintenanceError/daemonRunning(directory:pid:)``,
-    ///   ``MaintenanceError/nodesRunning(names:)``, ``MaintenanceError/sameStore(location:)``, ``MaintenanceError/copyDiffers(tables:)``;
+    ///   ``MaintenanceError/nodesRunning(names:)``, ``MaintenanceError/sameStore(location:)``,
+    ///   ``MaintenanceError/copyDiffers(tables:)``;
     ///   the store's ``StoreError/alreadyExists(_:)`` for a target that holds rows, its errors
     ///   for the copy and the check.
     public static func copy(
         from source: UnlockedStore, to target: GatewayStore, progress: (StoreCopyProgress) throws -> Void
     ) throws -> StoreMigrationReport {
+        try copy(from: source, opening: { target }, progress: progress)
+    }
+
+    /// Copies the store `source` unlocked into the store `openTarget` opens, once the source's
+    /// daemon lock is held: a running daemon is reported before the target is reached (a server
+    /// that refuses the connection, or its TLS, would otherwise be the first thing said).
+    ///
+    /// - Throws: As ``copy(from:to:progress:)``, and what `openTarget` throws.
+    public static func copy(
+        from source: UnlockedStore, opening openTarget: () throws -> GatewayStore, progress: (StoreCopyProgress) throws -> Void
+    ) throws -> StoreMigrationReport {
         let gateway = source.gateway
-        guard describe(gateway) != describe(target) else { throw MaintenanceError.sameStore(location: target.location) }
-        let locks = try [gateway.directory, target.directory].uniqued().map(lockDaemon)
+        var locks = [try lockDaemon(gateway.directory)]
         defer { for lock in locks { lock.release() } }
         try refuseRunningNodes(of: source, directory: gateway.directory, now: Date())
+        let target = try openTarget()
+        guard describe(gateway) != describe(target) else { throw MaintenanceError.sameStore(location: target.location) }
+        if target.directory != gateway.directory { locks.append(try lockDaemon(target.directory)) }
         let tables = try gateway.copy(to: target, progress: progress)
         let differing = tables.filter { !$0.matches }.map(\.table)
         guard differing.isEmpty else { throw MaintenanceError.copyDiffers(tables: differing) }
@@ -75,12 +89,5 @@ public enum StoreMigration {
             throw MaintenanceError.daemonRunning(directory: directory.path, pid: DaemonLock.probe(directory: directory) ?? 0)
         }
         return lock
-    }
-}
-
-extension Array where Element == URL {
-    /// The URLs once each, in their first order.
-    fileprivate func uniqued() -> [URL] {
-        reduce(into: []) { result, url in if !result.contains(url) { result.append(url) } }
     }
 }

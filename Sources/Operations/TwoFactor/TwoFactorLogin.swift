@@ -54,9 +54,12 @@ public enum TwoFactorLogin {
     /// Turns two-factor login on with `proposal` once `code` proves the authenticator has it.
     ///
     /// The accepted code's step is stored as used, so it cannot unlock afterwards.
+    /// - Returns: The seconds until the authenticator app shows its next code: the first one the
+    ///   next unlock takes, which a front end says so that nobody enters the used one again.
     /// - Throws: ``AccountError/enrolmentCodeMismatch`` (nothing stored),
     ///   ``AccountError/twoFactorAlreadyOn`` when another process turned it on meanwhile.
-    public static func enable(_ proposal: TwoFactorProposal, code: String, in store: UnlockedStore, now: Date) throws {
+    @discardableResult
+    public static func enable(_ proposal: TwoFactorProposal, code: String, in store: UnlockedStore, now: Date) throws -> Int64 {
         let enrolment = proposal.enrolment
         let verification = try enrolment.verifier().verify(code, state: enrolment.initialState, now: TOTP.unixTime(now))
         guard verification.result.isAccepted else { throw AccountError.enrolmentCodeMismatch }
@@ -67,6 +70,8 @@ public enum TwoFactorLogin {
         } catch StoreError.alreadyExists {
             throw AccountError.twoFactorAlreadyOn
         }
+        guard let totp = proposal.uri.totp else { return 0 }
+        return totp.period - (TOTP.unixTime(now) - totp.startTime) % totp.period
     }
 
     /// Turns two-factor login off and deletes its secret.

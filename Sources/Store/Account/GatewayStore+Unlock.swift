@@ -43,10 +43,14 @@ extension GatewayStore {
         let keys = AccountKeys(dataKey: dataKey, kek: kek, generation: record.keyGeneration)
         let (failure, upgraded) = try completeUnlock(record, keys: keys, rewrap: rewrap, secondFactor: secondFactor)
         if let failure {
-            logger.notice("Second factor refused for the gateway account.", metadata: failureMetadata(failures, lockedUntil))
-            if let lockedUntil { throw StoreError.lockedByThisAttempt(until: lockedUntil, secondFactor: true) }
+            // A replayed code with the right passphrase was taken back: it is the owner's own
+            // code from a moment ago, no guess, and it must not lock them out.
+            let counted = failure == .replayed ? failures - 1 : failures
+            let lock = failure == .replayed ? nil : lockedUntil
+            logger.notice("Second factor refused for the gateway account.", metadata: failureMetadata(counted, lock))
+            if let lock { throw StoreError.lockedByThisAttempt(until: lock, secondFactor: true) }
             throw StoreError.secondFactorFailed(
-                failure, remainingAttempts: lockoutPolicy.remainingAttempts(afterFailures: failures)
+                failure, remainingAttempts: lockoutPolicy.remainingAttempts(afterFailures: counted)
             )
         }
         if upgraded {
@@ -89,6 +93,7 @@ extension GatewayStore {
                 if current.twoFactor {
                     let stored = try StoredSecondFactor.load(db, record: current, dataKey: keys.dataKey)
                     if let failure = try stored.verify(secondFactor, db: db, dataKey: keys.dataKey) {
+                        if failure == .replayed { try Self.takeBackAttempt(db, before: record) }
                         return (failure, false)  // commits the new verification state; the failure stays counted
                     }
                 }
@@ -100,6 +105,18 @@ extension GatewayStore {
                 return (nil, upgraded)
             }
         }
+    }
+
+    /// Restores the failure count and lock `record` had before this attempt counted itself: for a
+    /// replayed code with the right passphrase. Only a code that matched (an earlier one of the
+    /// owner's) is taken back, so guessing codes is limited as before; the failures before it stay.
+    private static func takeBackAttempt(_ db: StoreDatabase, before record: AccountRecord) throws {
+        try db.execute(
+            sql: "UPDATE account SET failed_attempts = ?, locked_until = ? WHERE id = ? AND failed_attempts = ?",
+            arguments: [
+                record.failedAttempts, record.lockedUntil?.timeIntervalSince1970, record.id.storeString, record.failedAttempts + 1,
+            ]
+        )
     }
 
     /// Checks the lock and counts this attempt as a failure, in one IMMEDIATE transaction.

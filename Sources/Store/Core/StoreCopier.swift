@@ -92,7 +92,7 @@ enum StoreCopier {
             let rows = try count(table.name, db)
             guard rows == 0 else {
                 throw StoreError.alreadyExists(
-                    "The target database is not empty (\(table.name) holds \(rows) rows); copy a store only into an empty database or data directory."
+                    "The target database is not empty (\(table.name) holds \(rows) \(rows == 1 ? "row" : "rows")); copy a store only into an empty database or data directory."
                 )
             }
         }

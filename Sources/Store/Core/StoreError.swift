@@ -101,7 +101,8 @@ extension StoreError: CustomStringConvertible, LocalizedError {
             case .wrong:
                 return "The two-factor code is wrong; check the code and the clock and try again (\(attempts))."
             case .replayed:
-                return "That two-factor code was already used; wait for the next code and enter that (\(attempts))."
+                return
+                    "That two-factor code was already used (a code unlocks once, and this try was not counted as a failure); wait until the authenticator app shows the next code and enter that (\(attempts))."
             }
         case .lockedOut(let until):
             return "The account is locked after repeated wrong passphrases or codes; \(StoreError.tryAgain(after: until))."

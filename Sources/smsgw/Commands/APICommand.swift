@@ -75,12 +75,13 @@ extension APICommand.Token {
             let tokens = try APITokens.list(store: try StoreAccess.unlock(global))
             if json { return Output.line(try Output.json(tokens)) }
             if tokens.isEmpty { return Output.line("No API tokens; make one with `smsgw api token create NAME --scope read`.") }
+            // Tab-separated, as every other list: name, scopes, created, expires, last used.
             for token in tokens {
-                let scopes = token.scopes.sorted().map(\.rawValue).joined(separator: ",")
-                let expires = token.expiresAt.map(Output.timestamp) ?? "never"
-                let used = token.lastUsedAt.map(Output.timestamp) ?? "never"
-                Output.line(
-                    "\(token.name)  scopes \(scopes)  created \(Output.timestamp(token.createdAt))  expires \(expires)  last used \(used)")
+                let fields = [
+                    token.name, token.scopes.sorted().map(\.rawValue).joined(separator: ","), Output.timestamp(token.createdAt),
+                    token.expiresAt.map(Output.timestamp) ?? "never", token.lastUsedAt.map(Output.timestamp) ?? "never",
+                ]
+                Output.line(fields.map(TerminalText.escaped).joined(separator: "\t"))
             }
         }
     }

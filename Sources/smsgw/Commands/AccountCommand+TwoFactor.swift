@@ -49,8 +49,11 @@ extension AccountCommand.TwoFactor {
             Output.line("Add this to your authenticator app (it is shown once):")
             Output.line(proposal.uri.string)
             if let drawing = try? QRDrawing.draw(proposal.uri, invert: !lightBackground) { Output.line(drawing) }
-            try TwoFactorLogin.enable(proposal, code: try LoginCode.read(), in: store, now: Date())
+            let wait = try TwoFactorLogin.enable(proposal, code: try LoginCode.read(), in: store, now: Date())
             Output.line("Two-factor login is on: every unlock now asks for a code after the passphrase.")
+            Output.line(
+                "The code just entered is used up: the next unlock needs the next code the app shows (in \(wait) \(wait == 1 ? "second" : "seconds"))."
+            )
         }
     }
 

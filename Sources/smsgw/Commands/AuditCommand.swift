@@ -13,10 +13,10 @@ struct AuditCommand: ParsableCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    @Option(help: "At most this many lines (1 to 1000).")
+    @Option(parsing: .unconditional, help: "At most this many lines (1 to 1000).")
     var limit: Int = 100
 
-    @Option(help: ArgumentHelp("Only lines older than this id (the next page).", valueName: "id"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only lines older than this id (the next page).", valueName: "id"))
     var before: Int64?
 
     @Flag(help: "Print a JSON array of entries.")
@@ -24,6 +24,7 @@ struct AuditCommand: ParsableCommand {
 
     func validate() throws {
         guard (1...1000).contains(limit) else { throw ValidationError("--limit is 1 to 1000.") }
+        if let before, before < 1 { throw ValidationError("--before is a line's id, a whole number above 0.") }
     }
 
     func run() throws {

@@ -111,7 +111,9 @@ extension ContactCommand {
         @Flag(name: .customLong("any-modem"), help: "Let any modem send to this contact (undoes --modem).")
         var anyModem = false
 
-        @Option(name: .customLong("protocol"), help: "The protocol version the contact's gateway speaks: 2 reads long texts, 1 does not.")
+        @Option(
+            name: .customLong("protocol"), parsing: .unconditional,
+            help: "The protocol version the contact's gateway speaks: 2 reads long texts, 1 does not.")
         var protocolVersion: Int?
 
         @Option(help: "Acknowledge messages end to end with this contact: on or off (each acknowledgement costs an SMS).")

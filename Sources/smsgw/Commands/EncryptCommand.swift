@@ -34,7 +34,7 @@ struct EncryptCommand: ParsableCommand {
     @Flag(help: "Read one message per stdin line; print one ciphertext per line.")
     var lines = false
 
-    @Option(help: "The most SMS a long text may take, 1 to 32 (with --lines: 1).")
+    @Option(parsing: .unconditional, help: "The most SMS a long text may take, 1 to 32 (with --lines: 1).")
     var maxParts: Int?
 
     @Flag(

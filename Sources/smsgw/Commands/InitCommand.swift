@@ -19,10 +19,14 @@ struct InitCommand: ParsableCommand {
     @Option(help: "The account's username (1 to 64 characters).")
     var username: String
 
-    @Option(name: .customLong("kdf-memory"), help: ArgumentHelp("Argon2id memory in MiB (at least 19).", valueName: "MiB"))
+    @Option(
+        name: .customLong("kdf-memory"), parsing: .unconditional,
+        help: ArgumentHelp("Argon2id memory in MiB (at least 19).", valueName: "MiB"), transform: WholeNumber.aboveZero)
     var kdfMemory: UInt32 = 64
 
-    @Option(name: .customLong("kdf-iterations"), help: ArgumentHelp("Argon2id passes (at least 2).", valueName: "n"))
+    @Option(
+        name: .customLong("kdf-iterations"), parsing: .unconditional, help: ArgumentHelp("Argon2id passes (at least 2).", valueName: "n"),
+        transform: WholeNumber.aboveZero)
     var kdfIterations: UInt32 = 3
 
     var parameters: Argon2Parameters {

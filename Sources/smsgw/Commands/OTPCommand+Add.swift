@@ -33,13 +33,17 @@ extension OTPCommand {
         @Option(help: ArgumentHelp("sha1, sha256 or sha512 (default sha1).", valueName: "name"))
         var algorithm: OTPAlgorithm?
 
-        @Option(help: ArgumentHelp("Code length, 6 to 8 (default 6).", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Code length, 6 to 8 (default 6).", valueName: "n"))
         var digits: Int?
 
-        @Option(help: ArgumentHelp("TOTP: seconds per code (default 30).", valueName: "seconds"), transform: OTPPeriod.parsing)
+        @Option(
+            parsing: .unconditional, help: ArgumentHelp("TOTP: seconds per code (default 30).", valueName: "seconds"),
+            transform: OTPPeriod.parsing)
         var period: OTPPeriod?
 
-        @Option(help: ArgumentHelp("HOTP: the counter of the first code (default 0).", valueName: "n"))
+        @Option(
+            parsing: .unconditional, help: ArgumentHelp("HOTP: the counter of the first code (default 0).", valueName: "n"),
+            transform: WholeNumber.zeroOrMore)
         var counter: UInt64?
 
         @Option(help: ArgumentHelp("The service name shown by authenticator apps.", valueName: "issuer"))

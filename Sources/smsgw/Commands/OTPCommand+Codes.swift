@@ -20,7 +20,9 @@ extension OTPCommand {
         @Argument(help: "The entry's name.")
         var name: String
 
-        @Option(help: ArgumentHelp("TOTP: the Unix time to compute the code for (default now).", valueName: "unixtime"))
+        @Option(
+            parsing: .unconditional, help: ArgumentHelp("TOTP: the Unix time to compute the code for (default now).", valueName: "unixtime")
+        )
         var at: Int64?
 
         func run() throws {
@@ -42,7 +44,8 @@ extension OTPCommand {
             discussion: """
                 TOTP accepts one step either side of the time; HOTP accepts up to 10 counters ahead and \
                 resynchronises. The state (last accepted step, failures, refusal time) is committed with \
-                the check, so a code is accepted at most once across processes.
+                the check, so a code is accepted at most once across processes. Left out (or `-`), the code is \
+                typed at a masked prompt (stdin in scripts); an argument works, with a warning.
                 """
         )
 
@@ -51,16 +54,17 @@ extension OTPCommand {
         @Argument(help: "The entry's name.")
         var name: String
 
-        @Argument(help: "The code as typed (spaces are ignored).")
-        var code: String
+        @Argument(help: "The code as typed, spaces ignored (better left out: it is asked for).")
+        var code: String?
 
-        @Option(help: ArgumentHelp("The Unix time of the attempt (default now).", valueName: "unixtime"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("The Unix time of the attempt (default now).", valueName: "unixtime"))
         var at: Int64?
 
         func run() throws {
             try OTPEntries.requireUserName(name)
             let store = try StoreAccess.unlock(global)
-            try OTPEntries.verify(code, named: name, in: store, now: at.map(OTPCommand.date) ?? Date())
+            let typed = try SecretInput.read(code, what: "code", prompt: "Code for \(TerminalText.escaped(name)): ")
+            try OTPEntries.verify(typed, named: name, in: store, now: at.map(OTPCommand.date) ?? Date())
             Output.line("Accepted.")
         }
     }

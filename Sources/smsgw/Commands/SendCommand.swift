@@ -35,7 +35,7 @@ struct SendCommand: ParsableCommand {
     @Flag(help: "Queue one message per stdin line; print one id per line.")
     var lines = false
 
-    @Option(help: "The most SMS a long text may take, 1 to 32 (default 8).")
+    @Option(parsing: .unconditional, help: "The most SMS a long text may take, 1 to 32 (default 8).")
     var maxParts = Messages.defaultMaxParts
 
     func validate() throws {

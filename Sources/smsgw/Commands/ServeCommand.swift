@@ -138,8 +138,10 @@ struct ServeCommand: AsyncParsableCommand {
         let directory = options.dataDirectory
         if !FileManager.default.fileExists(atPath: directory.path) {
             // On PostgreSQL this creates it 0700, with the checks every command makes; on SQLite a
-            // directory without a store is refused (`init` creates both).
-            _ = try StoreAccess.open(options, settings: settings, logger: logger)
+            // directory without a store is refused (`init` creates both). Closed at once: the
+            // daemon opens its own store once it holds the lock, and this one's connections would
+            // otherwise stay open beside it for as long as it runs.
+            try StoreAccess.open(options, settings: settings, logger: logger).close()
         }
         if let lock = try DaemonLock.acquire(directory: directory) { return lock }
         // A restore holds the daemon's lock too.

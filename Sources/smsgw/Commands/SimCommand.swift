@@ -19,7 +19,7 @@ struct SimCommand: AsyncParsableCommand {
         subcommands: [Control.self]
     )
 
-    @Option(name: .long, help: "Number of modems, numbered +15550001, +15550002, …")
+    @Option(name: .long, parsing: .unconditional, help: "Number of modems, numbered +15550001, +15550002, …")
     var modems: Int = 2
 
     @Option(name: .customLong("number"), help: "A modem's number in +E164 form (repeatable; replaces --modems).")
@@ -34,26 +34,29 @@ struct SimCommand: AsyncParsableCommand {
     )
     var dir: String?
 
-    @Option(help: "Probability (0-1) that an SMS is lost.")
+    @Option(parsing: .unconditional, help: "Probability (0-1) that an SMS is lost.")
     var drop: Double = 0
 
-    @Option(help: "Probability (0-1) that an SMS arrives twice.")
+    @Option(parsing: .unconditional, help: "Probability (0-1) that an SMS arrives twice.")
     var duplicate: Double = 0
 
-    @Option(help: "Random delivery delay in seconds, MIN-MAX or one value (reorders SMS).", transform: DeliveryDelay.parsing)
+    @Option(
+        parsing: .unconditional, help: "Random delivery delay in seconds, MIN-MAX or one value (reorders SMS).",
+        transform: DeliveryDelay.parsing)
     var delay: DeliveryDelay?
 
-    @Option(help: "Probability (0-1) that one character of an SMS is changed.")
+    @Option(parsing: .unconditional, help: "Probability (0-1) that one character of an SMS is changed.")
     var corrupt: Double = 0
 
-    @Option(help: "SMS each modem memory (SM, ME) holds.")
+    @Option(parsing: .unconditional, help: "SMS each modem memory (SM, ME) holds.")
     var capacity: Int = 30
 
-    @Option(help: "Seed for repeatable fault decisions.")
+    @Option(parsing: .unconditional, help: "Seed for repeatable fault decisions.", transform: WholeNumber.zeroOrMore)
     var seed: UInt64?
 
     func validate() throws {
         guard modems >= 1 || !numbers.isEmpty else { throw ValidationError("--modems must be at least 1.") }
+        guard capacity >= 1 else { throw ValidationError("--capacity must be at least 1.") }
         for (name, p) in [("--drop", drop), ("--duplicate", duplicate), ("--corrupt", corrupt)] where !(0...1).contains(p) {
             throw ValidationError("\(name) is a probability between 0 and 1, not \(p).")
         }

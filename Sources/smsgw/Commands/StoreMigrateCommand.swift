@@ -34,14 +34,13 @@ struct StoreMigrateCommand: ParsableCommand {
         // Unlocked before the target is opened, which would create its tables: a wrong
         // passphrase or code leaves the target as it was.
         let source = try StoreAccess.unlock(global, settings: settings)
-        let target = try openTarget(settings)
         var shown: [String: Int] = [:]
-        let report = try StoreMigration.copy(from: source, to: target) { step in
+        let report = try StoreMigration.copy(from: source, opening: { try openTarget(settings) }) { step in
             // A line per table when it completes, and one per 10,000 rows on the way.
             let previous = shown[step.table] ?? 0
             guard step.copied == step.total || step.copied / 10_000 > previous / 10_000 else { return }
             shown[step.table] = step.copied
-            Output.diagnostic("\(step.table): \(step.copied) of \(step.total) rows copied")
+            Output.diagnostic("\(step.table): \(step.copied) of \(Self.rows(step.total)) copied")
         }
         if json {
             Output.line(try Output.json(report))
@@ -49,13 +48,16 @@ struct StoreMigrateCommand: ParsableCommand {
         }
         Output.line("Copied \(report.source) to \(report.target).")
         for table in report.tables {
-            Output.line("\(table.table)\t\(table.sourceRows) rows\t\(table.targetRows) copied")
+            Output.line("\(table.table)\t\(Self.rows(table.sourceRows))\t\(table.targetRows) copied")
         }
         let check = report.decryption
         Output.line(
             "Decrypted in the copy: \(check.ratchetStates) ratchet states, \(check.logTexts) log texts, \(check.vaultItems) vault items."
         )
     }
+
+    /// "1 row", "2 rows".
+    static func rows(_ count: Int) -> String { count == 1 ? "1 row" : "\(count) rows" }
 
     /// The target store: on PostgreSQL with this node's data directory for its locks, the
     /// password found as `[store]` finds it; on SQLite in the data directory named.

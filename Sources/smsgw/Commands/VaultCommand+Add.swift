@@ -74,7 +74,7 @@ extension VaultCommand {
             if let generated {
                 Output.line(generated.password)
                 Output.diagnostic(
-                    "Added \"\(saved.summary.title)\" with a generated password of \(String(format: "%.1f", generated.bits)) bits (\(generated.source))."
+                    "Added \"\(saved.summary.title)\" with a generated password of \(Output.bits(generated.bits)) (\(generated.source))."
                 )
             } else {
                 Output.line("Added \"\(saved.summary.title)\".")
@@ -154,8 +154,13 @@ extension VaultCommand {
                 return
             }
             VaultCommand.warn(about: saved.check)
-            if let generated { Output.line(generated.password) }
-            Output.diagnostic("Saved \"\(saved.summary.title)\".")
+            if let generated {
+                Output.line(generated.password)
+                Output.diagnostic(
+                    "Saved \"\(saved.summary.title)\" with a generated password of \(Output.bits(generated.bits)) (\(generated.source)).")
+            } else {
+                Output.diagnostic("Saved \"\(saved.summary.title)\".")
+            }
         }
     }
 }

@@ -19,7 +19,7 @@ extension VaultCommand {
 
         @OptionGroup(title: "Global options") var global: GlobalOptions
 
-        @Option(help: ArgumentHelp("Days after which a password is old.", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Days after which a password is old.", valueName: "n"))
         var days = Vault.defaultOldAfterDays
 
         @Flag(help: "Print one JSON object.")
@@ -34,7 +34,7 @@ extension VaultCommand {
             for finding in audit.findings {
                 var notes = finding.problems.map(\.rawValue)
                 if !finding.reusedWith.isEmpty { notes.append("same as " + finding.reusedWith.joined(separator: ", ")) }
-                notes.append("\(Int(finding.strength.bits.rounded())) bits")
+                notes.append(Output.bits(finding.strength.bits))
                 notes.append("changed \(Output.timestamp(finding.passwordChangedAt))")
                 Output.line(([finding.title] + notes).map { TerminalText.escaped($0) }.joined(separator: "\t"))
             }

@@ -5,7 +5,7 @@ import TerminalIO
 
 /// The generator's options, shared by `vault generate`, `vault add --generate` and `vault edit --generate`.
 struct GeneratorOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Characters in the password (4 to 256; default 20).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Characters in the password (4 to 256; default 20).", valueName: "n"))
     var length: Int?
 
     @Option(
@@ -16,7 +16,9 @@ struct GeneratorOptions: ParsableArguments {
     @Flag(help: "Leave out characters that are easy to confuse (I l 1 O 0 o | ` ' \").")
     var excludeAmbiguous = false
 
-    @Option(help: ArgumentHelp("A passphrase of N words from the EFF large word list (3 to 40; 8 gives 103 bits).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("A passphrase of N words from the EFF large word list (3 to 40; 8 gives 103.4 bits).", valueName: "n"))
     var words: Int?
 
     func validate() throws {
@@ -60,14 +62,14 @@ extension VaultCommand {
                 every requested class appears at least once; the entropy counts exactly the passwords that \
                 satisfy that, so it is slightly below length × log2(alphabet). Passphrases use the EFF large \
                 word list (7776 words, 12.9 bits each), shipped with smsgw. Defaults: 20 characters of all \
-                classes (131 bits) or, with --words, the count given.
+                classes (130.9 bits) or, with --words, the count given.
                 """
         )
 
         @OptionGroup(title: "Global options") var global: GlobalOptions
         @OptionGroup(title: "Generator options") var generator: GeneratorOptions
 
-        @Option(help: ArgumentHelp("How many passwords to print (1 to 100).", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("How many passwords to print (1 to 100).", valueName: "n"))
         var count = 1
 
         @Flag(help: "Print one JSON array of {password, bits, source}.")
@@ -84,8 +86,7 @@ extension VaultCommand {
                 return
             }
             for password in passwords { Output.line(password.password) }
-            let bits = String(format: "%.1f", passwords[0].bits)
-            Output.diagnostic("\(bits) bits of entropy each, from \(passwords[0].source).")
+            Output.diagnostic("\(Output.bits(passwords[0].bits)) of entropy each, from \(passwords[0].source).")
         }
     }
 }

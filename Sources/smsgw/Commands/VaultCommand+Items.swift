@@ -62,7 +62,7 @@ extension VaultCommand {
                 ("password", view.password ?? String(repeating: "•", count: min(view.passwordLength, 12))),
                 (
                     "strength",
-                    "\(view.strength.rating.rawValue), \(Int(view.strength.bits.rounded())) bits (\(view.strength.source.rawValue))"
+                    "\(view.strength.rating.rawValue), \(Output.bits(view.strength.bits)) (\(view.strength.source.rawValue))"
                 ),
                 ("totp", item.hasTOTP ? "yes" : "no"),
                 ("changed", Output.timestamp(item.passwordChangedAt)),

@@ -71,7 +71,7 @@ extension VaultCommand {
             Daemon.wake(in: global.dataDirectory)
             Output.line(rotated.password.password)
             Output.diagnostic(
-                "\(Int(rotated.password.bits.rounded())) bits. Change the password at the website to this one now: the old one still works there. "
+                "\(Output.bits(rotated.password.bits)). Change the password at the website to this one now: the old one still works there. "
                     + "Queued for \(rotated.holders) holder\(rotated.holders == 1 ? "" : "s").")
         }
     }

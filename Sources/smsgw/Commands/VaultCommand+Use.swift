@@ -20,7 +20,7 @@ extension VaultCommand {
         @Argument(help: "The item's title.")
         var title: String
 
-        @Option(help: ArgumentHelp("Seconds before the clipboard is cleared (1 to 600).", valueName: "seconds"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Seconds before the clipboard is cleared (1 to 600).", valueName: "seconds"))
         var clearAfter = 30
 
         func validate() throws {

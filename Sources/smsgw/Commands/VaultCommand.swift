@@ -50,9 +50,9 @@ struct VaultCommand: ParsableCommand {
     /// What a typed password's check found, as warnings on stderr.
     static func warn(about check: PasswordCheck?) {
         guard let check else { return }
-        let bits = Int(check.strength.bits.rounded())
         if check.strength.rating == .weak {
-            Output.warning("the password is weak (about \(bits) bits by estimate); `smsgw vault generate` makes a strong one.")
+            Output.warning(
+                "the password is weak (about \(Output.bits(check.strength.bits)) by estimate); `smsgw vault generate` makes a strong one.")
         }
         if !check.reusedBy.isEmpty {
             let titles = check.reusedBy.map { TerminalText.escaped($0) }.joined(separator: ", ")

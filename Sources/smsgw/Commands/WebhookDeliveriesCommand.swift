@@ -17,7 +17,7 @@ struct WebhookDeliveriesCommand: ParsableCommand {
     @Flag(help: "Print one JSON object per line.")
     var json = false
 
-    @Option(help: "At most this many of the newest deliveries.")
+    @Option(parsing: .unconditional, help: "At most this many of the newest deliveries.")
     var limit: Int = 100
 
     func validate() throws {

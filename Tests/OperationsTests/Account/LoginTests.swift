@@ -83,8 +83,8 @@ struct LoginTests {
         try Self.withEnrolledAccount { gateway in
             let now = Self.start + 30
             let login = try Login.begin(gateway, now: now)
-            // The enrolment's own code was spent when it was enabled.
-            #expect(throws: StoreError.secondFactorFailed(.replayed, remainingAttempts: 2)) {
+            // The enrolment's own code was spent when it was enabled; its replay is not counted.
+            #expect(throws: StoreError.secondFactorFailed(.replayed, remainingAttempts: 3)) {
                 _ = try login.unlock(passphrase: TestStore.passphrase, code: Self.code(at: Self.start), now: now)
             }
             let store = try login.unlock(passphrase: TestStore.passphrase, code: Self.code(at: now), now: now)
@@ -93,25 +93,40 @@ struct LoginTests {
             #expect(throws: StoreError.secondFactorFailed(.wrong, remainingAttempts: 2)) {
                 _ = try login.unlock(passphrase: TestStore.passphrase, code: wrong, now: now + 30)
             }
-            #expect(throws: StoreError.secondFactorFailed(.replayed, remainingAttempts: 1)) {
+            #expect(throws: StoreError.secondFactorFailed(.replayed, remainingAttempts: 2)) {
                 _ = try login.unlock(passphrase: TestStore.passphrase, code: Self.code(at: now), now: now + 30)
             }
         }
     }
 
-    @Test("Wrong codes lock the account like wrong passphrases, and the clock is the caller's")
-    func codesLock() throws {
+    @Test("The code just used, given again with the right passphrase, never locks; wrong codes between still do")
+    func replaysDoNotLock() throws {
         try Self.withEnrolledAccount { gateway in
+            // `account 2fa enable`, then commands within the same 30 s, each with the enable's code.
             let login = try Login.begin(gateway, now: Self.start)
-            for offset in 1...3 {
-                _ = try? login.unlock(passphrase: TestStore.passphrase, code: "000000", now: Self.start + Double(offset))
+            for offset in 1...5 {
+                #expect(throws: StoreError.secondFactorFailed(.replayed, remainingAttempts: 3)) {
+                    _ = try login.unlock(
+                        passphrase: TestStore.passphrase, code: Self.code(at: Self.start), now: Self.start + Double(offset))
+                }
             }
-            #expect(throws: StoreError.lockedOut(until: Self.start + 3 + 60)) { _ = try Login.begin(gateway, now: Self.start + 4) }
-            // After the lock, a code of that later time is accepted: the check used the given clock.
-            let later = Self.start + 3600
-            let store = try Login.begin(gateway, now: later).unlock(
-                passphrase: TestStore.passphrase, code: Self.code(at: later), now: later)
-            #expect(store.username == "field-user")
+            _ = try Login.begin(gateway, now: Self.start + 6)
+            // With a wrong passphrase it is a wrong passphrase, counted as always.
+            #expect(throws: StoreError.authenticationFailed(remainingAttempts: 2)) {
+                _ = try login.unlock(passphrase: "not the passphrase", code: Self.code(at: Self.start), now: Self.start + 6)
+            }
+            // A replay takes back only itself: the wrong codes around it still add up to the lock.
+            let wrong = String(format: "%06d", (Int(try Self.code(at: Self.start))! + 1) % 1_000_000)
+            #expect(throws: StoreError.secondFactorFailed(.wrong, remainingAttempts: 1)) {
+                _ = try login.unlock(passphrase: TestStore.passphrase, code: wrong, now: Self.start + 7)
+            }
+            #expect(throws: StoreError.secondFactorFailed(.replayed, remainingAttempts: 1)) {
+                _ = try login.unlock(passphrase: TestStore.passphrase, code: Self.code(at: Self.start), now: Self.start + 7)
+            }
+            #expect(throws: StoreError.lockedByThisAttempt(until: Self.start + 8 + 60, secondFactor: true)) {
+                _ = try login.unlock(passphrase: TestStore.passphrase, code: wrong, now: Self.start + 8)
+            }
+            #expect(throws: StoreError.lockedOut(until: Self.start + 8 + 60)) { _ = try Login.begin(gateway, now: Self.start + 10) }
         }
     }
 }

@@ -28,7 +28,7 @@ struct TwoFactorLoginTests {
             #expect(try TwoFactorLogin.isEnabled(store))
             let login = try Login.begin(gateway, now: now)
             #expect(login.requiresCode)
-            #expect(throws: StoreError.secondFactorFailed(.replayed, remainingAttempts: 2)) {
+            #expect(throws: StoreError.secondFactorFailed(.replayed, remainingAttempts: 3)) {
                 _ = try login.unlock(passphrase: TestStore.passphrase, code: totp.code(at: now), now: now)
             }
         }
