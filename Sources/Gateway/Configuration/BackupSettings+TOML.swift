@@ -102,8 +102,12 @@ extension BackupSettings {
             } else {
                 try GatewayConfiguration(toml: "", environment: environment, source: "the environment")
             }
-        let settings = configuration.backup
-        guard let directory = settings.directory else { return nil }
-        return AutomaticBackups.status(directory: directory, intervalSeconds: settings.intervalSeconds, keep: settings.keep, now: now)
+        return configuration.backup.status(now: now)
+    }
+
+    /// These automatic backups as their directory holds them while no daemon runs; nil when they are off.
+    public func status(now: Date) -> GatewayStatus.BackupStatus? {
+        guard let directory else { return nil }
+        return AutomaticBackups.status(directory: directory, intervalSeconds: intervalSeconds, keep: keep, now: now)
     }
 }

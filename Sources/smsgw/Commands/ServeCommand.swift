@@ -55,9 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         DaemonProcess.refuseDumps()  // first of all, before anything secret is read
-        var configuration = try GatewayConfiguration.forServe(
-            file: configFile.configurationFile, dataDirectory: global.dataDir.flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) },
-            defaultDataDirectory: global.dataDirectory)
+        var configuration = try configFile.gatewayConfiguration(global)
         configuration.logLevel = global.verbose ? min(configuration.logLevel, .debug) : configuration.logLevel
         if sim { configuration = configuration.simulated(logLevel: global.verbose ? .debug : .info) }
         configuration.node.version = SMSGW.configuration.version

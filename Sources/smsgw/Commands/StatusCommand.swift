@@ -27,7 +27,7 @@ struct StatusCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let status = try Self.current(global, configuration: configFile.configurationFile, explicit: configFile.config?.isEmpty == false)
+        let status = try Self.current(global, configFile: configFile)
         if json {
             Output.line(try Output.json(status))
             return
@@ -37,22 +37,20 @@ struct StatusCommand: ParsableCommand {
     }
 
     /// The running daemon's status over its socket (no passphrase), else the store's after an
-    /// unlock with the backups of `configuration`'s `[backup]`. A file given as `--config`
-    /// (`explicit`) names the node as `serve --config` reads it: its `data_dir` (/var/lib/smsgw
-    /// when it sets none, unless --data-dir or SMSGW_DATA_DIR say otherwise) and its `[store]`.
-    static func current(_ options: GlobalOptions, configuration: URL?, explicit: Bool) throws -> GatewayStatus {
+    /// unlock with the backups of the configuration's `[backup]`. A file given as `--config`
+    /// names the node as `serve --config` reads it, in one reading: its `data_dir` (/var/lib/smsgw
+    /// when it sets none, unless --data-dir or SMSGW_DATA_DIR say otherwise), its `[store]` and
+    /// its `[backup]`. Without it, SMSGW_CONFIG's file gives `[store]` and `[backup]`, read only
+    /// when no daemon answers.
+    static func current(_ options: GlobalOptions, configFile: ConfigurationOption) throws -> GatewayStatus {
         var options = options
-        var settings: StoreSettings?
-        if let configuration, explicit {
-            let node = try GatewayConfiguration.forServe(
-                file: configuration, dataDirectory: options.dataDir.flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) },
-                defaultDataDirectory: options.dataDirectory)
-            options.dataDir = node.dataDirectory.path
-            settings = try StoreSettings.load(configurationFile: configuration)
-        }
+        let node = configFile.isGiven ? try configFile.gatewayConfiguration(options) : nil
+        if let node { options.dataDir = node.dataDirectory.path }
+        let file = configFile.configurationFile
         return try GatewayStatus.current(
-            in: options.dataDirectory, now: Date(), backups: { try BackupSettings.status(configurationFile: configuration, now: Date()) }
-        ) { [options, settings] in try StoreAccess.unlock(options, settings: settings) }
+            in: options.dataDirectory, now: Date(),
+            backups: { try node.map { $0.backup.status(now: Date()) } ?? BackupSettings.status(configurationFile: file, now: Date()) }
+        ) { [options] in try StoreAccess.unlock(options, settings: node?.store) }
     }
 
     /// The plain report: a read-only store, the daemon, then one section each for nodes, modems,

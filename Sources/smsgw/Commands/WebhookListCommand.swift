@@ -23,9 +23,7 @@ struct WebhookListCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let configuration = try GatewayConfiguration.forServe(
-            file: configFile.configurationFile, dataDirectory: global.dataDir.flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) },
-            defaultDataDirectory: global.dataDirectory)
+        let configuration = try configFile.gatewayConfiguration(global)
         var options = global
         options.dataDir = configuration.dataDirectory.path
         let statuses = try Webhooks.current(in: options.dataDirectory, configured: configuration.webhooks) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Gateway
 
 /// `--config FILE`, for the commands that read the gateway configuration (`serve`): declared
 /// where it is used, so no other command's help offers an option it would ignore.
@@ -13,6 +14,17 @@ struct ConfigurationOption: ParsableArguments {
     var configurationFile: URL? {
         if let config, !config.isEmpty { return URL(fileURLWithPath: config) }
         return Self.environmentFile
+    }
+
+    /// Whether `--config` was given on the command line (not only SMSGW_CONFIG).
+    var isGiven: Bool { config?.isEmpty == false }
+
+    /// The gateway configuration as `serve` reads it: the file (or the environment alone), with
+    /// `--data-dir` over its `data_dir`, and `global`'s data directory when there is no file.
+    func gatewayConfiguration(_ global: GlobalOptions) throws -> GatewayConfiguration {
+        try GatewayConfiguration.forServe(
+            file: configurationFile, dataDirectory: global.dataDir.flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) },
+            defaultDataDirectory: global.dataDirectory)
     }
 
     /// SMSGW_CONFIG's file, or nil: where the other commands find the `[store]` table.
