@@ -30,7 +30,7 @@ public enum MessageLog {
     ///   - direction: Only this direction.
     ///   - status: Only messages now in this status.
     ///   - words: Only messages whose text holds every one of these words, without regard to case
-    ///     (``admits(_:words:)``), looked for in the newest ``searchDepth`` of the others.
+    ///     (split at spaces), looked for in the newest ``searchDepth`` of the others.
     /// - Throws: ``Store/StoreError/notFound(_:)`` for an unknown contact;
     ///   ``MessageError/searchTooLong(characters:words:)`` (invalid input) for words over
     ///   ``searchLimits``, before anything is read.
@@ -38,18 +38,17 @@ public enum MessageLog {
         contact contactName: String? = nil, direction: MessageDirection? = nil, status: MessageStatus? = nil,
         matching words: String? = nil, limit: Int, store: UnlockedStore
     ) throws -> Listing {
-        if let words {
-            // Scalars, not characters: one character may carry any number of combining marks.
-            let (length, count) = (words.unicodeScalars.count, words.split(separator: " ").count)
-            guard length <= searchLimits.characters, count <= searchLimits.words else {
-                throw MessageError.searchTooLong(characters: length, words: count)
-            }
+        // Split and lowered once, not for each of up to searchDepth texts.
+        let wanted = (words ?? "").lowercased().split(separator: " ")
+        // Scalars, not characters: one character may carry any number of combining marks.
+        if let words, words.unicodeScalars.count > searchLimits.characters || wanted.count > searchLimits.words {
+            throw MessageError.searchTooLong(characters: words.unicodeScalars.count, words: wanted.count)
         }
         return try store.read { reader in
             let contact = try contactName.map { try reader.contact(named: $0) }
             let selection = LogSelection(contact: contact, direction: direction, status: status)
             let cursor = try reader.latestLogSequence()
-            guard let words, !words.split(separator: " ").isEmpty else {
+            guard !wanted.isEmpty else {
                 let entries = try reader.logPage(selection, afterId: 0, newestFirst: true, limit: limit)
                 return Listing(messages: entries.reversed().map(LoggedMessage.init), cursor: cursor)
             }
@@ -58,7 +57,7 @@ public enum MessageLog {
             while found.count < limit, read < searchDepth {
                 let size = min(LogFeed.batchSize, searchDepth - read)
                 let batch = try reader.logPage(selection, afterId: after, newestFirst: true, limit: size)
-                found += batch.map(LoggedMessage.init).filter { admits($0, words: words) }
+                found += batch.map(LoggedMessage.init).filter { holds($0, every: wanted) }
                 read += batch.count
                 guard batch.count == size, let last = batch.last else {
                     exhausted = true
@@ -73,10 +72,10 @@ public enum MessageLog {
         }
     }
 
-    /// Whether `message`'s text holds every word of `words` (split at spaces), without regard to case.
-    public static func admits(_ message: LoggedMessage, words: String) -> Bool {
+    /// Whether `message`'s text holds every one of `words` (lower case) without regard to case.
+    static func holds(_ message: LoggedMessage, every words: [Substring]) -> Bool {
         let haystack = (message.text ?? "").lowercased()
-        return words.lowercased().split(separator: " ").allSatisfy { haystack.contains($0) }
+        return words.allSatisfy { haystack.contains($0) }
     }
 
     /// The changes after `cursor`, oldest first, as an `AsyncSequence`: it ends once it has caught
