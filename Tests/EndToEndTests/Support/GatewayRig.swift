@@ -208,18 +208,27 @@ final class GatewayRig {
     }
 
     /// Polls `condition` every half second until it holds; records an issue and throws after `timeout`.
-    /// Polls `condition` every half second until it holds, or records an issue after `timeout`.
     ///
     /// It sleeps with `Task.sleep`, so a long wait leaves the test process's few cooperative
     /// threads to the other suites (the in-process gateways of GatewayTests run on them).
+    ///
+    /// As TestSupport's `eventually`, time this task did not get to run does not count: a sleep
+    /// that ends much later than asked (a full run on two cores stalls the machine at times for
+    /// minutes) moves the deadline by its overshoot, up to five times `timeout` in all.
     static func wait(_ what: String, timeout: TimeInterval, _ condition: () throws -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
+        let start = Date()
+        var deadline = start.addingTimeInterval(timeout)
+        let limit = start.addingTimeInterval(timeout * 5)
+        let interval = 0.5
         // The condition is looked at once more after the deadline: a busy machine may have kept
         // this task from running for a while.
         while true {
             if try condition() { return }
             if Date() >= deadline { break }
-            try await Task.sleep(for: .milliseconds(500))
+            let asleep = Date()
+            try await Task.sleep(for: .milliseconds(Int(interval * 1000)))
+            let overshoot = Date().timeIntervalSince(asleep) - interval
+            if overshoot > interval { deadline = min(deadline.addingTimeInterval(overshoot), limit) }
         }
         Issue.record("Timed out after \(Int(timeout)) s waiting for \(what).")
         throw TimedOut()
