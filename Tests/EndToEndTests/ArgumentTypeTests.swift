@@ -65,6 +65,9 @@ struct NegativeOptionValueTests {
                 (["vault", "generate", "--count", "-2"], "--count must be 1 to 100."),
                 (["vault", "generate", "--length", "-5"], "4 to 256 characters"),
                 (["encrypt", "bob", "--max-parts", "-1"], "1 to 32 messages"),
+                (["log", "--limit", "-5"], "--limit must be at least 1."),
+                (["log", "--since", "-1"], "--since takes a `seq`"),
+                (["log", "prune", "--older-than", "-5"], "It takes a whole number of days, 0 or more"),
             ]
             try alice.expect(["contact", "add", "bob"])
             for (arguments, sentence) in cases {

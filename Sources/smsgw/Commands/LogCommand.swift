@@ -32,13 +32,14 @@ struct LogCommand: AsyncParsableCommand {
     @Option(help: "Only messages now in this status; following, the changes that put a message in it.")
     var state: MessageStatus?
 
-    @Option(help: "At most this many of the newest messages (without --since; default 100).")
+    @Option(parsing: .unconditional, help: "At most this many of the newest messages (without --since; default 100).")
     var limit: Int?
 
     @Flag(name: [.customShort("f"), .long], help: "Keep printing changes as they are committed, until interrupted.")
     var follow = false
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Print the changes after this cursor (the `seq` of a JSON line) instead of the newest messages.", valueName: "seq"))
     var since: Int64?

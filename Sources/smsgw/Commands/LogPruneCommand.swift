@@ -21,6 +21,7 @@ struct LogPruneCommand: ParsableCommand {
     @ParentCommand var log: LogCommand
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Delete messages logged more than this many days ago (0 deletes every message not waiting to be sent).",
             valueName: "days"),
