@@ -88,7 +88,7 @@ public struct StandardErrorLogHandler: LogHandler {
         let text = TerminalText.escaped(event.message.description)
         switch format {
         case .sentence(let priority):
-            let facts = sorted.filter { !text.contains(Self.escaped($0.value.description)) }.map {
+            let facts = sorted.filter { !Self.says(text, Self.escaped($0.value.description)) }.map {
                 "\(Self.escaped(String($0.key.split(separator: ".").last ?? "")))=\(Self.value($0.value))"
             }
             let prefix = (priority ? "<\(Self.priority(event.level))>" : "") + Output.diagnosticPrefix + Self.word(event.level) + ": "
@@ -133,6 +133,26 @@ public struct StandardErrorLogHandler: LogHandler {
     }
 
     private static func escaped(_ text: String) -> String { TerminalText.escaped(text) }
+
+    /// Whether `sentence` already says `value`: as a whole word, so a retry count of 1 is still
+    /// given after "mode 751", and a path after the same path with a longer name beside it.
+    static func says(_ sentence: String, _ value: String) -> Bool {
+        guard !value.isEmpty else { return true }
+        var rest = sentence[...]
+        while let found = rest.range(of: value) {
+            let before = found.lowerBound == sentence.startIndex ? nil : sentence[sentence.index(before: found.lowerBound)]
+            let after = found.upperBound == sentence.endIndex ? nil : sentence[found.upperBound]
+            if !continuesWord(before) && !continuesWord(after) { return true }
+            rest = sentence[sentence.index(after: found.lowerBound)...]
+        }
+        return false
+    }
+
+    /// A letter, a digit, `_` or `/`: a character that continues a name or a path.
+    private static func continuesWord(_ character: Character?) -> Bool {
+        guard let character else { return false }
+        return character.isLetter || character.isNumber || character == "_" || character == "/"
+    }
 
     /// The local time as StreamLogHandler writes it, e.g. 2026-05-01T10:00:00+0200.
     private static func timestamp() -> String {

@@ -39,6 +39,9 @@ struct StandardErrorLogHandlerTests {
         let unsaid = handler.line(
             for: event(.error, "Lost the notices.", ["smsgw.error": "connection refused", "smsgw.store.retry-in": "2"]))
         #expect(unsaid == #"smsgw: error: Lost the notices. (error="connection refused", retry-in=2)"#)
+        let inside = handler.line(
+            for: event(.warning, "The directory /d/old is open (mode 751).", ["smsgw.store.path": "/d", "smsgw.store.retry-in": "1"]))
+        #expect(inside == "smsgw: warning: The directory /d/old is open (mode 751). (path=/d, retry-in=1)")
         let journal = StandardErrorLogHandler(label: "smsgw", format: .sentence(priority: true))
         #expect(journal.line(for: event(.warning, "From\n<3>forged")) == #"<4>smsgw: warning: From\n<3>forged"#)
     }
