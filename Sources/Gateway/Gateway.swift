@@ -140,7 +140,7 @@ public final class Gateway: Sendable {
         self.logger = logger
         self.startFacts = [
             GatewayLog.count: "\(configuration.modems.count)", GatewayLog.version: "\(node.version.isEmpty ? "-" : node.version)",
-            GatewayLog.node: "\(node.name)", GatewayLog.store: "\(store.gateway.backendName) \(store.gateway.location)",
+            GatewayLog.node: "\(node.name)", GatewayLog.store: "\(store.gateway.named)",
             GatewayLog.dataDirectory: "\(configuration.dataDirectory.path)",
         ]
         self.context = context

@@ -80,8 +80,8 @@ public enum StoreMigration {
         guard running.isEmpty else { throw MaintenanceError.nodesRunning(names: running.map(\.name).sorted()) }
     }
 
-    /// "sqlite /path/smsgw.sqlite" or "postgresql postgresql://user@host:port/db".
-    static func describe(_ store: GatewayStore) -> String { "\(store.backendName) \(store.location)" }
+    /// "SQLite /path/smsgw.sqlite" or "postgresql://user@host:port/db".
+    static func describe(_ store: GatewayStore) -> String { store.named }
 
     /// The daemon lock of `directory`, held for the copy.
     private static func lockDaemon(_ directory: URL) throws -> DaemonLock {

@@ -27,7 +27,7 @@ extension GatewayStore {
     /// - Throws: ``StoreError/configuration(_:)`` when the record cannot be written.
     public func markMoved(to target: GatewayStore, at now: Date = Date()) throws {
         let when = ISO8601DateFormatter().string(from: now)
-        let record = "Copied to \(target.backendName) \(target.location) at \(when).\n"
+        let record = "Copied to \(target.named) at \(when).\n"
         guard case .postgresql(let pool, let address) = backend else { return try markMovedFile(record) }
         do {
             try pool.withServer { server in

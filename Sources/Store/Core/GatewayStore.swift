@@ -191,6 +191,15 @@ public final class GatewayStore: Sendable {
         }
     }
 
+    /// The store as a person names it: `SQLite /var/lib/smsgw/smsgw.sqlite`, or the server's URL
+    /// (`postgresql://smsgw@db:5432/smsgw`), which names its backend itself.
+    public var named: String {
+        switch backend {
+        case .sqlite: "SQLite \(databaseURL.path)"
+        case .postgresql(_, let address): address.description
+        }
+    }
+
     /// Runs `open`, turning SQLite's failure into a sentence about the database at `path`.
     private static func openingDatabase(_ path: String, _ open: () throws -> DatabasePool) throws -> DatabasePool {
         do {

@@ -25,7 +25,7 @@ struct StoreMigrationTests {
                 let report = try StoreMigration.copy(from: unlocked, to: target) { _ in }
                 #expect(report.tables.allSatisfy { $0.matches })
                 #expect(
-                    report.source.hasPrefix("sqlite ") && report.target.hasSuffix(other.url.appendingPathComponent("smsgw.sqlite").path))
+                    report.source.hasPrefix("SQLite ") && report.target.hasSuffix(other.url.appendingPathComponent("smsgw.sqlite").path))
             }
         }
     }
