@@ -54,6 +54,10 @@ extension ConsoleController {
         case .checkUnconfirmed:
             try GatewayStatus.Unconfirmed.markChecked(.all, by: .operator(viewer.name), address: request.address, store: store, now: now)
             return Self.redirect("/status")
+        case .checkMessage(let id):
+            try GatewayStatus.Unconfirmed.markChecked(
+                .message(id), by: .operator(viewer.name), address: request.address, store: store, now: now)
+            return Self.redirect(MessagePage.path(id))
         case .resync(let name), .acceptResync(let name), .rejectResync(let name):
             try resync(route, contact: name, request: request, viewer: viewer, now: now)
             environment.wake()
@@ -102,7 +106,7 @@ extension ConsoleController {
             switch ConsoleRoute(request) {
             case .send?: .send
             case .retry?: .retry
-            case .checkUnconfirmed?: .unconfirmedChecked
+            case .checkUnconfirmed?, .checkMessage?: .unconfirmedChecked
             case .resync?, .acceptResync?, .rejectResync?: .resync
             case .addOperator?: .operatorAdded
             case .setRole?: .operatorRoleChanged

@@ -12,6 +12,8 @@ enum ConsoleRoute: Equatable {
     case retry(Int64)
     /// Every SMS counted as unconfirmed now, marked as checked with the contacts.
     case checkUnconfirmed
+    /// The SMS of one message waiting for a confirmation, marked as checked with the contact.
+    case checkMessage(Int64)
     case resync(String)
     case acceptResync(String)
     case rejectResync(String)
@@ -39,6 +41,9 @@ enum ConsoleRoute: Equatable {
             self = .message(id)
         case ("POST", 1) where segments[0] == "send": self = .send
         case ("POST", 3) where segments == ["status", "unconfirmed", "checked"]: self = .checkUnconfirmed
+        case ("POST", 3) where segments[0] == "log" && segments[2] == "checked":
+            guard let id = Int64(segments[1]) else { return nil }
+            self = .checkMessage(id)
         case ("POST", 2) where segments == ["admin", "operators"]: self = .addOperator
         case ("POST", 2) where segments == ["admin", "tokens"]: self = .createToken
         case ("POST", 4) where segments[0] == "admin" && segments[1] == "tokens" && segments[3] == "revoke":
@@ -70,7 +75,7 @@ enum ConsoleRoute: Equatable {
     var role: OperatorRole {
         switch self {
         case .log, .message, .status, .contacts: .viewer
-        case .sendForm, .send, .retry, .checkUnconfirmed, .resync, .acceptResync, .rejectResync: .operator
+        case .sendForm, .send, .retry, .checkUnconfirmed, .checkMessage, .resync, .acceptResync, .rejectResync: .operator
         case .admin, .addOperator, .setRole, .removeOperator, .createToken, .revokeToken, .redeliver: .admin
         }
     }

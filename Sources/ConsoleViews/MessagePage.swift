@@ -25,10 +25,28 @@ public enum MessagePage {
             \(detail.lastError.map { "<dt>Last error</dt><dd>\($0)</dd>" as HTML } ?? .empty)
             \(message.error.map { "<dt>Error</dt><dd>\($0)</dd>" as HTML } ?? .empty)
             </dl>
+            \(unconfirmed(detail, viewer: viewer))
             <h2>Timeline</h2>
             <ol class="timeline" data-live="/events" data-message="\(message.id)" aria-live="polite">\(steps)</ol>
             <p><a href="/">Back to the log</a></p>
             """
         return ConsolePage.document(title: "Message \(message.id)", viewer: viewer, section: .log, body: body)
+    }
+
+    /// The message's page, where it is read and marked.
+    public static func path(_ id: Int64) -> String { "/log/\(id)" }
+
+    /// Its SMS that went out and wait for a confirmation, with a button for an operator who asked
+    /// the contact to mark them checked, so they stop counting as unconfirmed in the status.
+    static func unconfirmed(_ detail: MessageDetail, viewer: ConsoleViewer) -> HTML {
+        let count = detail.awaitingConfirmation
+        guard count > 0 else { return .empty }
+        let button = HTML.when(
+            viewer.may(.operator),
+            ConsolePage.button("Mark as checked with the contact", action: "\(path(detail.history.message.id))/checked", viewer: viewer))
+        let sms = count == 1 ? "1 SMS went out and has" : "\(count) SMS went out and have"
+        return """
+            <p class="unconfirmed">\(sms) had neither a delivery report nor an acknowledgement yet. \(button)</p>
+            """
     }
 }

@@ -19,6 +19,9 @@ public struct MessageDetail: Sendable, Equatable, Encodable {
     public var lastError: String?
     /// When a modem first took one of its SMS to submit: the log records no `submitting` status.
     public var submittingAt: Date?
+    /// Its SMS that went out and wait for a confirmation (``Store/OutboxItem/awaitsConfirmation``),
+    /// which an operator may mark checked with the contact.
+    public var awaitingConfirmation = 0
 
     enum CodingKeys: String, CodingKey { case state, createdAt, states, parts, attempts, lastError }
 
@@ -72,8 +75,8 @@ public struct MessageDetail: Sendable, Equatable, Encodable {
         let lastError = items.filter { $0.lastError != nil }.max { $0.updatedAt < $1.updatedAt }?.lastError
         return MessageDetail(
             history: history, parts: parts(of: history.message.ciphertext), attempts: items.reduce(0) { $0 + $1.attempts },
-            lastError: lastError,
-            submittingAt: items.compactMap(\.submittingAt).min())
+            lastError: lastError, submittingAt: items.compactMap(\.submittingAt).min(),
+            awaitingConfirmation: items.count { $0.awaitsConfirmation })
     }
 }
 

@@ -5,6 +5,15 @@ public import Foundation
 /// repeats this condition word for word is answered from that index alone.
 let unconfirmedRows = "state = 'sent' AND kind = 'text' AND acknowledged_at IS NULL AND checked_at IS NULL AND confirmable = 1"
 
+extension OutboxItem {
+    /// Whether this row is one of ``unconfirmedRows``: a text SMS that went out with something to
+    /// confirm it and has had neither a report nor an acknowledgement, and no operator marked it
+    /// checked. The status counts such rows once they are old enough.
+    public var awaitsConfirmation: Bool {
+        state == .sent && kind == .text && acknowledgedAt == nil && checkedAt == nil && confirmable
+    }
+}
+
 extension StoreReader {
     /// The statement ``unconfirmedSent(before:since:)`` runs, with the cutoff and the start as arguments.
     static let unconfirmedCount =
