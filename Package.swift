@@ -288,7 +288,7 @@ let package = Package(
             name: "StoreTests",
             dependencies: [
                 "TestSupport", "Store", "Failures", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strict
         ),

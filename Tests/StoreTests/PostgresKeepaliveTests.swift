@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import PostgresNIO
 import TestSupport
 import Testing
 
@@ -38,6 +39,35 @@ struct PostgresKeepaliveTests {
         listening.cancel()
         await listening.value
     }
+
+    @Test("The server is asked for the same keepalive on its side of the pool's and the listener's connections")
+    func serverSide() async throws {
+        let cluster = try requirePostgres()
+        let address = try cluster.freshLoopbackAddress()
+        let directory = TemporaryDirectory(prefix: "smsgw-store")
+        let store = try GatewayStore.open(postgres: address, directory: directory.url, logger: TestStore.logger)
+        defer { try? store.close() }
+        let expected = ["60", "5", "10", "110000"]  // idle, count, interval (s); user timeout (ms)
+        let pool = try store.readTransaction { db in try Self.settings.map { try db.value(String.self, sql: Self.setting($0)) } }
+        #expect(pool == expected)
+
+        let listener = try await PostgresKeepalive.connect(try address.connectionConfiguration(), id: 9, logger: TestStore.logger)
+        var heard: [String] = []
+        for name in Self.settings {
+            for try await value in try await listener.query(PostgresQuery(unsafeSQL: Self.setting(name)), logger: TestStore.logger)
+                .decode(String.self)
+            {
+                heard.append(value)
+            }
+        }
+        try await listener.close()
+        #expect(heard == expected)
+    }
+
+    private static let settings = ["tcp_keepalives_idle", "tcp_keepalives_count", "tcp_keepalives_interval", "tcp_user_timeout"]
+
+    /// The session's value of `name` in its base unit, as `pg_settings` gives it.
+    private static func setting(_ name: String) -> String { "SELECT setting FROM pg_settings WHERE name = '\(name)'" }
 
     @Test("A TCP connection of the store has keepalive on, with its idle time, interval, probes and user timeout")
     func socketOptions() throws {

@@ -60,7 +60,35 @@ enum PostgresKeepalive {
                     channel.close(promise: nil)
                     throw error
                 }
+                .flatMap { connection in
+                    connection.query(serverSide, logger: logger).map { _ in connection }.flatMapErrorThrowing { error in
+                        refusedServerSide(error, logger: logger)
+                        return connection
+                    }
+                }
         }
+    }
+
+    /// What the server is asked for its side of a TCP connection, for the session: the same
+    /// keepalive and user timeout, so that it ends the session of a node whose host died (a
+    /// transaction it left open, the row locks that holds, its place in the notification queue)
+    /// within ``giveUpSeconds`` too, instead of after the server's system default of over two
+    /// hours. `set_config` rather than start-up parameters, which a PgBouncer in front refuses.
+    static let serverSide = PostgresQuery(
+        unsafeSQL: """
+            SELECT set_config('tcp_keepalives_idle', '\(idleSeconds)', false), \
+            set_config('tcp_keepalives_interval', '\(intervalSeconds)', false), \
+            set_config('tcp_keepalives_count', '\(probes)', false), \
+            set_config('tcp_user_timeout', '\(giveUpSeconds * 1000)', false)
+            """)
+
+    /// A server that did not take ``serverSide`` (older than PostgreSQL 12, which lacks
+    /// `tcp_user_timeout`): the connection is kept, with keepalive on this side only.
+    private static func refusedServerSide(_ error: any Error, logger: Logger) {
+        let reason = (error as? PSQLError).flatMap(PostgresServer.serverWords) ?? "\(type(of: error))"
+        logger.warning(
+            "The PostgreSQL server did not take the keepalive settings for its side of the connection; set them in postgresql.conf (docs/OPERATIONS.md, \"Dead connections\").",
+            metadata: [StoreLog.error: "\(reason)"])
     }
 
     /// ``connect(_:id:logger:on:)`` for a task: cancelling the task ends it at once, while the
@@ -74,13 +102,24 @@ enum PostgresKeepalive {
         }
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
         let channel = try await cancellable(channel(host: host, port: port, timeout: configuration.options.connectTimeout, on: eventLoop))
+        let connection: PostgresConnection
         do {
-            return try await PostgresConnection.connect(
+            connection = try await PostgresConnection.connect(
                 on: channel.eventLoop, configuration: onChannel(channel, configuration), id: id, logger: logger)
         } catch {
             channel.close(promise: nil)
             throw error
         }
+        do {
+            _ = try await connection.query(serverSide, logger: logger)
+        } catch {
+            if Task.isCancelled {
+                try? await connection.close()
+                throw CancellationError()
+            }
+            refusedServerSide(error, logger: logger)
+        }
+        return connection
     }
 
     /// The channel `connecting` gives, or `CancellationError` as soon as the task is cancelled;
