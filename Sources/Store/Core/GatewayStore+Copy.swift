@@ -120,8 +120,9 @@ extension GatewayStore {
     ///
     /// - Throws: The backends' errors.
     public func finishCopy(to target: GatewayStore) throws {
-        let plan = try StoreError.wrapping { try copyPlan(to: target) }
-        try StoreError.wrapping { try target.writeTransaction { db in try StoreCopier.finish(plan, db) } }
+        // The target's own tables: ``completeMove(to:at:checking:)`` calls this with a connection
+        // of this store held, and takes no second one.
+        try StoreError.wrapping { try target.writeTransaction { db in try StoreCopier.finish(tables: StoreCatalog.tables(db), db) } }
         logger.info("Copied the store.", metadata: [StoreLog.backend: "\(target.backendName)"])
     }
 
