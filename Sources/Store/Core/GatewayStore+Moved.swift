@@ -8,7 +8,8 @@ import SystemCalls
 /// afterwards (one run without the configuration that names the new store) would queue a
 /// message no daemon sends and step a ratchet that is already further on in the new store,
 /// which could send a pad the new store sends again. A record of the move (a file beside a
-/// SQLite store, a table in a PostgreSQL one) makes every later open of the old store refused.
+/// SQLite store, a table in a PostgreSQL one) makes every later open of the old store refused,
+/// and a daemon still running on it stops at its next heartbeat (``movedRefusal()``).
 extension GatewayStore {
     /// The file in the data directory that records where its SQLite store was moved.
     public static let movedMarkerFileName = "smsgw.sqlite.moved"
