@@ -102,6 +102,12 @@ public final class Gateway: Sendable {
             for link in links { try tx.saveModemStatus(link.record) }
             try Webhooks.register(configuration.webhooks, in: tx, now: Date())
         }
+        // After the claim: a migration completing meanwhile either saw this node up and refused,
+        // or recorded the move before the claim could commit.
+        if let refusal = try store.gateway.movedRefusal() {
+            try store.write { try $0.stopNode(named: node.name, instance: node.instance, now: Date()) }
+            throw refusal
+        }
 
         var services: [any Service] = links.map { ModemSupervisor(link: $0, context: context) }
         services.append(InboxReceiver(context: context))
@@ -166,7 +172,7 @@ public final class Gateway: Sendable {
         let presence = context.presence
         let watch = Task { [group] in
             await presence.takeover.wait()
-            if presence.isTakenOver { await group.triggerGracefulShutdown() }
+            if presence.isTakenOver || presence.movedRefusal != nil { await group.triggerGracefulShutdown() }
         }
         defer { watch.cancel() }
         do {
@@ -176,6 +182,7 @@ public final class Gateway: Sendable {
             throw error
         }
         await context.recordStop(now: Date())
+        if let refusal = presence.movedRefusal { throw refusal }
         if presence.isTakenOver { throw GatewayError.nodeTakenOver(node: presence.node.name) }
         logger.notice("Gateway stopped.")
     }

@@ -49,14 +49,15 @@ extension GatewayConfiguration.Intervals {
 
 extension GatewayConfiguration {
     /// This configuration for `serve --sim`: the simulator's modems and timing; of this one, only
-    /// the data directory, `[node]`, `[resync]`, `[http]`, `[backup]` and the `[[webhook]]`
-    /// endpoints count.
+    /// the data directory, `[store]`, `[node]`, `[resync]`, `[http]`, `[backup]` and the
+    /// `[[webhook]]` endpoints count.
     public func simulated(logLevel: Logger.Level) -> GatewayConfiguration {
         var configuration = GatewayConfiguration(dataDirectory: dataDirectory, logLevel: logLevel, intervals: .simulated, resync: resync)
         configuration.http = http
         configuration.webhooks = webhooks
         configuration.node = node
         configuration.backup = backup
+        configuration.store = store
         return configuration
     }
 }

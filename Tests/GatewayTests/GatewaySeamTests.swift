@@ -55,4 +55,26 @@ struct GatewaySeamTests {
         await gateway.shutdown()
         try await task.value
     }
+
+    /// A migration that completed while this daemon started recorded the move before the claim
+    /// could commit: the daemon finds the record after its claim and does not run.
+    @Test("A store recorded as moved after it was opened refuses the gateway once its node is claimed, and the node shows stopped")
+    func movedStoreRefusedAfterTheClaim() async throws {
+        let rig = try await MemoryRig.make(ready: false)
+        let modem = rig.modem
+        let configuration = GatewayConfiguration(
+            dataDirectory: rig.directory.url, intervals: MemoryRig.fastIntervals,
+            modems: [ModemSettings(name: "m1", source: .device(path: modem.device, connection: "at"))])
+        let record = rig.directory.url.appendingPathComponent(GatewayStore.movedMarkerFileName)
+        #expect(FileManager.default.createFile(atPath: record.path, contents: Data("Copied to sqlite /elsewhere.\n".utf8)))
+        #expect {
+            _ = try Gateway(
+                store: rig.store, configuration: configuration, logger: quietLogger("smsgw.gateway.test"), handlesSignals: false,
+                makeModem: { _, _, _ in modem })
+        } throws: { error in
+            (error as? StoreError)?.category == .configuration && "\(error)".contains("is an old copy: Copied to sqlite /elsewhere.")
+        }
+        let node = try #require(try rig.store.read { try $0.nodes() }.first { $0.name == configuration.gatewayNode.name })
+        #expect(node.stoppedAt != nil)
+    }
 }

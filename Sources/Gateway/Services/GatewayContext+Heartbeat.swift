@@ -17,6 +17,16 @@ extension GatewayContext {
         let node = presence.node
         let beat: NodeHeartbeat
         do {
+            // A store moved elsewhere (a migration run on another machine) has a newer copy whose
+            // keys this node would step again: it stops sending.
+            if let refusal = try await store.movedRefusal() {
+                if presence.markMoved(refusal) {
+                    logger.error(
+                        "The store was moved, so this node stops sending and the daemon exits: \(refusal)",
+                        metadata: [GatewayLog.node: "\(node.name)"])
+                }
+                return nil
+            }
             beat = try await store.write { try $0.recordHeartbeat(node, now: now) }
         } catch {
             logger.warning("Could not record this node's heartbeat; retrying at the next.", metadata: [GatewayLog.error: "\(error)"])

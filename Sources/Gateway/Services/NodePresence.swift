@@ -11,7 +11,8 @@ import Synchronization
 final class NodePresence: Sendable {
     /// The node: name, version, health interval and lease.
     let node: GatewayNode
-    /// Rung once another run of a daemon with this name took the node's row over.
+    /// Rung once this node must stop: another run of a daemon with this name took its row over,
+    /// or its store was moved.
     let takeover = WakeSignal()
     private let state = Mutex(State())
 
@@ -20,6 +21,8 @@ final class NodePresence: Sendable {
         /// The other nodes as the last heartbeat saw them.
         var seen: [String: NodeRecord.Liveness] = [:]
         var takenOver = false
+        /// The store's refusal once a heartbeat found it moved.
+        var moved: StoreError?
         var pinsChecked = false
     }
 
@@ -57,6 +60,20 @@ final class NodePresence: Sendable {
         let first = state.withLock { state in
             defer { state.takenOver = true }
             return !state.takenOver
+        }
+        if first { takeover.ring() }
+        return first
+    }
+
+    /// The store's refusal once a heartbeat found that a copy moved it: this node stops.
+    var movedRefusal: StoreError? { state.withLock { $0.moved } }
+
+    /// Records that the store was moved (`refusal` says where) and rings ``takeover``; true the
+    /// first time only, so the daemon logs it once.
+    func markMoved(_ refusal: StoreError) -> Bool {
+        let first = state.withLock { state in
+            defer { state.moved = state.moved ?? refusal }
+            return state.moved == nil
         }
         if first { takeover.ring() }
         return first

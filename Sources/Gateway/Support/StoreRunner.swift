@@ -43,6 +43,13 @@ struct StoreRunner: Sendable {
         return try await run { try store.read(body) }
     }
 
+    /// Why the store is refused now, when a copy moved it since the daemon opened it; see
+    /// ``Store/GatewayStore/movedRefusal()``.
+    func movedRefusal() async throws -> StoreError? {
+        let store = self.store
+        return try await run { try store.gateway.movedRefusal() }
+    }
+
     /// Runs `call` on the queue; a stop whose grace is over resumes the caller without it.
     private func run<T: Sendable>(_ call: @escaping @Sendable () throws -> T) async throws -> T {
         let stop = self.stop

@@ -40,6 +40,7 @@ public enum AuditAction: String, Sendable, Hashable, CaseIterable, Codable {
     case tokenRevoked = "token-revoked"
     case webhookRedelivered = "webhook-redelivered"
     case unconfirmedChecked = "unconfirmed-checked"
+    case nodeForgotten = "node-forgotten"
 }
 
 /// How an audited action ended.

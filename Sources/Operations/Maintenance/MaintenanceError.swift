@@ -1,4 +1,5 @@
 public import Failures
+public import Foundation
 
 /// Why a maintenance operation (a backup, a restore, pruning the log) refused.
 public enum MaintenanceError: Error, Sendable, Hashable {
@@ -11,6 +12,8 @@ public enum MaintenanceError: Error, Sendable, Hashable {
     /// Daemons on other data directories (nodes of a PostgreSQL store) are up on the store a copy
     /// would move: they would go on sending from it.
     case nodesRunning(names: [String])
+    /// A node to forget is up: its heartbeat at `heartbeatAt` holds until `leaseEndsAt`.
+    case nodeUp(name: String, heartbeatAt: Date, leaseEndsAt: Date)
     /// The source and the target of a copy are the same database.
     case sameStore(location: String)
     /// A copied table holds other rows than its source (a count or a row differs).
@@ -27,7 +30,7 @@ extension MaintenanceError: CategorizedError {
         switch self {
         case .noDatabase: .notFound
         case .negativeAge, .sameStore: .invalidInput
-        case .daemonRunning, .nodesRunning: .busy
+        case .daemonRunning, .nodesRunning, .nodeUp: .busy
         case .copyDiffers, .unreadableStore: .corrupted
         case .serverStore: .conflict
         }
@@ -41,6 +44,8 @@ extension MaintenanceError: CategorizedError {
             "The daemon (process \(pid)) is running on \(directory); stop it first, so that nothing changes the store while it is copied or replaced."
         case .nodesRunning(let names):
             "The node\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) \(names.count == 1 ? "is" : "are") up on this store (\(names.count == 1 ? "its heartbeat is" : "their heartbeats are") within the lease); stop the daemon on each first: a node left running would go on sending from the old store with keys the copy uses too."
+        case .nodeUp(let name, let heartbeat, let leaseEnd):
+            "The node \(name) is up (its last heartbeat, at \(Self.time(heartbeat)), holds until \(Self.time(leaseEnd))); stop its daemon, or if it is gone, wait until its lease has ended, then forget it."
         case .sameStore(let location): "The target \(location) is the store itself; name another database or data directory."
         case .copyDiffers(let tables):
             "The copy's rows differ from the source's in \(tables.joined(separator: ", ")); do not use the target, and report this."
@@ -50,4 +55,7 @@ extension MaintenanceError: CategorizedError {
             "The store \(path) cannot be read (\(reason)), so it cannot be kept as a complete copy; nothing was changed. To replace it anyway, restore again consenting to replace an unreadable store: it is then kept aside byte for byte, and ids may repeat those of the lost store if its counters cannot be read."
         }
     }
+
+    /// A time as the errors name it: ISO 8601 in UTC, to the second.
+    private static func time(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
 }

@@ -24,9 +24,11 @@ public struct StoreMigrationReport: Sendable, Hashable, Codable {
 /// lock of both data directories (a daemon starting meanwhile is refused; one already running
 /// refuses the copy), then checks the result: every table's rows equal (its count and a digest
 /// of all its rows), and with the keys of the unlock every ratchet state and a sample of texts
-/// and vault items of the copy opened. A SQLite source is then recorded as moved
-/// (``GatewayStore/markMoved(to:at:)``): a command that opens it later is refused instead of
-/// queueing a message no daemon sends.
+/// and vault items of the copy opened. Last, with the source's nodes checked again (one may
+/// have started during the copy), the copy is completed and the source recorded as moved
+/// (``GatewayStore/completeMove(to:at:checking:)``): a command or node that opens it later is
+/// refused instead of queueing a message no daemon sends. A refusal on the way leaves the
+/// source as it was and the target recognisably incomplete: a rerun resumes it.
 public enum StoreMigration {
     /// Copies the store `source` unlocked into `target` and verifies the copy.
     ///
@@ -59,14 +61,20 @@ public enum StoreMigration {
         let target = try openTarget()
         guard describe(gateway) != describe(target) else { throw MaintenanceError.sameStore(location: target.location) }
         if target.directory != gateway.directory { locks.append(try lockDaemon(target.directory)) }
-        let tables = try gateway.copy(to: target, progress: progress)
+        try gateway.copyRows(to: target, progress: progress)
+        // A node started during the copy changed its rows: said as such, not as a differing copy.
+        try refuseRunningNodes(of: source, directory: gateway.directory, now: Date())
+        let tables = try gateway.compareCopy(with: target)
         let differing = tables.filter { !$0.matches }.map(\.table)
         guard differing.isEmpty else { throw MaintenanceError.copyDiffers(tables: differing) }
         let report = StoreMigrationReport(
             source: describe(gateway), target: describe(target), tables: tables,
             decryption: try source.checkDecryption(of: target))
-        // Verified: the gateway runs from the copy now, and the old SQLite file is refused.
-        try gateway.markMoved(to: target)
+        // Verified: the copy counts as complete, and the old store is refused, only if still no
+        // node is up on it (one may have started since the check above).
+        try gateway.completeMove(to: target) { nodes in
+            try refuseRunningNodes(nodes, directory: gateway.directory, now: Date())
+        }
         return report
     }
 
@@ -75,8 +83,15 @@ public enum StoreMigration {
     ///
     /// - Throws: ``MaintenanceError/nodesRunning(names:)``.
     static func refuseRunningNodes(of store: UnlockedStore, directory: URL, now: Date) throws {
+        try refuseRunningNodes(try store.read { try $0.nodes() }, directory: directory, now: now)
+    }
+
+    /// Refuses a copy while a node of `nodes` other than this data directory's is up.
+    ///
+    /// - Throws: ``MaintenanceError/nodesRunning(names:)``.
+    static func refuseRunningNodes(_ nodes: [NodeRecord], directory: URL, now: Date) throws {
         let here = GatewayStatus.EndedRuns(place: Daemon.place(of: directory), holder: nil)
-        let running = try store.read { try $0.nodes() }.filter { $0.liveness(at: now) == .up && !here.contain($0) }
+        let running = nodes.filter { $0.liveness(at: now) == .up && !here.contain($0) }
         guard running.isEmpty else { throw MaintenanceError.nodesRunning(names: running.map(\.name).sorted()) }
     }
 

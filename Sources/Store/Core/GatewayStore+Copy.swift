@@ -56,6 +56,20 @@ extension GatewayStore {
     public func copy(
         to target: GatewayStore, batchSize: Int = copyBatchSize, progress: (StoreCopyProgress) throws -> Void = { _ in }
     ) throws -> [CopiedTable] {
+        try copyRows(to: target, batchSize: batchSize, progress: progress)
+        let tables = try compareCopy(with: target, batchSize: batchSize)
+        try finishCopy(to: target)
+        return tables
+    }
+
+    /// The rows of ``copy(to:batchSize:progress:)``, without its last step: the target keeps its
+    /// record of the copy under way (it is recognisably incomplete, and a copy run again resumes
+    /// it) until ``finishCopy(to:)``.
+    ///
+    /// - Throws: As ``copy(to:batchSize:progress:)``.
+    public func copyRows(
+        to target: GatewayStore, batchSize: Int = copyBatchSize, progress: (StoreCopyProgress) throws -> Void = { _ in }
+    ) throws {
         let plan = try StoreError.wrapping { try copyPlan(to: target) }
         let begun = try StoreError.wrapping { try target.writeTransaction { db in try StoreCopier.begin(plan, db) } }
         let resumed = try StoreError.wrapping {
@@ -80,8 +94,14 @@ extension GatewayStore {
                 try progress(StoreCopyProgress(table: table.name, copied: position.copied, total: total))
             }
         }
-        try StoreError.wrapping { try target.writeTransaction { db in try StoreCopier.finish(plan, db) } }
-        logger.info("Copied the store.", metadata: [StoreLog.backend: "\(target.backendName)"])
+    }
+
+    /// Every table's rows in this store and in `target`, and whether they are the same rows.
+    ///
+    /// - Throws: ``StoreError/configuration(_:)`` when the two have different tables; the
+    ///   backends' errors.
+    public func compareCopy(with target: GatewayStore, batchSize: Int = copyBatchSize) throws -> [CopiedTable] {
+        let plan = try StoreError.wrapping { try copyPlan(to: target) }
         return try plan.tables.map { table in
             try StoreError.wrapping {
                 CopiedTable(
@@ -92,6 +112,18 @@ extension GatewayStore {
                         == target.readTransaction { db in try StoreCopier.digest(of: table, batchSize: batchSize, db) })
             }
         }
+    }
+
+    /// The last step of a copy into `target`, after which it counts as complete: its triggers
+    /// back on, PostgreSQL's identity sequences past the copied ids, its record of the copy gone
+    /// (a copy run again then refuses it as not empty). Does nothing when no copy is under way.
+    ///
+    /// - Throws: The backends' errors.
+    public func finishCopy(to target: GatewayStore) throws {
+        // The target's own tables: ``completeMove(to:at:checking:)`` calls this with a connection
+        // of this store held, and takes no second one.
+        try StoreError.wrapping { try target.writeTransaction { db in try StoreCopier.finish(tables: StoreCatalog.tables(db), db) } }
+        logger.info("Copied the store.", metadata: [StoreLog.backend: "\(target.backendName)"])
     }
 
     /// The tables to copy, in dependency order, with the columns both sides share.

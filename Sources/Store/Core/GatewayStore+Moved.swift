@@ -8,7 +8,8 @@ import SystemCalls
 /// afterwards (one run without the configuration that names the new store) would queue a
 /// message no daemon sends and step a ratchet that is already further on in the new store,
 /// which could send a pad the new store sends again. A record of the move (a file beside a
-/// SQLite store, a table in a PostgreSQL one) makes every later open of the old store refused.
+/// SQLite store, a table in a PostgreSQL one) makes every later open of the old store refused,
+/// and a daemon still running on it stops at its next heartbeat (``movedRefusal()``).
 extension GatewayStore {
     /// The file in the data directory that records where its SQLite store was moved.
     public static let movedMarkerFileName = "smsgw.sqlite.moved"
@@ -20,24 +21,46 @@ extension GatewayStore {
     /// migrations' table, never copied.
     static let movedTable = "store_moved"
 
-    /// Records that this store was copied to `target` and is an old copy from now on: later opens
-    /// of it are refused (``refuseIfMoved(_:)``, ``refuseIfMoved(_:address:)``). A SQLite store's
-    /// record is a file in its data directory; a PostgreSQL store's, a row of ``movedTable``.
+    /// Completes a copy of this store into `target` and records that this store moved there:
+    /// `check` is given every node of this store and may refuse (throwing); then the copy's
+    /// last step (``finishCopy(to:)``) runs and the record is written (``refuseIfMoved(_:)``,
+    /// ``refuseIfMoved(_:address:)`` refuse later opens of this store).
     ///
-    /// - Throws: ``StoreError/configuration(_:)`` when the record cannot be written.
-    public func markMoved(to target: GatewayStore, at now: Date = Date()) throws {
+    /// On PostgreSQL all three happen in one transaction of this store that holds its `nodes`
+    /// table against writes: a node starting (or beating) meanwhile waits until the record is
+    /// committed and then finds it (a starting daemon looks for it after claiming its row, see
+    /// ``movedRefusal()``), or wrote its row before the check, which then sees it. A refusal
+    /// leaves this store untouched and the target incomplete, so a copy run again resumes it.
+    /// A SQLite store, the data directory's own, takes no node that the copy's daemon lock
+    /// does not keep out.
+    ///
+    /// - Throws: What `check` throws; ``StoreError/configuration(_:)`` when the record cannot
+    ///   be written (the target is then complete); the backends' errors.
+    public func completeMove(to target: GatewayStore, at now: Date = Date(), checking check: ([NodeRecord]) throws -> Void) throws {
         let when = ISO8601DateFormatter().string(from: now)
         let record = "Copied to \(target.named) at \(when).\n"
-        guard case .postgresql(let pool, let address) = backend else { return try markMovedFile(record) }
+        guard case .postgresql(let pool, let address) = backend else {
+            try check(try readTransaction { db in try db.rows(sql: "SELECT * FROM nodes ORDER BY name").map(NodeRecord.init(row:)) })
+            try finishCopy(to: target)
+            return try markMovedFile(record)
+        }
+        var finished = false
         do {
-            try pool.withServer { server in
-                try server.transaction("BEGIN ISOLATION LEVEL READ COMMITTED") { db in
-                    try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.movedTable) (record TEXT NOT NULL)")
-                    try db.execute(sql: "DELETE FROM \(Self.movedTable)")
-                    try db.execute(sql: "INSERT INTO \(Self.movedTable) (record) VALUES (?)", arguments: [record])
+            try StoreError.wrapping {
+                try pool.withServer { server in
+                    try server.transaction("BEGIN ISOLATION LEVEL READ COMMITTED") { db in
+                        // Until the commit, a node's start or heartbeat (each writes its row) waits.
+                        try db.execute(sql: "LOCK TABLE nodes IN SHARE ROW EXCLUSIVE MODE")
+                        try check(try db.rows(sql: "SELECT * FROM nodes ORDER BY name").map(NodeRecord.init(row:)))
+                        try finishCopy(to: target)
+                        finished = true
+                        try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.movedTable) (record TEXT NOT NULL)")
+                        try db.execute(sql: "DELETE FROM \(Self.movedTable)")
+                        try db.execute(sql: "INSERT INTO \(Self.movedTable) (record) VALUES (?)", arguments: [record])
+                    }
                 }
             }
-        } catch {
+        } catch let error where finished {
             throw StoreError.configuration(
                 "The store was copied, but the old PostgreSQL store \(address) could not record it (\(error)); keep every node and command off it until their configuration names the new one."
             )
@@ -46,16 +69,34 @@ extension GatewayStore {
             "Recorded that the PostgreSQL store was moved; it is an old copy from now on.", metadata: [StoreLog.path: "\(address)"])
     }
 
+    /// Why this store, open already, is refused now: a copy moved it since it was opened (a
+    /// migration run elsewhere, or the record made by hand). A running daemon asks at each
+    /// heartbeat, and once after claiming its node.
+    ///
+    /// - Returns: The refusal an open would throw now (``StoreError/configuration(_:)``), or nil.
+    /// - Throws: The server's errors when the record cannot be looked for.
+    public func movedRefusal() throws -> StoreError? {
+        switch backend {
+        case .sqlite: Self.movedRefusal(directory)
+        case .postgresql(let pool, let address): try StoreError.wrapping { try Self.movedRefusal(pool, address: address) }
+        }
+    }
+
     /// Refuses the PostgreSQL store `pool` reaches when a copy moved it (``movedTable`` holds a record).
     static func refuseIfMoved(_ pool: PostgresPool, address: PostgresAddress) throws {
+        if let refusal = try movedRefusal(pool, address: address) { throw refusal }
+    }
+
+    /// The refusal of the PostgreSQL store `pool` reaches when a copy moved it, else nil.
+    static func movedRefusal(_ pool: PostgresPool, address: PostgresAddress) throws -> StoreError? {
         let record = try pool.withServer { server in
             try server.transaction("BEGIN ISOLATION LEVEL READ COMMITTED") { db -> String? in
                 guard try db.value(String.self, sql: "SELECT to_regclass(?)::text", arguments: [movedTable]) != nil else { return nil }
                 return try db.value(String.self, sql: "SELECT record FROM \(movedTable) LIMIT 1")
             }
         }
-        guard let record else { return }
-        throw StoreError.configuration(
+        guard let record else { return nil }
+        return StoreError.configuration(
             "The PostgreSQL store \(address) is an old copy: \(printable(record)) Open the store it was moved to: name the configuration file whose [store] table points there in SMSGW_CONFIG (or set the SMSGW_STORE_ variables); sending from the old copy would step keys the new store has already used. To use the old copy anyway, drop its table \(movedTable)."
         )
     }
@@ -85,10 +126,15 @@ extension GatewayStore {
 
     /// Refuses the SQLite store in `directory` when a copy moved it (the record is there).
     static func refuseIfMoved(_ directory: URL) throws(StoreError) {
+        if let refusal = movedRefusal(directory) { throw refusal }
+    }
+
+    /// The refusal of the SQLite store in `directory` when a copy moved it, else nil.
+    static func movedRefusal(_ directory: URL) -> StoreError? {
         let path = directory.appendingPathComponent(movedMarkerFileName).path
-        guard (try? FileSystem.status(of: path, followingLinks: false)) != nil else { return }
+        guard (try? FileSystem.status(of: path, followingLinks: false)) != nil else { return nil }
         let record = (try? String(contentsOfFile: path, encoding: .utf8)).map(printable) ?? "Moved."
-        throw .configuration(
+        return .configuration(
             "The SQLite store in \(directory.path) is an old copy: \(record) Open the store it was moved to: name the configuration file whose [store] table points there in SMSGW_CONFIG (or set the SMSGW_STORE_ variables); sending from the old copy would step keys the new store has already used. To use the old copy anyway, remove \(path)."
         )
     }

@@ -73,7 +73,7 @@ public final class GatewayStore: Sendable {
     /// - Throws: ``StoreError/inUse(_:)`` while a restore replaces the store;
     ///   ``StoreError/configuration(_:)`` when the directory or file cannot be used
     ///   (another user's, writable by others, a symbolic link in place of a file, a store a copy
-    ///   moved elsewhere: ``markMoved(to:at:)``), ``StoreError/database(_:cause:)`` when SQLite fails.
+    ///   moved elsewhere: ``completeMove(to:at:checking:)``), ``StoreError/database(_:cause:)`` when SQLite fails.
     public static func open(directory: URL, logger: Logger, creating: Bool = true) throws -> GatewayStore {
         try open(directory: directory, logger: logger, lockoutPolicy: .standard, creating: creating)
     }

@@ -153,7 +153,7 @@ enum StoreCopier {
 
     /// Ends a copy: the triggers back, the identity sequences past the copied ids, the
     /// progress table gone. Does nothing when no copy is under way.
-    static func finish(_ plan: Plan, _ db: StoreDatabase) throws {
+    static func finish(tables: [String], _ db: StoreDatabase) throws {
         guard try hasProgressTable(db) else { return }
         let progress = StoreCatalog.quoted(StoreCatalog.progressTable)
         switch db.dialect {
@@ -162,10 +162,10 @@ enum StoreCopier {
                 try db.execute(sql: definition)
             }
         case .postgresql:
-            for table in plan.tables {
-                let name = StoreCatalog.quoted(table.name)
+            for table in tables {
+                let name = StoreCatalog.quoted(table)
                 try db.execute(sql: "ALTER TABLE \(name) ENABLE TRIGGER USER")
-                for column in try StoreCatalog.identityColumns(of: table.name, db) {
+                for column in try StoreCatalog.identityColumns(of: table, db) {
                     try db.execute(
                         sql:
                             "SELECT setval(pg_get_serial_sequence(?, ?), COALESCE((SELECT max(\(StoreCatalog.quoted(column))) FROM \(name)), 0) + 1, false)",

@@ -65,6 +65,8 @@ public enum StoreError: Error, Sendable, Equatable {
         case store(directory: String)
         /// No contact has this name.
         case contact(named: String)
+        /// No node of this name ever ran on the store (or it was forgotten).
+        case node(named: String)
         /// The contact (by its name when known) was removed since it was read.
         case removedContact(String?)
         /// No message has this id: never logged, or pruned.
@@ -164,6 +166,8 @@ extension StoreError.Missing {
             "There is no store in \(directory); create one first, or, if this node's store is on PostgreSQL, give the configuration that names it."
         case .contact(let name):
             "No contact is named \"\(name)\"; check the name against the list of contacts."
+        case .node(let name):
+            "No node named \"\(name)\" ran on this store; check the name against the status's list of nodes."
         case .removedContact(let name?):
             "The contact \"\(name)\" no longer exists; it was removed meanwhile, so check the list of contacts."
         case .removedContact(nil):

@@ -115,6 +115,18 @@ extension StoreTransaction {
         return db.changesCount
     }
 
+    /// Forgets the node `name`: its row and the status rows of the modems it drove, so that
+    /// the status no longer lists them. Its claims, if any are left, pass to the other nodes
+    /// once their lease has ended, as for any node that is down.
+    ///
+    /// - Returns: Whether there was such a node.
+    public func forgetNode(named name: String) throws -> Bool {
+        try db.execute(sql: "DELETE FROM nodes WHERE name = ?", arguments: [name])
+        guard db.changesCount > 0 else { return false }
+        try db.execute(sql: "DELETE FROM modem_status WHERE node = ?", arguments: [name])
+        return true
+    }
+
     /// The row of `node`'s name when another run, elsewhere, holds it and is up at `now`.
     private func otherRun(of node: GatewayNode, upAt now: Date) throws -> NodeRecord? {
         guard

@@ -14,6 +14,7 @@ extension SMSGW {
         RestoreCommand.self,
         StoreCommand.self,
         StatusCommand.self,
+        NodeCommand.self,
         LogCommand.self,
         ResyncCommand.self,
         SimCommand.self,

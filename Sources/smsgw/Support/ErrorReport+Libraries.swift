@@ -38,6 +38,8 @@ extension ErrorReport {
             "There is no store in \(directory); create one with `smsgw init --username NAME`, or, if this node's store is on PostgreSQL, set SMSGW_CONFIG to the configuration file that names it (`smsgw serve` takes --config FILE)."
         case .contact(let name):
             "No contact is named \"\(name)\"; see `smsgw contact list` for the names."
+        case .node(let name):
+            "No node named \"\(name)\" ran on this store; see `smsgw status` for the nodes."
         case .removedContact(let name?):
             "The contact \"\(name)\" no longer exists; see `smsgw contact list`."
         case .removedContact(nil):
