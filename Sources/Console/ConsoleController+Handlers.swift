@@ -71,8 +71,8 @@ extension ConsoleController {
         let text = request.form["text"] ?? ""
         var rng = SystemRandomNumberGenerator()
         do {
-            let queued = try Messages.queue(text, to: contact, store: store, now: now, using: &rng)
-            try Audit.record(.send, by: .operator(viewer.name), target: queued.contact, address: request.address, in: store, now: now)
+            let queued = try Messages.queue(
+                text, to: contact, by: .operator(viewer.name), address: request.address, store: store, now: now, using: &rng)
             environment.wake()
             return Self.redirect("/log/\(queued.logID)")
         } catch let error as any CategorizedError where Self.formKeeping.contains(error.category) {
@@ -88,12 +88,12 @@ extension ConsoleController {
 
     func resync(_ route: ConsoleRoute, contact: String, request: ConsoleRequest, viewer: ConsoleViewer, now: Date) throws {
         var rng = SystemRandomNumberGenerator()
+        let (actor, address) = (AuditActor.operator(viewer.name), request.address)
         switch route {
-        case .acceptResync: _ = try Resync.accept(from: contact, store: store, now: now, using: &rng)
-        case .rejectResync: _ = try Resync.reject(from: contact, store: store, now: now)
-        default: _ = try Resync.start(with: contact, store: store, now: now, using: &rng)
+        case .acceptResync: _ = try Resync.accept(from: contact, by: actor, address: address, store: store, now: now, using: &rng)
+        case .rejectResync: _ = try Resync.reject(from: contact, by: actor, address: address, store: store, now: now)
+        default: _ = try Resync.start(with: contact, by: actor, address: address, store: store, now: now, using: &rng)
         }
-        try Audit.record(.resync, by: .operator(viewer.name), target: contact, address: request.address, in: store, now: now)
     }
 
     /// A refused request in the audit list: the action it asked for, `refused`.

@@ -22,13 +22,14 @@ extension APIHandlers {
     }
 
     /// Starts a resync over SMS, as `smsgw resync NAME` does; 202 with `resync --json`'s object.
+    /// Audited (the token, `resync`, the contact) in its transaction.
     func resync(_ request: Request, _ context: APIContext) async throws -> Response {
-        try await authorize(request, context, .admin, audited: .resync)
+        let token = try await authorize(request, context, .admin, audited: .resync)
         let name = try context.parameters.require("name")
-        let store = store
+        let (store, address) = (store, context.clientAddress)
         let started = try await blocking {
             var rng = SystemRandomNumberGenerator()
-            return try Resync.start(with: name, store: store, now: Date(), using: &rng)
+            return try Resync.start(with: name, by: .token(token.name), address: address, store: store, now: Date(), using: &rng)
         }
         queued()
         return try json(started, status: .accepted)

@@ -159,6 +159,7 @@ struct HTTPAPITests {
             #expect(delivered.status == 409 && delivered.object["type"] as? String == "urn:smsgw:problem:conflict", "\(delivered.text)")
             let audit = try fixture.alice.expect(["audit"]).stdout
             #expect(audit.contains("token desk\tunconfirmed-checked\tall\tdone"), "\(audit)")
+            #expect(audit.contains("token desk\tsend\tbob\tdone"), "a send is audited as the console's are: \(audit)")
         }
     }
 
@@ -166,13 +167,16 @@ struct HTTPAPITests {
     func restoredKeys() async throws {
         try await withTemporaryDirectory { root in
             let fixture = try await Fixture.start(in: root, restored: true)
-            let client = try fixture.client(scopes: "send,admin")
+            let client = try fixture.client(scopes: "send,admin", name: "desk")
             let refused = try await client.post(text: "after the restore", to: "bob")
             #expect(refused.status == 409 && refused.object["type"] as? String == "urn:smsgw:problem:conflict", "\(refused.text)")
             #expect((refused.object["detail"] as? String)?.contains("have not been resynced since") == true, "\(refused.text)")
             let resync = try await client.send(.POST, "/v1/contacts/bob/resync")
             #expect(resync.status == 202, "\(resync.status) \(resync.text)")
             #expect(try await client.post(text: "during the resync", to: "bob").status == 409)
+            let audit = try fixture.alice.expect(["audit"]).stdout
+            #expect(audit.contains("token desk\tresync\tbob\tdone"), "a resync is audited as the console's are: \(audit)")
+            #expect(!audit.contains("token desk\tsend\tbob"), "a send refused by the rules queues nothing and is not audited: \(audit)")
         }
     }
 
@@ -195,6 +199,8 @@ struct HTTPAPITests {
             #expect(answers[0].headers.first(name: "Location") == "/v1/messages/\(id)")
             let log = try fixture.alice.expect(["log", "--json", "--limit", "1000"])
             #expect(log.lines.filter { $0.contains("\"only once\"") }.count == 1, "one message queued")
+            let audited = try fixture.alice.expect(["audit"]).lines.filter { $0.contains("token sender\tsend\tbob\tdone") }
+            #expect(audited.count == 1, "the send that queued is audited, its replays are not: \(audited)")
             let conflict = try await clients[0].post(text: "something else", to: "bob", key: key)
             #expect(conflict.status == 409, "\(conflict.text)")
 
