@@ -35,12 +35,13 @@ extension APIHandlers {
         return try json(started, status: .accepted)
     }
 
-    /// `status --json`'s object with the live modems, the daemon's version and uptime.
+    /// `status --json`'s object with the live modems, the daemon's version and uptime; without
+    /// paths and error texts for a token without the admin scope (``Operations/GatewayStatus/withoutPaths()``).
     func status(_ request: Request, _ context: APIContext) async throws -> Response {
-        try await authorize(request, context, .read)
+        let token = try await authorize(request, context, .read)
         let live = live
         let status = try await blocking { try live.read(now: Date()) }
-        return try json(APIStatus(status: status, version: version, now: Date()))
+        return try json(APIStatus(status: status.shown(to: token), version: version, now: Date()))
     }
 
     /// 200 while the process answers.

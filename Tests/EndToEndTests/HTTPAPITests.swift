@@ -34,10 +34,12 @@ struct HTTPAPITests {
         }
     }
 
-    @Test("Without a token 401, with the wrong scope 403, revoked 401; health needs none")
+    @Test("Without a token 401, with the wrong scope 403, revoked 401; health needs none; paths in the status for admin only")
     func scopes() async throws {
         try await withTemporaryDirectory { root in
-            let fixture = try await Fixture.start(in: root)
+            let backups = root.appendingPathComponent("backups")
+            try FileManager.default.createDirectory(at: backups, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            let fixture = try await Fixture.start(in: root, environment: ["SMSGW_BACKUP_DIRECTORY": backups.path])
             let anonymous = try fixture.client(scopes: nil)
             let missing = try await anonymous.get("/v1/contacts")
             #expect(missing.status == 401)
@@ -50,6 +52,17 @@ struct HTTPAPITests {
 
             let reader = try fixture.client(scopes: "read", name: "reader")
             #expect(try await reader.get("/v1/contacts").status == 200)
+            let admin = try fixture.client(scopes: "admin", name: "chief")
+            var newest: String?
+            let backedUp = await eventually(timeout: .seconds(60), every: .milliseconds(500)) {
+                newest = (try await admin.get("/v1/status").object["backup"] as? [String: Any])?["lastFile"] as? String
+                return newest != nil
+            }
+            #expect(
+                backedUp && newest?.hasPrefix(backups.path) == true, "an admin token sees the newest backup's path: \(newest ?? "none")")
+            let withheld = try #require(try await reader.get("/v1/status").object["backup"] as? [String: Any])
+            #expect(withheld["directory"] as? String == "" && withheld["lastFile"] is NSNull, "\(withheld)")
+            #expect(withheld["lastSuccessAt"] is String, "the times stay: \(withheld)")
             let refused = try await reader.post(text: "hello", to: "bob")
             #expect(refused.status == 403, "\(refused.text)")
             #expect((refused.object["detail"] as? String)?.contains("send scope") == true)
