@@ -18,6 +18,13 @@ extension ConsoleController {
         guard let token = request.cookies[Self.sessionCookie] else { return false }
         return ConsoleSessions.isLive(token, in: store, now: environment.clock(), policy: policy)
     }
+
+    /// Whether the request's session may see paths and error texts
+    /// (``Operations/OperatorRole/seesPaths``), without recording a use; false without a live one.
+    public func seesPaths(_ request: ConsoleRequest) -> Bool {
+        guard let token = request.cookies[Self.sessionCookie] else { return false }
+        return ConsoleSessions.liveRole(token, in: store, now: environment.clock(), policy: policy)?.seesPaths ?? false
+    }
 }
 
 extension ConsoleController {
@@ -31,6 +38,6 @@ extension ConsoleController {
             let role = ConsoleSessions.liveRole(token, in: store, now: now, policy: policy)
         else { return ConsoleResponse(status: 401, headers: headers, body: "[]") }
         guard let status = try? environment.banners(now) else { return ConsoleResponse(status: 503, headers: headers, body: "[]") }
-        return ConsoleResponse(status: 200, headers: headers, body: StatusPage.liveBanners(status.shown(to: role)))
+        return ConsoleResponse(status: 200, headers: headers, body: StatusPage.liveBanners(status.shown(seeingPaths: role.seesPaths)))
     }
 }

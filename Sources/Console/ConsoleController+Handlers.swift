@@ -25,7 +25,7 @@ extension ConsoleController {
             } catch StoreError.notFound {
                 listing = nil  // a contact removed since the filter was set: nothing of it is left to show
             }
-            let banners = (try? environment.banners(now)).map { StatusPage.banners($0.shown(to: viewer.role)) } ?? []
+            let banners = (try? environment.banners(now)).map { StatusPage.banners($0.shown(seeingPaths: viewer.role.seesPaths)) } ?? []
             return Self.html(
                 LogPage.render(
                     listing?.messages.reversed() ?? [], filter: filter, contacts: contacts, viewer: viewer, banners: banners,
@@ -35,7 +35,7 @@ extension ConsoleController {
             let waiting = (try? environment.status(now))?.queue.first { $0.id == id && ($0.state == .queued || $0.state == .submitting) }
             return Self.html(MessagePage.render(detail, outbox: waiting?.state, viewer: viewer))
         case .status:
-            let status = try environment.status(now).shown(to: viewer.role)
+            let status = try environment.status(now).shown(seeingPaths: viewer.role.seesPaths)
             let failed = status.queue.compactMap { $0.state == .failed ? $0.id : nil }
             let retries = failed.isEmpty ? [:] : (try? RetryOutlook.of(failed, store: store)) ?? [:]
             return Self.html(StatusPage.render(status, viewer: viewer, now: now, version: environment.version, retries: retries))

@@ -41,7 +41,7 @@ extension APIHandlers {
         let token = try await authorize(request, context, .read)
         let live = live
         let status = try await blocking { try live.read(now: Date()) }
-        return try json(APIStatus(status: status.shown(to: token), version: version, now: Date()))
+        return try json(APIStatus(status: status.shown(seeingPaths: token.seesPaths), version: version, now: Date()))
     }
 
     /// 200 while the process answers.

@@ -23,16 +23,32 @@ extension GatewayStatus {
     }
 }
 
-extension GatewayStatus {
-    /// The status as a console operator of `role` sees it: an operator or an admin all of it, a
-    /// viewer ``withoutPaths()``.
-    public func shown(to role: OperatorRole) -> GatewayStatus {
-        role.allows(.operator) ? self : withoutPaths()
-    }
+extension OperatorRole {
+    /// Whether a console operator of this role sees paths and error texts: an operator or an
+    /// admin does, a viewer not (``GatewayStatus/withoutPaths()``).
+    public var seesPaths: Bool { allows(.operator) }
+}
 
-    /// The status as `GET /v1/status` answers `token`: with the admin scope all of it, else
-    /// ``withoutPaths()``.
-    public func shown(to token: APIToken) -> GatewayStatus {
-        token.allows(.admin) ? self : withoutPaths()
+extension APIToken {
+    /// Whether the API shows this token paths and error texts: with the admin scope only.
+    public var seesPaths: Bool { allows(.admin) }
+}
+
+extension GatewayStatus {
+    /// The status as someone who sees paths (``OperatorRole/seesPaths``,
+    /// ``APIToken/seesPaths``) or not sees it.
+    public func shown(seeingPaths: Bool) -> GatewayStatus {
+        seeingPaths ? self : withoutPaths()
+    }
+}
+
+extension JournalEvent {
+    /// The event without the error text a modem event carries (`data.modem.error` null), which
+    /// names devices, for whoever does not see paths, as ``GatewayStatus/withoutPaths()``.
+    public func shown(seeingPaths: Bool) -> JournalEvent {
+        guard !seeingPaths, eventType == .modemDown || eventType == .modemUp else { return self }
+        var event = self
+        event.data.set(.null, at: ["modem", "error"])
+        return event
     }
 }
