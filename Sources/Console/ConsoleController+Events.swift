@@ -18,17 +18,26 @@ extension ConsoleController {
         guard let token = request.cookies[Self.sessionCookie] else { return false }
         return ConsoleSessions.isLive(token, in: store, now: environment.clock(), policy: policy)
     }
+
+    /// Whether the request's session may see paths and error texts
+    /// (``Operations/OperatorRole/seesPaths``), without recording a use; false without a live one.
+    public func seesPaths(_ request: ConsoleRequest) -> Bool {
+        guard let token = request.cookies[Self.sessionCookie] else { return false }
+        return ConsoleSessions.liveRole(token, in: store, now: environment.clock(), policy: policy)?.seesPaths ?? false
+    }
 }
 
 extension ConsoleController {
     /// The banners the log and status pages keep current (``ConsoleViews/StatusPage/liveBanners(_:)``),
-    /// for a live session, without recording a use: the pages ask every few seconds, which must
+    /// as the session's role sees them (a viewer without paths), for a live session, without recording a use: the pages ask every few seconds, which must
     /// not keep an idle session alive. 401 once the session ended; 503 while the status cannot be
     /// read (the page keeps what it shows).
     func liveBanners(_ request: ConsoleRequest, now: Date) -> ConsoleResponse {
         let headers = [("Content-Type", "application/json"), ("Cache-Control", "no-store")] + Self.securityHeaders
-        guard isStillSignedIn(request) else { return ConsoleResponse(status: 401, headers: headers, body: "[]") }
+        guard let token = request.cookies[Self.sessionCookie],
+            let role = ConsoleSessions.liveRole(token, in: store, now: now, policy: policy)
+        else { return ConsoleResponse(status: 401, headers: headers, body: "[]") }
         guard let status = try? environment.banners(now) else { return ConsoleResponse(status: 503, headers: headers, body: "[]") }
-        return ConsoleResponse(status: 200, headers: headers, body: StatusPage.liveBanners(status))
+        return ConsoleResponse(status: 200, headers: headers, body: StatusPage.liveBanners(status.shown(seeingPaths: role.seesPaths)))
     }
 }

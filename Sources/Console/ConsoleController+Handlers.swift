@@ -25,7 +25,7 @@ extension ConsoleController {
             } catch StoreError.notFound {
                 listing = nil  // a contact removed since the filter was set: nothing of it is left to show
             }
-            let banners = (try? environment.banners(now)).map(StatusPage.banners) ?? []
+            let banners = (try? environment.banners(now)).map { StatusPage.banners($0.shown(seeingPaths: viewer.role.seesPaths)) } ?? []
             return Self.html(
                 LogPage.render(
                     listing?.messages.reversed() ?? [], filter: filter, contacts: contacts, viewer: viewer, banners: banners,
@@ -35,7 +35,7 @@ extension ConsoleController {
             let waiting = (try? environment.status(now))?.queue.first { $0.id == id && ($0.state == .queued || $0.state == .submitting) }
             return Self.html(MessagePage.render(detail, outbox: waiting?.state, viewer: viewer))
         case .status:
-            let status = try environment.status(now)
+            let status = try environment.status(now).shown(seeingPaths: viewer.role.seesPaths)
             let failed = status.queue.compactMap { $0.state == .failed ? $0.id : nil }
             let retries = failed.isEmpty ? [:] : (try? RetryOutlook.of(failed, store: store)) ?? [:]
             return Self.html(StatusPage.render(status, viewer: viewer, now: now, version: environment.version, retries: retries))
@@ -75,8 +75,8 @@ extension ConsoleController {
         let text = request.form["text"] ?? ""
         var rng = SystemRandomNumberGenerator()
         do {
-            let queued = try Messages.queue(text, to: contact, store: store, now: now, using: &rng)
-            try Audit.record(.send, by: .operator(viewer.name), target: queued.contact, address: request.address, in: store, now: now)
+            let queued = try Messages.queue(
+                text, to: contact, by: .operator(viewer.name), address: request.address, store: store, now: now, using: &rng)
             environment.wake()
             return Self.redirect("/log/\(queued.logID)")
         } catch let error as any CategorizedError where Self.formKeeping.contains(error.category) {
@@ -92,12 +92,12 @@ extension ConsoleController {
 
     func resync(_ route: ConsoleRoute, contact: String, request: ConsoleRequest, viewer: ConsoleViewer, now: Date) throws {
         var rng = SystemRandomNumberGenerator()
+        let (actor, address) = (AuditActor.operator(viewer.name), request.address)
         switch route {
-        case .acceptResync: _ = try Resync.accept(from: contact, store: store, now: now, using: &rng)
-        case .rejectResync: _ = try Resync.reject(from: contact, store: store, now: now)
-        default: _ = try Resync.start(with: contact, store: store, now: now, using: &rng)
+        case .acceptResync: _ = try Resync.accept(from: contact, by: actor, address: address, store: store, now: now, using: &rng)
+        case .rejectResync: _ = try Resync.reject(from: contact, by: actor, address: address, store: store, now: now)
+        default: _ = try Resync.start(with: contact, by: actor, address: address, store: store, now: now, using: &rng)
         }
-        try Audit.record(.resync, by: .operator(viewer.name), target: contact, address: request.address, in: store, now: now)
     }
 
     /// A refused request in the audit list: the action it asked for, `refused`.

@@ -47,10 +47,8 @@ extension ConsoleController {
             var rng = SystemRandomNumberGenerator()
             let (token, _) = try ConsoleSessions.start(for: who, address: request.address, in: store, now: now, using: &rng)
             return Self.redirect("/", cookies: [cookie(Self.sessionCookie, token), cookie(Self.loginCookie, "", maxAge: 0)])
-        } catch OperatorError.codeRequired {
-            return loginForm(problem: OperatorError.codeRequired.description, name: name, status: 401)
         } catch let error as OperatorError {
-            throttle.fail(address, now: now)
+            if error.countsTowardLockout { throttle.fail(address, now: now) }
             return loginForm(problem: error.description, name: name, status: error.httpStatus)
         } catch {
             return loginForm(problem: "Signing in failed: \(Self.sentence(error))", name: name, status: 500)

@@ -137,13 +137,19 @@ public enum StatusPage {
     }
 
     /// The daemon's automatic backups, as `smsgw status` prints them: the newest and its file,
-    /// the next due time, and the latest attempt's error while it failed.
+    /// the next due time, and the latest attempt's error while it failed; without the paths
+    /// (a viewer's, ``Operations/GatewayStatus/withoutPaths()``) their state and times.
     static func backups(_ backup: GatewayStatus.BackupStatus) -> HTML {
         let newest: HTML = backup.lastSuccessAt.map { "\(ConsolePage.time($0)) \(backup.lastFile ?? "")" } ?? "none written yet"
+        let state =
+            backup.consecutiveFailures > 0
+            ? "failing (\(backup.consecutiveFailures) attempt\(backup.consecutiveFailures == 1 ? "" : "s"))"
+            : backup.overdue ? "overdue" : "working"
         return """
             <section><h2>Backups</h2>
             <dl class="facts">
-            <dt>Directory</dt><dd>\(backup.directory)</dd>
+            \(HTML.when(!backup.directory.isEmpty, "<dt>Directory</dt><dd>\(backup.directory)</dd>"))
+            <dt>State</dt><dd>\(state)</dd>
             <dt>Newest</dt><dd>\(newest)</dd>
             <dt>Next</dt><dd>\(ConsolePage.time(backup.nextDueAt))</dd>
             \(HTML.when(backup.lastError != nil, "<dt>Last error</dt><dd>\(backup.lastError ?? "")</dd>"))

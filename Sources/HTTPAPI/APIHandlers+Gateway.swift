@@ -22,24 +22,26 @@ extension APIHandlers {
     }
 
     /// Starts a resync over SMS, as `smsgw resync NAME` does; 202 with `resync --json`'s object.
+    /// Audited (the token, `resync`, the contact) in its transaction.
     func resync(_ request: Request, _ context: APIContext) async throws -> Response {
-        try await authorize(request, context, .admin, audited: .resync)
+        let token = try await authorize(request, context, .admin, audited: .resync)
         let name = try context.parameters.require("name")
-        let store = store
+        let (store, address) = (store, context.clientAddress)
         let started = try await blocking {
             var rng = SystemRandomNumberGenerator()
-            return try Resync.start(with: name, store: store, now: Date(), using: &rng)
+            return try Resync.start(with: name, by: .token(token.name), address: address, store: store, now: Date(), using: &rng)
         }
         queued()
         return try json(started, status: .accepted)
     }
 
-    /// `status --json`'s object with the live modems, the daemon's version and uptime.
+    /// `status --json`'s object with the live modems, the daemon's version and uptime; without
+    /// paths and error texts for a token without the admin scope (``Operations/GatewayStatus/withoutPaths()``).
     func status(_ request: Request, _ context: APIContext) async throws -> Response {
-        try await authorize(request, context, .read)
+        let token = try await authorize(request, context, .read)
         let live = live
         let status = try await blocking { try live.read(now: Date()) }
-        return try json(APIStatus(status: status, version: version, now: Date()))
+        return try json(APIStatus(status: status.shown(seeingPaths: token.seesPaths), version: version, now: Date()))
     }
 
     /// 200 while the process answers.

@@ -16,13 +16,17 @@ extension APIHandlers {
 
     /// Queues the text as `smsgw send` does; 202 with the message and its `Location`; the same
     /// idempotency key with the same body from the same token answers the same message and
-    /// queues nothing (another token's key of the same name is its own).
+    /// queues nothing (another token's key of the same name is its own). A send that queues is
+    /// audited (the token, `send`, the contact) in its transaction.
     func send(_ request: Request, _ context: APIContext) async throws -> Response {
         let token = try await authorize(request, context, .send, audited: .send)
         let body = try await decode(SendRequest.self, from: request, context: context)
         let key = request.headers[.idempotencyKey] ?? body.id
         let started = ContinuousClock.now
-        let submission = try await submissions.submit(.init(text: body.text, contact: body.contact, idempotencyKey: key, token: token.id))
+        let submission = try await submissions.submit(
+            .init(
+                text: body.text, contact: body.contact, idempotencyKey: key, token: token.id, actor: .token(token.name),
+                address: context.clientAddress))
         if !submission.replayed { metrics.recordQueued(after: ContinuousClock.now - started) }
         var headers: HTTPFields = [.location: "/v1/messages/\(submission.id)"]
         if submission.replayed { headers[.idempotentReplayed] = "true" }

@@ -49,11 +49,12 @@ public final class APIServer: Service, Sendable {
             metrics: APIMetrics(),
             submissions: SubmissionQueue(store: store, queueLimit: settings.maxQueued, writer: APIHandlers.storeQueue, queued: queued),
             webhooks: webhooks)
+        let http1 = HTTPServerBuilder.http1(configuration: Self.channel(settings))
         let server: HTTPServerBuilder
         if let certificate = settings.tlsCertificate, let key = settings.tlsKey {
-            server = try .tls(.http1(), tlsConfiguration: try Self.tls(certificate: certificate, key: key))
+            server = try .tls(http1, tlsConfiguration: try Self.tls(certificate: certificate, key: key))
         } else {
-            server = .http1()
+            server = http1
         }
         let scheme = settings.servesTLS ? "https" : "http"
         let apiLogger = logger
@@ -80,6 +81,21 @@ public final class APIServer: Service, Sendable {
             // The one I/O error before serving: the listener could not bind.
             throw APIServerError.listen(address: address, reason: "\(error)")
         }
+    }
+
+    /// Each connection's limits: closed after `idle_timeout_seconds` without a request in progress
+    /// (Hummingbird's idle timeout, which also ends a head that never completes and a TLS
+    /// handshake that never ends), and when a request has not fully arrived within
+    /// `request_timeout_seconds` of its head (``RequestDeadline``).
+    static func channel(_ settings: HTTPSettings) -> HTTP1Channel.Configuration {
+        let request = amount(settings.requestTimeoutSeconds)
+        return HTTP1Channel.Configuration(
+            additionalChannelHandlers: [RequestDeadline(timeout: request)], idleTimeout: amount(settings.idleTimeoutSeconds))
+    }
+
+    /// Seconds as NIO's time, at most about 31 years (nanoseconds in an `Int64`).
+    private static func amount(_ seconds: Double) -> TimeAmount {
+        .nanoseconds(Int64(min(seconds, 1e9) * 1e9))
     }
 
     /// The web console over the same store, status and wake as the API.

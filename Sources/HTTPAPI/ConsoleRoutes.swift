@@ -59,17 +59,18 @@ enum ConsoleRoutes {
 
     /// The live log for a signed-in viewer, after `Last-Event-ID` or from now: the API's stream
     /// (log changes as `message`, and the modem and contact events, which the page shows as
-    /// banners), ending with the session.
+    /// banners, a viewer's without the modems' errors), ending with the session.
     static func events(_ controller: ConsoleController, _ consoleRequest: ConsoleRequest, _ request: Request, handlers: APIHandlers)
         async throws -> Response
     {
         let store = handlers.store
         guard try await handlers.blocking({ controller.isSignedIn(consoleRequest) }) else { return Response(status: .unauthorized) }
+        let seeingPaths = try await handlers.blocking { controller.seesPaths(consoleRequest) }
         let last = request.headers[.lastEventID].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
         let position = try await handlers.blocking {
             try last.map { try EventStream.position(after: $0, store: store) } ?? EventStream.latest(store: store)
         }
-        let events = APIHandlers.streamEvents(after: position, store: store)
+        let events = APIHandlers.streamEvents(after: position, store: store, seeingPaths: seeingPaths)
         return Response(
             status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
             body: ResponseBody { writer in

@@ -11,7 +11,7 @@ import Store
 ///
 /// Each event's `id:` is its cursor (``Operations/EventStream/Position/id``), so a client that
 /// reconnects with `Last-Event-ID` (or `?after=`) resumes after the last event it saw, losing and
-/// repeating nothing. The events come from ``streamEvents(after:store:)`` alone, the one place
+/// repeating nothing. The events come from ``streamEvents(after:store:seeingPaths:)`` alone, the one place
 /// that says what the stream holds, for the API and the console's live log alike.
 extension APIHandlers {
     /// One event of the stream.
@@ -25,25 +25,35 @@ extension APIHandlers {
 
         /// The event in the text/event-stream format.
         var frame: String { "id: \(id)\nevent: \(type)\ndata: \(data)\n\n" }
-    }
 
-    /// The stream's events after `position`, following new commits until cancelled: each change
-    /// of the message log as `event: message` (`log --follow --json`'s line), each contact and
-    /// modem event as `event: TYPE` (the journal event's JSON, a webhook's body without text).
-    static func streamEvents(after position: EventStream.Position, store: UnlockedStore) -> some AsyncSequence<Event, any Error>
-        & Sendable
-    {
-        EventStream.since(position, store: store).map { event in
+        /// A change of the log or a journal event as the stream sends it, without a modem's
+        /// error for a reader that does not see paths.
+        init(_ event: EventStream.Event, seeingPaths: Bool) throws {
+            id = event.id
             switch event.item {
-            case .log(let change): Event(id: event.id, type: "message", data: try OperationsJSON.string(change))
-            case .journal(let journal): Event(id: event.id, type: journal.type, data: try OperationsJSON.string(journal))
+            case .log(let change):
+                type = "message"
+                data = try OperationsJSON.string(change)
+            case .journal(let journal):
+                type = journal.type
+                data = try OperationsJSON.string(journal.shown(seeingPaths: seeingPaths))
             }
         }
     }
 
+    /// The stream's events after `position`, following new commits until cancelled: each change
+    /// of the message log as `event: message` (`log --follow --json`'s line), each contact and
+    /// modem event as `event: TYPE` (the journal event's JSON, a webhook's body without text;
+    /// without a modem's error for a reader that does not see paths).
+    static func streamEvents(after position: EventStream.Position, store: UnlockedStore, seeingPaths: Bool)
+        -> some AsyncSequence<Event, any Error> & Sendable
+    {
+        EventStream.since(position, store: store).map { event in try Event(event, seeingPaths: seeingPaths) }
+    }
+
     /// The stream, from the `Last-Event-ID` header or `?after=`, else from now.
     func eventStream(_ request: Request, _ context: APIContext) async throws -> Response {
-        try await authorize(request, context, .read)
+        let token = try await authorize(request, context, .read)
         let store = store
         let presented = Self.presentedToken(request) ?? ""
         // A token revoked or expired while its stream is open gets nothing more: each event waits
@@ -60,7 +70,7 @@ extension APIHandlers {
         } else {
             position = try await blocking { try EventStream.latest(store: store) }
         }
-        let events = Self.streamEvents(after: position, store: store)
+        let events = Self.streamEvents(after: position, store: store, seeingPaths: token.seesPaths)
         let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store"]
         return Response(
             status: .ok, headers: headers,

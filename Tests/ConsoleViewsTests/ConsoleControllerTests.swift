@@ -55,12 +55,12 @@ struct ConsoleControllerTests {
         }
 
         /// One sign-in attempt through the form, as a browser sends it.
-        func attempt(_ name: String, password: String, address: String = "192.0.2.10") -> ConsoleResponse {
+        func attempt(_ name: String, password: String, code: String? = nil, address: String = "192.0.2.10") -> ConsoleResponse {
             let form = controller.respond(to: ConsoleRequest(method: "GET", path: "/login"))
             let token = ConsoleControllerTests.cookie(ConsoleController.loginCookie, in: form) ?? ""
             return controller.respond(
                 to: ConsoleRequest(
-                    method: "POST", path: "/login", form: ["name": name, "password": password, "csrf": token],
+                    method: "POST", path: "/login", form: ["name": name, "password": password, "csrf": token, "code": code ?? ""],
                     cookies: [ConsoleController.loginCookie: token], fetchSite: "same-origin", address: address))
         }
 
@@ -134,6 +134,23 @@ struct ConsoleControllerTests {
         #expect(throttled.status == 429 && throttled.header("Retry-After") != nil)
         // Other addresses are not held back.
         #expect(rig.attempt("ops", password: Self.password, address: "198.51.100.2").status == 303)
+    }
+
+    @Test("A used two-factor code with the right password is refused, but neither locks the operator nor throttles the address")
+    func replayedCode() throws {
+        let rig = try Rig()
+        var rng = SystemRandomNumberGenerator()
+        let proposal = try Operators.proposeTwoFactor(for: "ops", in: rig.store, using: &rng)
+        let totp = try #require(proposal.uri.totp)
+        let used = try totp.code(at: Date())
+        try Operators.enableTwoFactor("ops", proposal: proposal, code: used, by: .commandLine, in: rig.store, now: Date())
+        // More tries than both the operator's lockout (3) and the address's throttle (5).
+        for _ in 0..<6 {
+            let replayed = rig.attempt("ops", password: Self.password, code: used)
+            #expect(replayed.status == 401 && replayed.body.contains("already used"), "\(replayed.status) \(replayed.body)")
+        }
+        let next = try totp.code(at: Date().addingTimeInterval(30))
+        #expect(rig.attempt("ops", password: Self.password, code: next).status == 303, "the next code signs in")
     }
 
     @Test("A viewer's POST to send or resync is refused with 403 and audited; nothing is queued")

@@ -175,6 +175,49 @@ struct ConsoleLiveBannersTests {
         #expect(page.contains("<dd>a &lt;disk&gt; is full</dd>"), "\(page)")
     }
 
+    @Test("A viewer sees the backups' and modems' state and times without paths or error texts; an operator sees them")
+    func pathsForOperatorsOnly() throws {
+        let rig = try ConsoleControllerTests.Rig()
+        let store = rig.store
+        let controller = ConsoleController(
+            .init(
+                store: store,
+                status: { now in
+                    var status = try GatewayStatus.read(from: store, now: now)
+                    status.modems = [
+                        ModemStatusRecord(
+                            name: "m1", state: .recovering, connected: false, lastError: "The device /dev/ttyUSB7 went away.",
+                            updatedAt: now)
+                    ]
+                    status.storeRefusal = GatewayStatus.StoreRefusal(
+                        since: now, waiting: 1, error: "disk I/O error at /srv/smsgw/smsgw.sqlite")
+                    status.backup = GatewayStatus.Backups(
+                        GatewayStatus.BackupStatus(
+                            directory: "/srv/backups", intervalSeconds: 3600, keep: 7, lastSuccessAt: now,
+                            lastFile: "/srv/backups/smsgw-20270115-080000.sqlite", lastAttemptAt: now,
+                            lastError: "The automatic backup /srv/backups/smsgw-x.sqlite could not be written.", consecutiveFailures: 2,
+                            nextDueAt: now))
+                    return status
+                }, secure: false, version: "test"))
+        for (name, seesPaths) in [("watch", false), ("ops", true), ("chief", true)] {
+            let session = try rig.signIn(name)
+            var shown: [String] = []
+            for path in ["/status", "/"] {
+                let page = controller.respond(
+                    to: ConsoleRequest(method: "GET", path: path, cookies: [ConsoleController.sessionCookie: session.cookie]))
+                #expect(page.status == 200)
+                shown.append(page.body)
+            }
+            shown += try Self.banners(controller, cookie: session.cookie).banners.compactMap { $0["text"] }
+            let all = shown.joined(separator: "\n")
+            for path in ["/srv/backups", "/dev/ttyUSB7", "/srv/smsgw/smsgw.sqlite"] {
+                #expect(all.contains(path) == seesPaths, "\(name) sees \(path): \(!seesPaths)")
+            }
+            #expect(shown[0].contains("<h2>Backups</h2>") && shown[0].contains("failing (2 attempts)"), "\(name): \(shown[0])")
+            #expect(all.contains("The last 2 automatic backups") && all.contains("Modem m1 is recovering"), "\(name): \(all)")
+        }
+    }
+
     @Test("Without a live session the banners are refused")
     func signedOut() throws {
         let rig = try ConsoleControllerTests.Rig()

@@ -34,10 +34,12 @@ struct HTTPAPITests {
         }
     }
 
-    @Test("Without a token 401, with the wrong scope 403, revoked 401; health needs none")
+    @Test("Without a token 401, with the wrong scope 403, revoked 401; health needs none; paths in the status for admin only")
     func scopes() async throws {
         try await withTemporaryDirectory { root in
-            let fixture = try await Fixture.start(in: root)
+            let backups = root.appendingPathComponent("backups")
+            try FileManager.default.createDirectory(at: backups, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            let fixture = try await Fixture.start(in: root, environment: ["SMSGW_BACKUP_DIRECTORY": backups.path])
             let anonymous = try fixture.client(scopes: nil)
             let missing = try await anonymous.get("/v1/contacts")
             #expect(missing.status == 401)
@@ -50,6 +52,17 @@ struct HTTPAPITests {
 
             let reader = try fixture.client(scopes: "read", name: "reader")
             #expect(try await reader.get("/v1/contacts").status == 200)
+            let admin = try fixture.client(scopes: "admin", name: "chief")
+            var newest: String?
+            let backedUp = await eventually(timeout: .seconds(60), every: .milliseconds(500)) {
+                newest = (try await admin.get("/v1/status").object["backup"] as? [String: Any])?["lastFile"] as? String
+                return newest != nil
+            }
+            #expect(
+                backedUp && newest?.hasPrefix(backups.path) == true, "an admin token sees the newest backup's path: \(newest ?? "none")")
+            let withheld = try #require(try await reader.get("/v1/status").object["backup"] as? [String: Any])
+            #expect(withheld["directory"] as? String == "" && withheld["lastFile"] is NSNull, "\(withheld)")
+            #expect(withheld["lastSuccessAt"] is String, "the times stay: \(withheld)")
             let refused = try await reader.post(text: "hello", to: "bob")
             #expect(refused.status == 403, "\(refused.text)")
             #expect((refused.object["detail"] as? String)?.contains("send scope") == true)
@@ -159,6 +172,7 @@ struct HTTPAPITests {
             #expect(delivered.status == 409 && delivered.object["type"] as? String == "urn:smsgw:problem:conflict", "\(delivered.text)")
             let audit = try fixture.alice.expect(["audit"]).stdout
             #expect(audit.contains("token desk\tunconfirmed-checked\tall\tdone"), "\(audit)")
+            #expect(audit.contains("token desk\tsend\tbob\tdone"), "a send is audited as the console's are: \(audit)")
         }
     }
 
@@ -166,13 +180,16 @@ struct HTTPAPITests {
     func restoredKeys() async throws {
         try await withTemporaryDirectory { root in
             let fixture = try await Fixture.start(in: root, restored: true)
-            let client = try fixture.client(scopes: "send,admin")
+            let client = try fixture.client(scopes: "send,admin", name: "desk")
             let refused = try await client.post(text: "after the restore", to: "bob")
             #expect(refused.status == 409 && refused.object["type"] as? String == "urn:smsgw:problem:conflict", "\(refused.text)")
             #expect((refused.object["detail"] as? String)?.contains("have not been resynced since") == true, "\(refused.text)")
             let resync = try await client.send(.POST, "/v1/contacts/bob/resync")
             #expect(resync.status == 202, "\(resync.status) \(resync.text)")
             #expect(try await client.post(text: "during the resync", to: "bob").status == 409)
+            let audit = try fixture.alice.expect(["audit"]).stdout
+            #expect(audit.contains("token desk\tresync\tbob\tdone"), "a resync is audited as the console's are: \(audit)")
+            #expect(!audit.contains("token desk\tsend\tbob"), "a send refused by the rules queues nothing and is not audited: \(audit)")
         }
     }
 
@@ -195,6 +212,8 @@ struct HTTPAPITests {
             #expect(answers[0].headers.first(name: "Location") == "/v1/messages/\(id)")
             let log = try fixture.alice.expect(["log", "--json", "--limit", "1000"])
             #expect(log.lines.filter { $0.contains("\"only once\"") }.count == 1, "one message queued")
+            let audited = try fixture.alice.expect(["audit"]).lines.filter { $0.contains("token sender\tsend\tbob\tdone") }
+            #expect(audited.count == 1, "the send that queued is audited, its replays are not: \(audited)")
             let conflict = try await clients[0].post(text: "something else", to: "bob", key: key)
             #expect(conflict.status == 409, "\(conflict.text)")
 

@@ -17,6 +17,18 @@ struct HTTPSettingsTests {
         #expect(try GatewayConfiguration(toml: "[http]\nauth_failure_limit = 50\n").http.authFailureLimit == 50)
         #expect(try GatewayConfiguration(toml: "", environment: ["SMSGW_HTTP_AUTH_FAILURE_LIMIT": "1000"]).http.authFailureLimit == 1000)
         #expect(throws: ConfigurationError.self) { try GatewayConfiguration(toml: "[http]\nauth_failure_limit = 0\n") }
+        let defaults = try GatewayConfiguration(toml: "").http
+        #expect(defaults.idleTimeoutSeconds == 60 && defaults.requestTimeoutSeconds == 30)
+        let timeouts = try GatewayConfiguration(
+            toml: "[http]\nidle_timeout_seconds = 5\nrequest_timeout_seconds = 2.5\n",
+            environment: ["SMSGW_HTTP_IDLE_TIMEOUT_SECONDS": "7"]
+        ).http
+        #expect(timeouts.idleTimeoutSeconds == 7 && timeouts.requestTimeoutSeconds == 2.5)
+        let zero = #expect(throws: ConfigurationError.self) { try GatewayConfiguration(toml: "[http]\nrequest_timeout_seconds = 0\n") }
+        #expect(zero?.key == "http.request_timeout_seconds")
+        #expect(throws: ConfigurationError.self) {
+            try GatewayConfiguration(toml: "", environment: ["SMSGW_HTTP_IDLE_TIMEOUT_SECONDS": "soon"])
+        }
         #expect(try GatewayConfiguration(toml: "[http]\nlisten = \"[::1]:9000\"\n").http.listen?.description == "[::1]:9000")
         #expect(try GatewayConfiguration(toml: "[http]\nlisten = \"off\"\n").http.listen == nil)
     }

@@ -3,7 +3,10 @@ import TOMLKit
 /// Reading the `[http]` table and its environment overrides (`SMSGW_HTTP_<KEY>`).
 extension HTTPSettings {
     /// Keys of `[http]`.
-    static let keys = ["listen", "tls_certificate", "tls_key", "allow_plaintext", "max_queued", "auth_failure_limit"]
+    static let keys = [
+        "listen", "tls_certificate", "tls_key", "allow_plaintext", "max_queued", "auth_failure_limit", "idle_timeout_seconds",
+        "request_timeout_seconds",
+    ]
 
     /// Reads the table of a configuration file.
     mutating func read(_ table: TOMLTable, source: String) throws(ConfigurationError) {
@@ -20,10 +23,14 @@ extension HTTPSettings {
             }
             setCount(key, number)
         }
+        for key in ["idle_timeout_seconds", "request_timeout_seconds"] {
+            if let seconds = try reader.seconds(http, key, path: "http.\(key)") { setTimeout(key, seconds) }
+        }
     }
 
     /// Applies `SMSGW_HTTP_LISTEN`, `SMSGW_HTTP_TLS_CERTIFICATE`, `SMSGW_HTTP_TLS_KEY`,
-    /// `SMSGW_HTTP_ALLOW_PLAINTEXT`, `SMSGW_HTTP_MAX_QUEUED` and `SMSGW_HTTP_AUTH_FAILURE_LIMIT`.
+    /// `SMSGW_HTTP_ALLOW_PLAINTEXT`, `SMSGW_HTTP_MAX_QUEUED`, `SMSGW_HTTP_AUTH_FAILURE_LIMIT`,
+    /// `SMSGW_HTTP_IDLE_TIMEOUT_SECONDS` and `SMSGW_HTTP_REQUEST_TIMEOUT_SECONDS`.
     mutating func applyEnvironment(_ environment: [String: String], prefix: String) throws(ConfigurationError) {
         let httpPrefix = prefix + "HTTP_"
         for (name, text) in environment where name.hasPrefix(httpPrefix) {
@@ -42,6 +49,11 @@ extension HTTPSettings {
                     throw ConfigurationError(key: name, "\(name) must be a whole number > 0, not \"\(text)\".")
                 }
                 setCount(key, number)
+            case "idle_timeout_seconds", "request_timeout_seconds":
+                guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds > 0, seconds.isFinite else {
+                    throw ConfigurationError(key: name, "\(name) must be a positive number of seconds, not \"\(text)\".")
+                }
+                setTimeout(key, seconds)
             default:
                 throw ConfigurationError(
                     key: name,
@@ -53,6 +65,10 @@ extension HTTPSettings {
 
     private mutating func setCount(_ key: String, _ number: Int) {
         if key == "max_queued" { maxQueued = number } else { authFailureLimit = number }
+    }
+
+    private mutating func setTimeout(_ key: String, _ seconds: Double) {
+        if key == "idle_timeout_seconds" { idleTimeoutSeconds = seconds } else { requestTimeoutSeconds = seconds }
     }
 
     private mutating func set(_ key: String, _ text: String, name: String) throws(ConfigurationError) {

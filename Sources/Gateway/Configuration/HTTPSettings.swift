@@ -19,15 +19,29 @@ public struct HTTPSettings: Sendable, Equatable {
     /// `auth_failure_limit`: failed authentications from one address within a minute after which
     /// its requests without a valid token get 429 (a valid token is always served).
     public var authFailureLimit: Int
+    /// `idle_timeout_seconds`: a connection with no request in progress (waiting for the next
+    /// request, or for the rest of a request's head) is closed after this long.
+    public var idleTimeoutSeconds: Double
+    /// `request_timeout_seconds`: a request whose head and body have not all arrived this long
+    /// after its head is cut off with its connection.
+    public var requestTimeoutSeconds: Double
+
+    /// The default ``idleTimeoutSeconds``.
+    public static let defaultIdleTimeout = 60.0
+    /// The default ``requestTimeoutSeconds``.
+    public static let defaultRequestTimeout = 30.0
 
     /// The default listen address.
     public static let defaultAddress = Address(host: "127.0.0.1", port: 8640)
 
     public init(
         listen: Address? = HTTPSettings.defaultAddress, tlsCertificate: String? = nil, tlsKey: String? = nil,
-        allowPlaintext: Bool = false, maxQueued: Int? = nil, authFailureLimit: Int = 10
+        allowPlaintext: Bool = false, maxQueued: Int? = nil, authFailureLimit: Int = 10,
+        idleTimeoutSeconds: Double = HTTPSettings.defaultIdleTimeout, requestTimeoutSeconds: Double = HTTPSettings.defaultRequestTimeout
     ) {
         self.authFailureLimit = authFailureLimit
+        self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.requestTimeoutSeconds = requestTimeoutSeconds
         self.listen = listen
         self.tlsCertificate = tlsCertificate
         self.tlsKey = tlsKey

@@ -23,16 +23,26 @@ extension Messages {
         public var idempotencyKey: String?
         /// The API token that sent it, which owns the key; nil for a send without a token.
         public var token: APIToken.ID?
+        /// Who sends, for the audit line of a send that queues (a replay queues nothing and
+        /// writes none); nil writes none.
+        public var actor: AuditActor?
+        /// The client's address, for the audit line.
+        public var address: String?
 
-        public init(text: String, contact: String, idempotencyKey: String?, token: APIToken.ID? = nil) {
+        public init(
+            text: String, contact: String, idempotencyKey: String?, token: APIToken.ID? = nil, actor: AuditActor? = nil,
+            address: String? = nil
+        ) {
             self.text = text
             self.contact = contact
             self.idempotencyKey = idempotencyKey
             self.token = token
+            self.actor = actor
+            self.address = address
         }
     }
 
-    /// Queues a text as ``queue(_:to:transliterate:maxParts:store:now:using:)`` does, at most once
+    /// Queues a text as ``queue(_:to:transliterate:maxParts:by:address:store:now:using:)`` does, at most once
     /// per idempotency key and token: the token, the key, a hash of the request and the message
     /// are saved in the same transaction as the queue, so concurrent retries with one key queue
     /// one message, and another token's key of the same name queues its own.
@@ -45,7 +55,7 @@ extension Messages {
     ///   - idempotencyKey: 1 to 255 printable ASCII characters, or nil.
     ///   - token: The API token that sends it, or nil.
     ///   - queueLimit: Refuse when this many messages are queued already; nil for no limit.
-    /// - Throws: ``SubmissionError``; what ``queue(_:to:transliterate:maxParts:store:now:using:)`` throws.
+    /// - Throws: ``SubmissionError``; what ``queue(_:to:transliterate:maxParts:by:address:store:now:using:)`` throws.
     public static func submit(
         _ text: String, to contactName: String, idempotencyKey: String?, token: APIToken.ID? = nil, queueLimit: Int?,
         store: UnlockedStore, now: Date, using rng: inout some RandomNumberGenerator
@@ -109,7 +119,10 @@ extension Messages {
         if let queueLimit, (try tx.outboxCounts()[.queued] ?? 0) >= queueLimit {
             throw SubmissionError.queueFull(limit: queueLimit)
         }
-        let (queued, logged) = try queue(checked.prepared, checked.split, to: checked.request.contact, in: tx, now: now, using: &rng)
+        let request = checked.request
+        let (queued, logged) = try queue(
+            checked.prepared, checked.split, to: request.contact, by: request.actor, address: request.address, in: tx, now: now,
+            using: &rng)
         if let key {
             try tx.saveIdempotencyKey(key, token: token, requestHash: checked.requestHash, messageID: queued.logID, at: now)
         }

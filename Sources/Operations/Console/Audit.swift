@@ -105,12 +105,25 @@ public enum Audit {
     /// for, which a client can make as long as its server lets it.
     public static let targetLimit = 200
 
+    /// The most refusals of one operator or token recorded within ``refusalWindow`` seconds:
+    /// a client that repeats a refused request (a script with a token of too small a scope, a
+    /// viewer's forged forms) cannot grow the list without bound; the first ones show what it tried.
+    public static let refusalLimit = 10
+    /// The seconds over which ``refusalLimit`` counts.
+    public static let refusalWindow: TimeInterval = 60
+
     /// Appends a line in the caller's transaction; a target over ``targetLimit`` characters (scalars)
-    /// is cut there and ends in `…`.
+    /// is cut there and ends in `…`. A refusal beyond ``refusalLimit`` of its actor within
+    /// ``refusalWindow`` is not written (the request is refused all the same).
     public static func record(
         _ action: AuditAction, by actor: AuditActor, target: String? = nil, outcome: AuditOutcome = .done, address: String? = nil,
         in tx: StoreTransaction, now: Date
     ) throws {
+        if outcome == .refused {
+            let recent = try tx.recentRefusals(
+                actorKind: actor.kind, actorName: actor.name, since: now.addingTimeInterval(-refusalWindow), among: 1000)
+            if recent >= refusalLimit { return }
+        }
         let kept = target.map { $0.unicodeScalars.count > targetLimit ? String($0.unicodeScalars.prefix(targetLimit - 1)) + "…" : $0 }
         try tx.appendAudit(
             AuditRecord(

@@ -78,8 +78,17 @@ public enum ConsoleSessions {
     /// removed operator or a timeout ends the stream too, and watching does not keep a session
     /// alive.
     public static func isLive(_ token: String, in store: UnlockedStore, now: Date, policy: ConsoleSessionPolicy = .standard) -> Bool {
-        guard let record = try? store.read({ try $0.consoleSession(tokenHash: hash(token)) }) else { return false }
-        return now.timeIntervalSince(record.createdAt) <= policy.absolute && now.timeIntervalSince(record.lastSeenAt) <= policy.idle
+        liveRole(token, in: store, now: now, policy: policy) != nil
+    }
+
+    /// The role of the operator whose session the cookie's `token` names, when it is alive at
+    /// `now` (nil otherwise), without recording a use, as ``isLive(_:in:now:policy:)``.
+    public static func liveRole(_ token: String, in store: UnlockedStore, now: Date, policy: ConsoleSessionPolicy = .standard)
+        -> OperatorRole?
+    {
+        guard let record = try? store.read({ try $0.consoleSession(tokenHash: hash(token)) }) else { return nil }
+        let live = now.timeIntervalSince(record.createdAt) <= policy.absolute && now.timeIntervalSince(record.lastSeenAt) <= policy.idle
+        return live ? record.role : nil
     }
 
     /// Logout: ends the session and audits it. Ending one that is already gone is no error.

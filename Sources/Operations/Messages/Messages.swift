@@ -59,28 +59,30 @@ public enum Messages {
     /// ciphertext. A running daemon submits them within about 50 ms, in order.
     ///
     /// - Parameters: As ``encrypt(_:for:transliterate:maxParts:store:now:using:)``; the contact
-    ///   must also have a number.
+    ///   must also have a number. `actor` (with the client's `address`) is who sends, for the
+    ///   audit line (`send`, the contact) written in the same transaction; nil writes none.
     /// - Throws: As ``encrypt(_:for:transliterate:maxParts:store:now:using:)``, and
     ///   ``ContactError/noNumber(contact:purpose:)`` (unavailable) for a contact without a number,
     ///   ``ContactError/noNumberNorPairing(contact:)`` (unavailable) for one not paired either.
     @discardableResult
     public static func queue(
         _ text: String, to contactName: String, transliterate: Bool = false, maxParts: Int = defaultMaxParts,
-        store: UnlockedStore, now: Date, using rng: inout some RandomNumberGenerator
+        by actor: AuditActor? = nil, address: String? = nil, store: UnlockedStore, now: Date, using rng: inout some RandomNumberGenerator
     ) throws -> QueuedMessage {
         let prepared = try PreparedText(text, transliterate: transliterate)
         let split = try prepared.split(maxParts: maxParts)
         return try store.write(.contact(named: contactName)) { tx in
-            try queue(prepared, split, to: contactName, in: tx, now: now, using: &rng).queued
+            try queue(prepared, split, to: contactName, by: actor, address: address, in: tx, now: now, using: &rng).queued
         }
     }
 
-    /// The queueing step of ``queue(_:to:transliterate:maxParts:store:now:using:)`` in the caller's
-    /// transaction (the HTTP API adds its idempotency key to the same one), with the log entry it
-    /// wrote (the API answers from it rather than reading the message back).
+    /// The queueing step of ``queue(_:to:transliterate:maxParts:by:address:store:now:using:)`` in
+    /// the caller's transaction (the HTTP API adds its idempotency key to the same one), with the
+    /// log entry it wrote (the API answers from it rather than reading the message back). Every
+    /// audited send, the console's and the API's, is audited here.
     static func queue(
-        _ prepared: PreparedText, _ split: LongText, to contactName: String, in tx: StoreTransaction, now: Date,
-        using rng: inout some RandomNumberGenerator
+        _ prepared: PreparedText, _ split: LongText, to contactName: String, by actor: AuditActor?, address: String?,
+        in tx: StoreTransaction, now: Date, using rng: inout some RandomNumberGenerator
     ) throws -> (queued: QueuedMessage, logged: NewLogEntry) {
         let contact = try tx.contact(named: contactName).requiringNumber(for: .message, in: tx)
         let sealed = try seal(prepared, split, for: contact, logged: .queued, in: tx, now: now, using: &rng)
@@ -95,6 +97,7 @@ public enum Messages {
         let queued = QueuedMessage(
             logID: sealed.logID, outboxID: outboxIDs[0], position: sealed.messages[0].position,
             replacements: prepared.replacements, contact: contact.name, parts: outboxIDs.count)
+        if let actor { try Audit.record(.send, by: actor, target: contact.name, address: address, in: tx, now: now) }
         return (queued, sealed.logged)
     }
 

@@ -1,6 +1,6 @@
 public import GSM7
 
-/// What ``Messages/queue(_:to:transliterate:store:now:using:)`` committed.
+/// What ``Messages/queue(_:to:transliterate:maxParts:by:address:store:now:using:)`` committed.
 ///
 /// Its JSON is `{"id","contact","position","parts"}` (`smsgw send --json`).
 public struct QueuedMessage: Sendable, Equatable, Encodable {

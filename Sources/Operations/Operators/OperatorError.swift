@@ -16,8 +16,11 @@ public enum OperatorError: Error, Sendable, Hashable {
     case loginFailed
     /// The operator has two-factor login on and no code was given.
     case codeRequired
-    /// The code is wrong or was used already.
+    /// The code is wrong.
     case codeRejected
+    /// The code matched but was used already; with the right password, not counted as a failure
+    /// (``Store/SecondFactorFailure/countsTowardLockout``).
+    case codeReplayed
     /// Too many failed logins: locked until this time.
     case lockedOut(until: Date)
     /// Enrolling a second factor while one is on.
@@ -30,13 +33,25 @@ public enum OperatorError: Error, Sendable, Hashable {
     case notSignedIn
 }
 
+extension OperatorError {
+    /// Whether a failed sign-in with this error counts toward the operator's lockout and the
+    /// address's throttle: not a code merely asked for after a right password, nor the owner's
+    /// own code entered again with it (``Store/SecondFactorFailure/countsTowardLockout``).
+    public var countsTowardLockout: Bool {
+        switch self {
+        case .codeRequired, .codeReplayed: false
+        default: true
+        }
+    }
+}
+
 extension OperatorError: CategorizedError {
     public var category: ErrorCategory {
         switch self {
         case .notFound: .notFound
         case .weakPassword, .noRole: .invalidInput
         case .lastAdmin, .twoFactorAlreadyOn: .conflict
-        case .loginFailed, .codeRequired, .codeRejected, .notSignedIn: .authentication
+        case .loginFailed, .codeRequired, .codeRejected, .codeReplayed, .notSignedIn: .authentication
         case .lockedOut: .locked
         case .enrolmentCodeMismatch: .verificationFailed
         case .twoFactorUnreadable: .corrupted
@@ -62,7 +77,9 @@ extension OperatorError: CategorizedError {
         case .codeRequired:
             "This operator has two-factor login on; give the current code from the authenticator app."
         case .codeRejected:
-            "The code is wrong or was used already; wait for the next code and try again."
+            "The code is wrong; check the code and the clock and try again (repeated failures lock the operator out for a while)."
+        case .codeReplayed:
+            "That code was already used (a code signs in once, and this try was not counted as a failure); wait until the authenticator app shows the next code and enter that."
         case .lockedOut(let until):
             "Too many failed logins; this operator is locked until \(until.formatted(.iso8601)). Try again then."
         case .twoFactorAlreadyOn(let name):

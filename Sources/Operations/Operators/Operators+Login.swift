@@ -14,7 +14,9 @@ extension Operators {
     /// once.
     ///
     /// - Throws: ``OperatorError/loginFailed``, ``OperatorError/codeRequired`` (the password was
-    ///   right; nothing counted), ``OperatorError/codeRejected``, ``OperatorError/lockedOut(until:)``. Failures and refusals
+    ///   right; nothing counted), ``OperatorError/codeRejected``, ``OperatorError/codeReplayed`` (the
+    ///   password was right and the code already used; audited as failed, not counted),
+    ///   ``OperatorError/lockedOut(until:)``. Failures and refusals
     ///   are audited with `address`; a success is audited when its session starts
     ///   (``ConsoleSessions/start(for:address:in:now:using:)``).
     public static func authenticate(
@@ -27,7 +29,7 @@ extension Operators {
         }
         // Counted as a failure before the slow hash, as the account's unlock is: parallel guesses
         // each count, and a guess cut short still counts. A success takes it back.
-        try store.write { tx -> Result<Void, OperatorError> in
+        let before = try store.write { tx -> Result<OperatorRecord, OperatorError> in
             let current = try record(found.name, in: tx)
             if let until = current.lockedUntil, until > now {
                 try Audit.record(.login, by: .operator(current.name), outcome: .refused, address: address, in: tx, now: now)
@@ -36,7 +38,7 @@ extension Operators {
             let failures = current.failedAttempts + 1
             let lock = policy.lockDuration(afterFailures: failures).map { now.addingTimeInterval($0) }
             try tx.updateOperator(current, OperatorChange(failedAttempts: failures, lockedUntil: .some(lock)))
-            return .success(())
+            return .success(current)
         }.get()
         let passwordRight = try OperatorPassword.matches(password, verifier: found.password)
         return try store.write { tx -> Result<AuthenticatedOperator, OperatorError> in
@@ -50,16 +52,28 @@ extension Operators {
                 try tx.updateOperator(current, OperatorChange(failedAttempts: 0, lockedUntil: .some(nil), lastLoginAt: now))
                 return .success(AuthenticatedOperator(name: current.name, role: current.role))
             }
+            // The password was right: an attempt that is no guess (no code asked for yet, the
+            // owner's used code again) is taken back, with the lock it set (a lock that had
+            // ended must not start again); what attempts meanwhile counted stays.
+            let takenBack = { (stored: SecondFactorEnrolment?) in
+                let lock = current.failedAttempts == before.failedAttempts + 1 ? before.lockedUntil : current.lockedUntil
+                try tx.updateOperator(
+                    current,
+                    OperatorChange(
+                        secondFactor: stored.map { .some($0) }, failedAttempts: max(0, current.failedAttempts - 1), lockedUntil: .some(lock)
+                    ))
+            }
             guard let code else {
-                // The password was right and nobody was asked for the code yet: this attempt does not count.
-                let failures = max(0, current.failedAttempts - 1)
-                let lock = failures < policy.threshold ? nil : current.lockedUntil
-                try tx.updateOperator(current, OperatorChange(failedAttempts: failures, lockedUntil: .some(lock)))
+                try takenBack(nil)
                 return .failure(.codeRequired)
             }
             let verdict = try check(code, against: enrolment, name: current.name, now: now)
             let stored = SecondFactorEnrolment(secret: enrolment.secret, state: verdict.state ?? enrolment.state)
-            guard verdict.failure == nil else {
+            if let failure = verdict.failure {
+                guard failure.countsTowardLockout else {
+                    try takenBack(stored)
+                    return try failed(.codeReplayed)
+                }
                 try tx.updateOperator(current, OperatorChange(secondFactor: .some(stored)))
                 return try failed(.codeRejected)
             }

@@ -16,6 +16,8 @@ public enum Resync {
     ///
     /// - Parameters:
     ///   - restart: Abandon the pending handshake and start a new one (its answers were lost).
+    ///   - actor: Who starts it, for the audit line (`resync`, the contact) written in the same
+    ///     transaction, with the client's `address`; nil writes none.
     ///   - now: The clock, for the log and the outbox.
     ///   - rng: The handshake's fresh nonce.
     /// - Throws: ``Store/StoreError/notFound(_:)``; ``ContactError/noNumber(contact:purpose:)``
@@ -23,8 +25,8 @@ public enum Resync {
     ///   when the contact's own request waits for a decision.
     @discardableResult
     public static func start(
-        with contactName: String, restart: Bool = false, store: UnlockedStore, now: Date,
-        using rng: inout some RandomNumberGenerator
+        with contactName: String, restart: Bool = false, by actor: AuditActor? = nil, address: String? = nil, store: UnlockedStore,
+        now: Date, using rng: inout some RandomNumberGenerator
     ) throws -> StartedResync {
         try store.write { tx in
             let contact = try tx.contact(named: contactName).requiringNumber(for: .resync, in: tx)
@@ -41,19 +43,21 @@ public enum Resync {
                     time: now, direction: .outgoing, contact: contact, status: .resync,
                     text: "Resync started (code \(code)): handshake queued, waiting for the answer.", ciphertext: started.message))
             let outboxID = try tx.enqueueOutbox(started.message, to: contact, kind: .handshake, now: now)
+            try audit(contact, by: actor, address: address, in: tx, now: now)
             return StartedResync(logID: logID, outboxID: outboxID, contact: contact.name, code: code)
         }
     }
 
     /// Accepts the contact's resync request: completes it, queues the answer (or returns it for a
     /// contact without a number), logs the completed resync and retries the quarantined messages
-    /// with the new keys, in one transaction. The operator's own decision, so not counted against
+    /// with the new keys, in one transaction (with the audit line when `actor` is given). The operator's own decision, so not counted against
     /// the budget of automatic replies.
     ///
     /// - Throws: ``ResyncError/noRequestWaiting(contact:)`` when nothing waits;
     ///   ``ContactError/notPaired(contact:)``.
     public static func accept(
-        from contactName: String, store: UnlockedStore, now: Date, using rng: inout some RandomNumberGenerator
+        from contactName: String, by actor: AuditActor? = nil, address: String? = nil, store: UnlockedStore, now: Date,
+        using rng: inout some RandomNumberGenerator
     ) throws -> AcceptedResync {
         try store.write { tx in
             let contact = try tx.contact(named: contactName)
@@ -72,17 +76,21 @@ public enum Resync {
                     ciphertext: answer))
             try tx.completeResync(for: contact)
             let retried = try Quarantine.retry(for: contact, path: .gateway(ResyncSettings()), in: tx, now: now, using: &rng)
+            try audit(contact, by: actor, address: address, in: tx, now: now)
             return AcceptedResync(
                 logID: logID, contact: contact.name, epoch: event.epoch, outboxID: outboxID, answer: answer,
                 openedFromQuarantine: retried.opened)
         }
     }
 
-    /// Drops the contact's resync request unanswered and logs it; the keys stay as they are.
+    /// Drops the contact's resync request unanswered and logs it (with the audit line when
+    /// `actor` is given); the keys stay as they are.
     ///
     /// - Throws: ``ResyncError/noRequestWaiting(contact:)`` when nothing waits.
     @discardableResult
-    public static func reject(from contactName: String, store: UnlockedStore, now: Date) throws -> RejectedResync {
+    public static func reject(
+        from contactName: String, by actor: AuditActor? = nil, address: String? = nil, store: UnlockedStore, now: Date
+    ) throws -> RejectedResync {
         try store.write { tx in
             let contact = try tx.contact(named: contactName)
             let session = try tx.requirePairedSession(for: contact)
@@ -92,8 +100,14 @@ public enum Resync {
                 NewLogEntry(
                     time: now, direction: .incoming, contact: contact, status: .resync,
                     text: "Resync request (code \(code)) rejected by the operator; the keys are unchanged."))
+            try audit(contact, by: actor, address: address, in: tx, now: now)
             return RejectedResync(contact: contact.name)
         }
+    }
+
+    /// The audit line of a resync started, accepted or rejected by `actor` (none for nil).
+    private static func audit(_ contact: Contact, by actor: AuditActor?, address: String?, in tx: StoreTransaction, now: Date) throws {
+        if let actor { try Audit.record(.resync, by: actor, target: contact.name, address: address, in: tx, now: now) }
     }
 
     /// The outcome of deciding on the contact's resync request, naming the contact when none waits.

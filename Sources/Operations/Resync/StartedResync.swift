@@ -1,4 +1,4 @@
-/// What ``Resync/start(with:restart:store:now:using:)`` committed.
+/// What ``Resync/start(with:restart:by:address:store:now:using:)`` committed.
 ///
 /// Its JSON is `{"id","contact","code"}`.
 public struct StartedResync: Sendable, Equatable, Encodable {
@@ -29,7 +29,7 @@ public struct StartedResync: Sendable, Equatable, Encodable {
     }
 }
 
-/// What ``Resync/accept(from:store:now:using:)`` committed.
+/// What ``Resync/accept(from:by:address:store:now:using:)`` committed.
 ///
 /// Its JSON is `{"id","contact","epoch","answer"}`.
 public struct AcceptedResync: Sendable, Equatable, Encodable {
@@ -57,7 +57,7 @@ public struct AcceptedResync: Sendable, Equatable, Encodable {
     }
 }
 
-/// What ``Resync/reject(from:store:now:)`` did.
+/// What ``Resync/reject(from:by:address:store:now:)`` did.
 ///
 /// Its JSON is `{"contact","rejected"}`.
 public struct RejectedResync: Sendable, Equatable, Encodable {

@@ -76,17 +76,19 @@ extension GatewayStatus {
 
         /// What needs the operator's attention, in words no front end owns: the latest attempt
         /// failed (its reason says what to do), or the newest backup is overdue; nil while backups work.
+        /// Without the paths (``GatewayStatus/withoutPaths()``) it says what failed and when only.
         public var warning: String? {
             let next = nextDueAt.map { "; the next attempt is at \(OperationsJSON.timestamp($0))" } ?? ""
-            if let lastError {
+            let place = directory.isEmpty ? "" : " to \(directory)"
+            if lastError != nil || (directory.isEmpty && consecutiveFailures > 0) {
                 let attempts = consecutiveFailures == 1 ? "The last automatic backup" : "The last \(consecutiveFailures) automatic backups"
                 let last = lastSuccessAt.map { "The newest backup is from \(OperationsJSON.timestamp($0))" } ?? "There is none yet"
-                let reason = lastError.hasSuffix(".") ? lastError : lastError + "."
-                return "\(attempts) to \(directory) failed: \(reason) \(last)\(next)."
+                let reason = lastError.map { ": " + ($0.hasSuffix(".") ? $0 : $0 + ".") } ?? "; an operator sees why."
+                return "\(attempts)\(place) failed\(reason) \(last)\(next)."
             }
             guard overdue else { return nil }
             let last = lastSuccessAt.map { "the newest is from \(OperationsJSON.timestamp($0))" } ?? "there is none yet"
-            return "No automatic backup to \(directory) was written for over twice its interval; \(last)\(next)."
+            return "No automatic backup\(place) was written for over twice its interval; \(last)\(next)."
         }
 
         /// Whether a backup (or, with none, the daemon's start) at `since` is overdue at `now`:

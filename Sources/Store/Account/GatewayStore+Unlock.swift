@@ -43,10 +43,9 @@ extension GatewayStore {
         let keys = AccountKeys(dataKey: dataKey, kek: kek, generation: record.keyGeneration)
         let (failure, upgraded) = try completeUnlock(record, keys: keys, rewrap: rewrap, secondFactor: secondFactor)
         if let failure {
-            // A replayed code with the right passphrase was taken back: it is the owner's own
-            // code from a moment ago, no guess, and it must not lock them out.
-            let counted = failure == .replayed ? failures - 1 : failures
-            let lock = failure == .replayed ? nil : lockedUntil
+            // A replayed code with the right passphrase was taken back (countsTowardLockout).
+            let counted = failure.countsTowardLockout ? failures : failures - 1
+            let lock = failure.countsTowardLockout ? lockedUntil : nil
             logger.notice("Second factor refused for the gateway account.", metadata: failureMetadata(counted, lock))
             if let lock { throw StoreError.lockedByThisAttempt(until: lock, secondFactor: true) }
             throw StoreError.secondFactorFailed(
@@ -93,7 +92,7 @@ extension GatewayStore {
                 if current.twoFactor {
                     let stored = try StoredSecondFactor.load(db, record: current, dataKey: keys.dataKey)
                     if let failure = try stored.verify(secondFactor, db: db, dataKey: keys.dataKey) {
-                        if failure == .replayed { try Self.takeBackAttempt(db, before: record) }
+                        if !failure.countsTowardLockout { try Self.takeBackAttempt(db, before: record) }
                         return (failure, false)  // commits the new verification state; the failure stays counted
                     }
                 }

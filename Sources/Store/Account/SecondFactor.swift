@@ -46,6 +46,12 @@ public enum SecondFactorFailure: Sendable, Hashable {
     case wrong
     /// The code matched but was already accepted once.
     case replayed
+
+    /// Whether the refusal counts toward the lockout. A replayed code is the owner's own code
+    /// from a moment ago, no guess (only a code that matched is replayed): given with the right
+    /// passphrase or password it is refused but not counted, so that entering one code twice
+    /// cannot lock its owner out. The account's unlock and the console's operators follow this.
+    public var countsTowardLockout: Bool { self != .replayed }
 }
 
 /// The check ``GatewayStore/unlock(passphrase:now:secondFactor:)`` runs, under the unlock lock

@@ -86,11 +86,49 @@ struct OperatorLoginTests {
             }
             let code = try totp.code(at: next)
             #expect(try Operators.authenticate("ops", password: Self.password, code: code, in: store, now: next).name == "ops")
-            #expect(throws: OperatorError.codeRejected) {
+            #expect(throws: OperatorError.codeReplayed) {
                 try Operators.authenticate("ops", password: Self.password, code: code, in: store, now: next)
             }
             #expect(try Operators.disableTwoFactor("ops", by: .commandLine, in: store, now: next))
             #expect(try Operators.authenticate("ops", password: Self.password, code: nil, in: store, now: next).role == .admin)
+        }
+    }
+
+    @Test("A used code with the right password is refused but never counted: no lock, however often, even right after a lock ended")
+    func replayedCodeDoesNotLock() throws {
+        try TestStore.withAccount { _, _, store in
+            try Operators.add("ops", role: .operator, password: Self.password, by: .commandLine, in: store, now: Self.now)
+            var rng = SystemRandomNumberGenerator()
+            let proposal = try Operators.proposeTwoFactor(for: "ops", in: store, using: &rng)
+            let totp = try #require(proposal.uri.totp)
+            let used = try totp.code(at: Self.now)
+            try Operators.enableTwoFactor("ops", proposal: proposal, code: used, by: .commandLine, in: store, now: Self.now)
+            // Three failures lock for ten seconds; the lock then ends, the used code's step not yet.
+            let policy = LockoutPolicy(threshold: 3, baseDelay: 10, maximumDelay: 60)
+            for _ in 0..<3 {
+                #expect(throws: OperatorError.loginFailed) {
+                    try Operators.authenticate("ops", password: "not the password", code: used, in: store, now: Self.now, policy: policy)
+                }
+            }
+            let after = Self.now.addingTimeInterval(11)
+            for _ in 0..<5 {
+                #expect(throws: OperatorError.codeReplayed) {
+                    try Operators.authenticate("ops", password: Self.password, code: used, in: store, now: after, policy: policy)
+                }
+                #expect(throws: OperatorError.codeRequired) {
+                    try Operators.authenticate("ops", password: Self.password, code: nil, in: store, now: after, policy: policy)
+                }
+            }
+            #expect(try Operators.find("ops", in: store, now: after).lockedUntil == nil, "neither started the ended lock again")
+            let next = try totp.code(at: after.addingTimeInterval(30))
+            #expect(
+                try Operators.authenticate("ops", password: Self.password, code: next, in: store, now: after, policy: policy).name == "ops")
+            // A replay with a wrong password is a failed login like any other.
+            #expect(throws: OperatorError.loginFailed) {
+                try Operators.authenticate("ops", password: "not the password", code: next, in: store, now: after, policy: policy)
+            }
+            let audit = try Audit.list(in: store).filter { $0.action == "login" && $0.outcome == "failed" }
+            #expect(audit.count == 9, "the replays are audited as failed logins: \(audit.count)")
         }
     }
 }

@@ -4,7 +4,7 @@ public import Store
 
 /// Sharing vault items with paired contacts over SMS (docs/VAULT.md, "Sharing over SMS";
 /// docs/PROTOCOL.md §13): the owner's side. A share is sealed and queued in one transaction with
-/// the item's record of it, like a text (``Messages/queue(_:to:transliterate:maxParts:store:now:using:)``),
+/// the item's record of it, like a text (``Messages/queue(_:to:transliterate:maxParts:by:address:store:now:using:)``),
 /// and re-sent until the holder's gateway acknowledges it when the contact has acknowledgements on.
 public enum VaultSharing {
     /// Shares the item titled `title` with a paired contact, which must have a number.
