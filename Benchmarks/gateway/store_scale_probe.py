@@ -122,6 +122,12 @@ def reads(db):
         ("status: queue (queued, submitting)",
          [("SELECT * FROM outbox WHERE state IN ('queued', 'submitting') ORDER BY id", ())]),
         ("status: failed outbox rows", [("SELECT * FROM outbox WHERE state IN ('failed') ORDER BY id", ())]),
+        # OutboxEntry.queueEntries since v15 (StoreReader.recentFailures): the failures of the last day, newest 5.
+        ("status: recent failures (last day, newest 5)",
+         [("SELECT * FROM outbox WHERE state = 'failed' AND updated_at > ? ORDER BY id DESC LIMIT ?", (NOW - 86400, 5))]),
+        # APIMetrics.figures: StoreReader.messageCounts, at each scrape of /metrics.
+        ("metrics: messages by direction and status",
+         [("SELECT direction, status, COUNT(*) AS n FROM messages GROUP BY direction, status ORDER BY direction, status", ())]),
         (f"status: per contact x{len(contacts)} (quarantined, last acknowledgement)", per_contact),
         ("status/banners: unconfirmed", [(UNCONFIRMED, bounds)]),
         ("banners: contacts with restored keys",
@@ -169,7 +175,7 @@ def run(db, statements):
     return rows
 
 
-def measure(db, repeat, label):
+def measure(db, repeat, label, prune=True):
     for name, statements in reads(db):
         plan = " | ".join(r[3] for r in db.execute("EXPLAIN QUERY PLAN " + statements[-1][0], statements[-1][1]))
         rows = run(db, statements)
@@ -179,6 +185,8 @@ def measure(db, repeat, label):
             run(db, statements)
             samples.append((time.perf_counter() - started) * 1000)
         print(f"{label:7} {statistics.median(samples):9.3f} ms  {rows:6} rows  {name}\n{'':26}plan: {plan}")
+    if not prune:
+        return
     db.execute("BEGIN")
     started = time.perf_counter()
     deleted = [db.execute(sql, (NOW - 180 * 86400,)).rowcount for sql in PRUNE]
@@ -197,6 +205,7 @@ def main():
     parser.add_argument("--store", help="measure this filled data directory (a --keep) instead of filling one; the "
                         "given smsgw opens it first, which runs its migrations")
     parser.add_argument("--optimize", action="store_true", help="measure again after PRAGMA optimize")
+    parser.add_argument("--no-prune", action="store_true", help="leave the prune out (it takes a minute)")
     args = parser.parse_args()
     root = tempfile.mkdtemp(prefix="smsgw-scale-probe-")
     try:
@@ -218,13 +227,13 @@ def main():
         counts = [db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
                   for t in ["messages", "message_events", "events", "outbox"]]
         print(f"messages, message_events, events, outbox = {counts}")
-        measure(db, args.repeat, "as is")
+        measure(db, args.repeat, "as is", prune=not args.no_prune)
         if args.keep:
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             shutil.copytree(account.dir, args.keep)
         if args.optimize:
             db.execute("PRAGMA optimize=0x10002")
-            measure(db, args.repeat, "optimize")
+            measure(db, args.repeat, "optimize", prune=not args.no_prune)
         db.close()
     finally:
         shutil.rmtree(root, ignore_errors=True)

@@ -11,6 +11,9 @@ public enum Output {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
+    /// Whether stderr is a terminal, where a long command shows its progress.
+    public static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
     /// Writes one line to stderr as it is (prompts and drawings; diagnostics use ``diagnostic(_:)``).
     public static func error(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))

@@ -22,12 +22,20 @@ public enum LogRetention {
     /// Deletes the messages logged more than `days` days before `now`, texts included, except
     /// those still waiting in the outbox; freed pages are zeroed and the write-ahead log emptied.
     ///
-    /// - Parameter days: 0 deletes every message not waiting to be sent.
+    /// Not all or nothing: the rows go in short transactions of their own
+    /// (``UnlockedStore/pruneLog(before:batchSize:progress:)``), so the daemon keeps logging
+    /// meanwhile; one stopped half way is finished by running it again.
+    ///
+    /// - Parameters:
+    ///   - days: 0 deletes every message not waiting to be sent.
+    ///   - progress: Called after each batch of messages; throwing stops the prune there.
     /// - Throws: ``MaintenanceError/negativeAge(days:)``; the store's errors.
-    public static func prune(_ store: UnlockedStore, olderThanDays days: Int, now: Date) throws -> LogPruneOutcome {
+    public static func prune(
+        _ store: UnlockedStore, olderThanDays days: Int, now: Date, progress: (LogPruneProgress) throws -> Void = { _ in }
+    ) throws -> LogPruneOutcome {
         guard days >= 0 else { throw MaintenanceError.negativeAge(days: days) }
         let cutoff = now.addingTimeInterval(-Double(days) * 86_400)
-        let result = try store.pruneLog(before: cutoff)
+        let result = try store.pruneLog(before: cutoff, progress: progress)
         return LogPruneOutcome(
             deleted: result.deleted, eventsDeleted: result.eventsDeleted, deliveriesDeleted: result.deliveriesDeleted, cutoff: cutoff,
             writeAheadLogEmptied: result.walTruncated)

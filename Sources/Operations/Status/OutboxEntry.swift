@@ -73,9 +73,7 @@ extension GatewayStatus {
     /// The rows `status` lists: waiting ones oldest first, then the newest failures of the last day.
     static func queueEntries(in reader: StoreReader, now: Date) throws -> [OutboxEntry] {
         let waiting = try reader.outboxItems(in: [.queued, .submitting]).prefix(queueListLimit)
-        let failed = try reader.outboxItems(in: [.failed])
-            .filter { now.timeIntervalSince($0.updatedAt) < failureListAge }
-            .reversed().prefix(failureListLimit)
+        let failed = try reader.recentFailures(since: now - failureListAge, limit: failureListLimit)
         var names: [UUID: String] = [:]
         return try (Array(waiting) + Array(failed)).map { item in
             if names[item.contactID] == nil { names[item.contactID] = try reader.contact(id: item.contactID).name }

@@ -28,7 +28,7 @@ enum PostgresSchema {
     /// Every migration, in ``StoreSchema``'s order.
     static let migrations: [Migration] =
         version1 + version4 + version5 + version6 + version7 + nodes + version8 + idempotencyScope + outboxFailures + nodeInstances
-        + keysRestored + unconfirmed + readIndexes
+        + keysRestored + unconfirmed + readIndexes + countIndexes
 
     /// The table that records which migrations ran.
     static let migrationsTable = "store_migrations"

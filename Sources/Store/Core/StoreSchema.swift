@@ -275,6 +275,7 @@ enum StoreSchema {
         registerKeysRestored(in: &migrator)
         registerUnconfirmed(in: &migrator)
         registerReadIndexes(in: &migrator)
+        registerCountIndexes(in: &migrator)
 
         return migrator
     }

@@ -33,11 +33,16 @@ extension StoreReader {
         try db.rows(sql: Self.outboxOfMessage, arguments: [id]).map(OutboxItem.init(row:))
     }
 
+    /// ``messageCounts()``'s statement; the plan test reads it.
+    static let messageCountsStatement =
+        "SELECT direction, status, COUNT(*) AS n FROM messages GROUP BY direction, status ORDER BY direction, status"
+
     private static let outboxOfMessage = "SELECT \(OutboxItem.columns) FROM outbox WHERE message_id = ? ORDER BY id"
 
-    /// How many messages are logged in each direction and status.
+    /// How many messages are logged in each direction and status, from `messages_status_direction_contact`
+    /// (`v15-count-indexes`) rather than every message's row.
     public func messageCounts() throws -> [(direction: MessageDirection, status: MessageStatus, count: Int)] {
-        try db.rows(sql: "SELECT direction, status, COUNT(*) AS n FROM messages GROUP BY direction, status ORDER BY direction, status")
+        try db.rows(sql: Self.messageCountsStatement)
             .compactMap { row in
                 guard let direction = MessageDirection(rawValue: row["direction"]) else { return nil }
                 return (direction, MessageStatus(rawValue: row["status"]), row["n"])

@@ -159,6 +159,17 @@ extension StoreReader {
         ).map(OutboxItem.init(row:))
     }
 
+    /// The newest failed rows updated after `since`, newest first, at most `limit`: the
+    /// failures `status` lists. Read from `outbox_failed` (`v15-count-indexes`), only the
+    /// failures since then, not every SMS that ever failed.
+    public func recentFailures(since: Date, limit: Int) throws -> [OutboxItem] {
+        try db.rows(sql: Self.recentFailuresStatement, arguments: [since.timeIntervalSince1970, limit]).map(OutboxItem.init(row:))
+    }
+
+    /// ``recentFailures(since:limit:)``'s statement; the plan test reads it.
+    static let recentFailuresStatement =
+        "SELECT * FROM outbox WHERE state = 'failed' AND updated_at > ? ORDER BY id DESC LIMIT ?"
+
     /// How many outbox rows are in each state (for `smsgw status`).
     public func outboxCounts() throws -> [OutboxState: Int] {
         var counts: [OutboxState: Int] = [:]

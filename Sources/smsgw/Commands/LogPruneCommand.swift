@@ -10,8 +10,9 @@ struct LogPruneCommand: ParsableCommand {
         abstract: "Delete logged messages (and their texts) older than a number of days.",
         discussion: """
             The log keeps every text, encrypted, until pruned; freed pages are zeroed and the \
-            write-ahead log emptied, so no copy is left. Prints how many were deleted; run it from cron or \
-            a systemd timer to keep the log short. See docs/CLI.md.
+            write-ahead log emptied, so no copy is left. Deletes in short transactions, so a running daemon \
+            keeps logging; an interrupted prune is finished by running it again. Prints how many were deleted; \
+            run it from cron or a systemd timer to keep the log short. See docs/CLI.md.
             """
     )
 
@@ -33,7 +34,15 @@ struct LogPruneCommand: ParsableCommand {
     }
 
     func run() throws {
-        let outcome = try LogRetention.prune(try StoreAccess.unlock(global), olderThanDays: olderThan.days, now: Date())
+        let store = try StoreAccess.unlock(global)
+        // On a terminal, a line per 10,000 messages deleted: a long prune shows it is moving.
+        let showProgress = Output.standardErrorIsTerminal
+        var shown = 0
+        let outcome = try LogRetention.prune(store, olderThanDays: olderThan.days, now: Date()) { step in
+            guard showProgress, step.deleted / 10_000 > shown / 10_000 else { return }
+            shown = step.deleted
+            Output.diagnostic("\(step.deleted) of \(step.total) messages deleted")
+        }
         Output.line("\(outcome.deleted)")
         Output.line("Deleted \(outcome.deleted) messages logged before \(Output.timestamp(outcome.cutoff)).")
         if outcome.eventsDeleted > 0 || outcome.deliveriesDeleted > 0 {
