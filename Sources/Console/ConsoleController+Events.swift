@@ -1,12 +1,14 @@
 import ConsoleViews
 import Foundation
 public import Operations
+public import Store
 
 extension ConsoleController {
-    /// Whether the request carries a live session.
-    public func isSignedIn(_ request: ConsoleRequest) -> Bool {
-        guard let token = request.cookies[Self.sessionCookie] else { return false }
-        return (try? ConsoleSessions.resume(token, in: store, now: environment.clock(), policy: policy)) != nil
+    /// The role of the request's live session (recording a use), or nil without one: whether
+    /// it may open the live log, and whether it sees paths there (``Operations/OperatorRole/seesPaths``).
+    public func signedInRole(_ request: ConsoleRequest) -> OperatorRole? {
+        guard let token = request.cookies[Self.sessionCookie] else { return nil }
+        return (try? ConsoleSessions.resume(token, in: store, now: environment.clock(), policy: policy))?.role
     }
 }
 
@@ -17,13 +19,6 @@ extension ConsoleController {
     public func isStillSignedIn(_ request: ConsoleRequest) -> Bool {
         guard let token = request.cookies[Self.sessionCookie] else { return false }
         return ConsoleSessions.isLive(token, in: store, now: environment.clock(), policy: policy)
-    }
-
-    /// Whether the request's session may see paths and error texts
-    /// (``Operations/OperatorRole/seesPaths``), without recording a use; false without a live one.
-    public func seesPaths(_ request: ConsoleRequest) -> Bool {
-        guard let token = request.cookies[Self.sessionCookie] else { return false }
-        return ConsoleSessions.liveRole(token, in: store, now: environment.clock(), policy: policy)?.seesPaths ?? false
     }
 }
 

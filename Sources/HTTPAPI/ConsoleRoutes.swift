@@ -64,8 +64,10 @@ enum ConsoleRoutes {
         async throws -> Response
     {
         let store = handlers.store
-        guard try await handlers.blocking({ controller.isSignedIn(consoleRequest) }) else { return Response(status: .unauthorized) }
-        let seeingPaths = try await handlers.blocking { controller.seesPaths(consoleRequest) }
+        guard let role = try await handlers.blocking({ controller.signedInRole(consoleRequest) }) else {
+            return Response(status: .unauthorized)
+        }
+        let seeingPaths = role.seesPaths
         let last = request.headers[.lastEventID].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
         let position = try await handlers.blocking {
             try last.map { try EventStream.position(after: $0, store: store) } ?? EventStream.latest(store: store)

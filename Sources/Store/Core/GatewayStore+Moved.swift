@@ -40,7 +40,7 @@ extension GatewayStore {
         let when = ISO8601DateFormatter().string(from: now)
         let record = "Copied to \(target.named) at \(when).\n"
         guard case .postgresql(let pool, let address) = backend else {
-            try check(try readTransaction { db in try db.rows(sql: "SELECT * FROM nodes ORDER BY name").map(NodeRecord.init(row:)) })
+            try check(try readTransaction(NodeRecord.all(in:)))
             try finishCopy(to: target)
             return try markMovedFile(record)
         }
@@ -51,7 +51,7 @@ extension GatewayStore {
                     try server.transaction("BEGIN ISOLATION LEVEL READ COMMITTED") { db in
                         // Until the commit, a node's start or heartbeat (each writes its row) waits.
                         try db.execute(sql: "LOCK TABLE nodes IN SHARE ROW EXCLUSIVE MODE")
-                        try check(try db.rows(sql: "SELECT * FROM nodes ORDER BY name").map(NodeRecord.init(row:)))
+                        try check(try NodeRecord.all(in: db))
                         try finishCopy(to: target)
                         finished = true
                         try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.movedTable) (record TEXT NOT NULL)")

@@ -102,10 +102,18 @@ public struct NodeRecord: Sendable, Hashable, Codable {
     }
 }
 
+extension NodeRecord {
+    /// Every node that ever ran on the store `db` belongs to, by name: also read without the
+    /// store unlocked, by a migration's last step.
+    static func all(in db: StoreDatabase) throws -> [NodeRecord] {
+        try db.rows(sql: "SELECT * FROM nodes ORDER BY name").map(NodeRecord.init(row:))
+    }
+}
+
 extension StoreReader {
     /// Every node that ever ran on this store, by name.
     public func nodes() throws -> [NodeRecord] {
-        try db.rows(sql: "SELECT * FROM nodes ORDER BY name").map(NodeRecord.init(row:))
+        try NodeRecord.all(in: db)
     }
 
     /// The SQL condition (with two arguments: a node's name to leave out, and now) that holds
