@@ -28,16 +28,12 @@ struct WebhookRefusedTests {
             os.rename(sys.argv[1] + ".partial", sys.argv[1])
             server.serve_forever()
             """
-        let process = Process()
+        let process: Process
         var port = 0
 
         init(in root: URL) async throws {
             let portFile = root.appendingPathComponent("receiver.port")
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-c", Self.script, portFile.path]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            process = try PythonChild.start(["-c", Self.script, portFile.path])
             #expect(await eventually(timeout: .seconds(30)) { FileManager.default.fileExists(atPath: portFile.path) })
             port = try #require(Int(try String(contentsOf: portFile, encoding: .utf8)))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -44,23 +45,27 @@ final class WebhookReceiver {
         let name = "receiver-\(UUID().uuidString.prefix(6))"
         output = root.appendingPathComponent("\(name).jsonl")
         let portFile = root.appendingPathComponent("\(name).port")
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            ["python3", Self.script.path, "--port", "0", "--port-file", portFile.path, "--output", output.path, "--secret", secret]
-            + options
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        try await GatewayRig.wait("the webhook receiver to listen", timeout: 20) { FileManager.default.fileExists(atPath: portFile.path) }
-        port = try #require(Int(try String(contentsOf: portFile, encoding: .utf8)))
+        let process = try PythonChild.start(
+            [Self.script.path, "--port", "0", "--port-file", portFile.path, "--output", output.path, "--secret", secret] + options)
+        self.process = process
+        do {
+            try await GatewayRig.wait("the webhook receiver to listen", timeout: 20) {
+                FileManager.default.fileExists(atPath: portFile.path)
+            }
+            port = try #require(Int(try String(contentsOf: portFile, encoding: .utf8)))
+        } catch {
+            // Not initialised, so no deinit stops it.
+            Self.stop(process)
+            throw error
+        }
     }
 
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+    deinit { Self.stop(process) }
+
+    private static func stop(_ process: Process) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
     }
 
     var url: String { "http://127.0.0.1:\(port)/hook" }
