@@ -41,6 +41,18 @@ struct ConsoleServeTests {
         return String(page[start..<end])
     }
 
+    /// Sends `COMMAND +15550001` (`unplug`, `replug`, `senderror 21 1`) to the network of the `serve --sim` alice
+    /// runs in `root`.
+    static func modemControl(_ alice: Peer, in root: URL) throws -> @Sendable (String) async throws -> Void {
+        let simulator = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: root.path).first { $0.hasPrefix("sim-alice-") })
+        return { command in
+            _ = try await offPool {
+                try alice.expect(["sim", "ctl", "--dir", root.appendingPathComponent(simulator).path, command, "+15550001"])
+            }
+        }
+    }
+
     /// The "Console on …" line `serve` printed, once it has.
     static func consoleLine(of daemon: ServeProcess) async throws -> String {
         var line: String?
@@ -163,13 +175,7 @@ struct ConsoleServeTests {
             let daemon = try await ServeProcess.simulated(alice, in: root)
             let client = try APIClient(base: try await waitForAPI(log: daemon.log), token: nil, followRedirects: false)
             let cookie = [("Cookie", "smsgw_session=\(try await Self.signIn("watch", client: client))")]
-            let simulator = try #require(
-                try FileManager.default.contentsOfDirectory(atPath: root.path).first { $0.hasPrefix("sim-alice-") })
-            let control = { @Sendable (command: String) async throws in
-                _ = try await offPool {
-                    try alice.expect(["sim", "ctl", "--dir", root.appendingPathComponent(simulator).path, command, "+15550001"])
-                }
-            }
+            let control = try Self.modemControl(alice, in: root)
             let live = EventReader(client, lastEventID: 0, path: "/events", headers: cookie)
             try await GatewayRig.wait("the live log to say the modem is up", timeout: 60) { live.events.contains { $0.type == "modem.up" } }
             #expect(!(try await client.send(.GET, "/", headers: cookie).text.contains("data-modem=")), "a banner for a ready modem")
