@@ -167,6 +167,34 @@ struct ConsoleServeTests {
         }
     }
 
+    @Test("A session that searches the log too often gets 429 with Retry-After and a sentence; the log and another session are served")
+    func searchThrottle() async throws {
+        try await withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            try alice.expect(["operator", "add", "watch", "--role", "viewer"], input: Self.password + "\n")
+            let daemon = try await ServeProcess.simulated(alice, in: root)
+            let client = try APIClient(base: try await waitForAPI(log: daemon.log), token: nil, followRedirects: false)
+            let cookie = [("Cookie", "smsgw_session=\(try await Self.signIn("watch", client: client))")]
+            // Searched until refused: at least the limit's searches are served first (more if
+            // a starved machine let the window pass meanwhile).
+            var served = 0
+            var refused: APIClient.Answer?
+            while refused == nil, served < 200 {
+                let answer = try await client.send(.GET, "/?q=water+well", headers: cookie)
+                if answer.status == 200 { served += 1 } else { refused = answer }
+            }
+            let refusal = try #require(refused, "\(served) searches served, none refused")
+            #expect(served >= 30, "the console's limit is 30 searches a minute: \(served)")
+            #expect(refusal.status == 429 && refusal.text.contains("Too many searches of the log"), "\(refusal.text)")
+            let wait = Int(refusal.headers.first(name: "Retry-After") ?? "") ?? 0
+            #expect((1...60).contains(wait), "\(refusal.headers)")
+            #expect(try await client.send(.GET, "/", headers: cookie).status == 200, "the log without words")
+            let other = [("Cookie", "smsgw_session=\(try await Self.signIn("watch", client: client))")]
+            #expect(try await client.send(.GET, "/?q=water", headers: other).status == 200, "another session's first search")
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
     @Test("A modem that goes away is a banner on the log page and an event of its live log, gone once the modem is back")
     func modemBannerOnTheLog() async throws {
         try await withTemporaryDirectory { root in
