@@ -13,12 +13,13 @@ extension ConsoleController {
 }
 
 extension ConsoleController {
-    /// Whether the request's session is still alive, without recording a use: the live log asks
-    /// before each event it sends, so it ends with the session (sign-out, timeout, a new password,
-    /// the operator removed).
-    public func isStillSignedIn(_ request: ConsoleRequest) -> Bool {
-        guard let token = request.cookies[Self.sessionCookie] else { return false }
-        return ConsoleSessions.isLive(token, in: store, now: environment.clock(), policy: policy)
+    /// The role of the request's session while it is alive (nil once it ended), without
+    /// recording a use: the live log asks before each event it sends, so it ends with the session
+    /// (sign-out, timeout, a new password, the operator removed) and shows each event as the
+    /// operator's role now sees it (a demoted operator's without paths).
+    public func liveRole(_ request: ConsoleRequest) -> OperatorRole? {
+        guard let token = request.cookies[Self.sessionCookie] else { return nil }
+        return ConsoleSessions.liveRole(token, in: store, now: environment.clock(), policy: policy)
     }
 }
 

@@ -21,7 +21,9 @@ extension ConsoleController {
             do {
                 listing = try MessageLog.recent(
                     contact: filter.contact, direction: filter.direction, status: filter.status, matching: filter.search,
-                    limit: Self.logLimit, store: store)
+                    limit: Self.logLimit,
+                    // Per session: its CSRF token is one per session and is not the session's secret.
+                    searchedBy: SearchThrottle.Searcher(searches, reader: viewer.csrfToken, now: now), store: store)
             } catch StoreError.notFound {
                 listing = nil  // a contact removed since the filter was set: nothing of it is left to show
             }
@@ -123,10 +125,19 @@ extension ConsoleController {
     /// An error as a page with its sentence and the status its category maps to.
     func failure(_ error: any Error, viewer: ConsoleViewer) -> ConsoleResponse {
         let status = (error as? any CategorizedError)?.httpStatus ?? ErrorCategory.storage.httpStatus
-        return page(status: status, title: "Not done", text: Self.sentence(error), viewer: viewer)
+        var response = page(status: status, title: "Not done", text: Self.sentence(error), viewer: viewer)
+        if case MessageError.tooManySearches(let until) = error {
+            response.headers.append(Self.retryAfter(until, now: environment.clock()))
+        }
+        return response
     }
 
     static func sentence(_ error: any Error) -> String {
         (error as? any CategorizedError)?.description ?? "An unexpected error occurred; see the daemon's log."
+    }
+
+    /// The `Retry-After` header of a refusal that lasts until `until`: whole seconds, at least one.
+    static func retryAfter(_ until: Date, now: Date) -> (String, String) {
+        ("Retry-After", "\(max(1, Int(until.timeIntervalSince(now).rounded(.up))))")
     }
 }

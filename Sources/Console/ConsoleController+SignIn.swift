@@ -36,7 +36,7 @@ extension ConsoleController {
             var response = loginForm(
                 problem: "Too many failed sign-ins from your address; try again after \(until.formatted(.iso8601)).", name: name,
                 status: 429)
-            response.headers.append(("Retry-After", "\(max(1, Int(until.timeIntervalSince(now).rounded(.up))))"))
+            response.headers.append(Self.retryAfter(until, now: now))
             return response
         }
         do {

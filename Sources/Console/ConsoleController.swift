@@ -50,11 +50,17 @@ public struct ConsoleController: Sendable {
 
     let environment: Environment
     let throttle: AddressThrottle
+    /// The log's searches for words, counted per session.
+    let searches: SearchThrottle
     let policy: ConsoleSessionPolicy
 
-    public init(_ environment: Environment, throttle: AddressThrottle = AddressThrottle(), policy: ConsoleSessionPolicy = .standard) {
+    public init(
+        _ environment: Environment, throttle: AddressThrottle = AddressThrottle(), searches: SearchThrottle = SearchThrottle(),
+        policy: ConsoleSessionPolicy = .standard
+    ) {
         self.environment = environment
         self.throttle = throttle
+        self.searches = searches
         self.policy = policy
     }
 

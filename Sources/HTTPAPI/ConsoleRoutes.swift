@@ -59,25 +59,26 @@ enum ConsoleRoutes {
 
     /// The live log for a signed-in viewer, after `Last-Event-ID` or from now: the API's stream
     /// (log changes as `message`, and the modem and contact events, which the page shows as
-    /// banners, a viewer's without the modems' errors), ending with the session.
+    /// banners, a viewer's without the modems' errors). The session is read again before each
+    /// event: the stream ends with the session, and follows a change of its operator's role.
     static func events(_ controller: ConsoleController, _ consoleRequest: ConsoleRequest, _ request: Request, handlers: APIHandlers)
         async throws -> Response
     {
         let store = handlers.store
-        guard let role = try await handlers.blocking({ controller.signedInRole(consoleRequest) }) else {
+        guard try await handlers.blocking({ controller.signedInRole(consoleRequest) }) != nil else {
             return Response(status: .unauthorized)
         }
-        let seeingPaths = role.seesPaths
         let last = request.headers[.lastEventID].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
         let position = try await handlers.blocking {
             try last.map { try EventStream.position(after: $0, store: store) } ?? EventStream.latest(store: store)
         }
-        let events = APIHandlers.streamEvents(after: position, store: store, seeingPaths: seeingPaths)
+        let events = EventStream.since(position, store: store)
         return Response(
             status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
             body: ResponseBody { writer in
                 try await APIHandlers.forward(events, to: &writer) {
-                    (try? await handlers.blocking { controller.isStillSignedIn(consoleRequest) }) ?? false
+                    (try? await handlers.blocking { controller.liveRole(consoleRequest) }).flatMap { $0 }
+                        .map { APIHandlers.Reader(seeingPaths: $0.seesPaths) }
                 }
                 try await writer.finish(nil)
             })

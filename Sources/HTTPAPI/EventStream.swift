@@ -11,8 +11,9 @@ import Store
 ///
 /// Each event's `id:` is its cursor (``Operations/EventStream/Position/id``), so a client that
 /// reconnects with `Last-Event-ID` (or `?after=`) resumes after the last event it saw, losing and
-/// repeating nothing. The events come from ``streamEvents(after:store:seeingPaths:)`` alone, the one place
-/// that says what the stream holds, for the API and the console's live log alike.
+/// repeating nothing. ``forward(_:to:as:)`` writes them, each as ``Event/init(_:seeingPaths:)``
+/// makes it for the reader as it is at that moment: the one place that says what the stream
+/// holds, for the API and the console's live log alike.
 extension APIHandlers {
     /// One event of the stream.
     struct Event: Sendable {
@@ -26,7 +27,8 @@ extension APIHandlers {
         /// The event in the text/event-stream format.
         var frame: String { "id: \(id)\nevent: \(type)\ndata: \(data)\n\n" }
 
-        /// A change of the log or a journal event as the stream sends it, without a modem's
+        /// A change of the log as `message` (`log --follow --json`'s line), or a contact or modem
+        /// event of the journal as its type (a webhook's body without text), without a modem's
         /// error for a reader that does not see paths.
         init(_ event: EventStream.Event, seeingPaths: Bool) throws {
             id = event.id
@@ -41,25 +43,16 @@ extension APIHandlers {
         }
     }
 
-    /// The stream's events after `position`, following new commits until cancelled: each change
-    /// of the message log as `event: message` (`log --follow --json`'s line), each contact and
-    /// modem event as `event: TYPE` (the journal event's JSON, a webhook's body without text;
-    /// without a modem's error for a reader that does not see paths).
-    static func streamEvents(after position: EventStream.Position, store: UnlockedStore, seeingPaths: Bool)
-        -> some AsyncSequence<Event, any Error> & Sendable
-    {
-        EventStream.since(position, store: store).map { event in try Event(event, seeingPaths: seeingPaths) }
-    }
-
     /// The stream, from the `Last-Event-ID` header or `?after=`, else from now.
     func eventStream(_ request: Request, _ context: APIContext) async throws -> Response {
-        let token = try await authorize(request, context, .read)
+        _ = try await authorize(request, context, .read)
         let store = store
         let presented = Self.presentedToken(request) ?? ""
         // A token revoked or expired while its stream is open gets nothing more: each event waits
         // for the token to be checked again, as a new request's would be.
-        let allowed: @Sendable () async -> Bool = { [self] in
-            (try? await blocking { try APITokens.authenticate(presented, store: store, now: Date()).requiring(.read) }) != nil
+        let reader: @Sendable () async -> Reader? = { [self] in
+            (try? await blocking { try APITokens.authenticate(presented, store: store, now: Date()).requiring(.read) })
+                .map { Reader(seeingPaths: $0.seesPaths) }
         }
         let position: EventStream.Position
         if let text = request.headers[.lastEventID] ?? request.uri.queryParameters["after"].map(String.init) {
@@ -70,14 +63,14 @@ extension APIHandlers {
         } else {
             position = try await blocking { try EventStream.latest(store: store) }
         }
-        let events = Self.streamEvents(after: position, store: store, seeingPaths: token.seesPaths)
+        let events = EventStream.since(position, store: store)
         let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store"]
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
                 // A first comment, so a client sees the stream open before the first event.
                 try await writer.write(ByteBuffer(string: ": smsgw events after \(position.id)\n\n"))
-                try await Self.forward(events, to: &writer, while: allowed)
+                try await Self.forward(events, to: &writer, as: reader)
                 try await writer.finish(nil)
             })
     }
@@ -86,33 +79,41 @@ extension APIHandlers {
     /// is noticed (the write fails) and a proxy keeps the connection open.
     static let keepAlive: Duration = .seconds(15)
 
+    /// Who reads a stream, as checked again before each write.
+    struct Reader: Sendable {
+        /// Whether events are written with their error texts (``Event/init(_:seeingPaths:)``).
+        var seeingPaths: Bool
+    }
+
     /// Writes each event, and a comment after each quiet ``keepAlive``, until the client goes away
     /// (a write throws), the daemon shuts down (the stream ends, so the listener can stop), or
-    /// `allowed`, asked before each write, says the client may no longer read (a revoked token, an
-    /// ended session): then a last comment says so and the stream ends, and the client's
-    /// reconnection gets 401.
+    /// `reader`, asked before each write, says the client may no longer read (nil: a revoked
+    /// token, an ended session): then a last comment says so and the stream ends, and the
+    /// client's reconnection gets 401. Each event is written in the form `reader` gives at that
+    /// moment, so a console operator demoted to viewer gets the viewer's from the next event on.
     static func forward(
-        _ events: some AsyncSequence<Event, any Error> & Sendable, to writer: inout any ResponseBodyWriter,
-        while allowed: @escaping @Sendable () async -> Bool
+        _ events: some AsyncSequence<EventStream.Event, any Error> & Sendable, to writer: inout any ResponseBodyWriter,
+        as reader: @escaping @Sendable () async -> Reader?
     ) async throws {
-        let (frames, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        let (items, continuation) = AsyncStream<EventStream.Event?>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
         try await withGracefulShutdownHandler {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     defer { continuation.finish() }
-                    for try await event in events { continuation.yield(event.frame) }
+                    for try await event in events { continuation.yield(event) }
                 }
                 group.addTask {
                     while !Task.isCancelled {
                         try await Task.sleep(for: keepAlive)
-                        continuation.yield(": keep-alive\n\n")
+                        continuation.yield(nil)  // a keep-alive
                     }
                 }
-                for await frame in frames {
-                    guard await allowed() else {
+                for await item in items {
+                    guard let current = await reader() else {
                         try await writer.write(ByteBuffer(string: ": not authorized any more; the stream ends\n\n"))
                         break
                     }
+                    let frame = try item.map { try Event($0, seeingPaths: current.seeingPaths).frame } ?? ": keep-alive\n\n"
                     try await writer.write(ByteBuffer(string: frame))
                 }
                 group.cancelAll()

@@ -37,15 +37,25 @@ struct Problem: Error, Sendable {
         Problem(status: .badRequest, type: "malformed-request", detail: detail)
     }
 
-    /// The response: the JSON body and the headers.
-    func response() -> Response {
+    /// The JSON body.
+    var body: ByteBuffer {
         let body: [String: any Sendable] = [
             "type": "urn:smsgw:problem:\(type)", "title": status.reasonPhrase, "status": status.code, "detail": detail,
         ]
         let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return ByteBuffer(bytes: data)
+    }
+
+    /// The headers: ``headers`` and the content type.
+    var fields: HTTPFields {
         var fields = headers
         fields[.contentType] = "application/problem+json"
-        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return fields
+    }
+
+    /// The response: the JSON body and the headers.
+    func response() -> Response {
+        Response(status: status, headers: fields, body: ResponseBody(byteBuffer: body))
     }
 }
 

@@ -41,6 +41,18 @@ struct ConsoleServeTests {
         return String(page[start..<end])
     }
 
+    /// Sends `COMMAND +15550001` (`unplug`, `replug`, `senderror 21 1`) to the network of the `serve --sim` alice
+    /// runs in `root`.
+    static func modemControl(_ alice: Peer, in root: URL) throws -> @Sendable (String) async throws -> Void {
+        let simulator = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: root.path).first { $0.hasPrefix("sim-alice-") })
+        return { command in
+            _ = try await offPool {
+                try alice.expect(["sim", "ctl", "--dir", root.appendingPathComponent(simulator).path, command, "+15550001"])
+            }
+        }
+    }
+
     /// The "Console on …" line `serve` printed, once it has.
     static func consoleLine(of daemon: ServeProcess) async throws -> String {
         var line: String?
@@ -155,6 +167,34 @@ struct ConsoleServeTests {
         }
     }
 
+    @Test("A session that searches the log too often gets 429 with Retry-After and a sentence; the log and another session are served")
+    func searchThrottle() async throws {
+        try await withTemporaryDirectory { root in
+            let alice = try Peer.create("alice", in: root)
+            try alice.expect(["operator", "add", "watch", "--role", "viewer"], input: Self.password + "\n")
+            let daemon = try await ServeProcess.simulated(alice, in: root)
+            let client = try APIClient(base: try await waitForAPI(log: daemon.log), token: nil, followRedirects: false)
+            let cookie = [("Cookie", "smsgw_session=\(try await Self.signIn("watch", client: client))")]
+            // Searched until refused: at least the limit's searches are served first (more if
+            // a starved machine let the window pass meanwhile).
+            var served = 0
+            var refused: APIClient.Answer?
+            while refused == nil, served < 200 {
+                let answer = try await client.send(.GET, "/?q=water+well", headers: cookie)
+                if answer.status == 200 { served += 1 } else { refused = answer }
+            }
+            let refusal = try #require(refused, "\(served) searches served, none refused")
+            #expect(served >= 30, "the console's limit is 30 searches a minute: \(served)")
+            #expect(refusal.status == 429 && refusal.text.contains("Too many searches of the log"), "\(refusal.text)")
+            let wait = Int(refusal.headers.first(name: "Retry-After") ?? "") ?? 0
+            #expect((1...60).contains(wait), "\(refusal.headers)")
+            #expect(try await client.send(.GET, "/", headers: cookie).status == 200, "the log without words")
+            let other = [("Cookie", "smsgw_session=\(try await Self.signIn("watch", client: client))")]
+            #expect(try await client.send(.GET, "/?q=water", headers: other).status == 200, "another session's first search")
+            #expect(try await daemon.stop() == 0)
+        }
+    }
+
     @Test("A modem that goes away is a banner on the log page and an event of its live log, gone once the modem is back")
     func modemBannerOnTheLog() async throws {
         try await withTemporaryDirectory { root in
@@ -163,13 +203,7 @@ struct ConsoleServeTests {
             let daemon = try await ServeProcess.simulated(alice, in: root)
             let client = try APIClient(base: try await waitForAPI(log: daemon.log), token: nil, followRedirects: false)
             let cookie = [("Cookie", "smsgw_session=\(try await Self.signIn("watch", client: client))")]
-            let simulator = try #require(
-                try FileManager.default.contentsOfDirectory(atPath: root.path).first { $0.hasPrefix("sim-alice-") })
-            let control = { @Sendable (command: String) async throws in
-                _ = try await offPool {
-                    try alice.expect(["sim", "ctl", "--dir", root.appendingPathComponent(simulator).path, command, "+15550001"])
-                }
-            }
+            let control = try Self.modemControl(alice, in: root)
             let live = EventReader(client, lastEventID: 0, path: "/events", headers: cookie)
             try await GatewayRig.wait("the live log to say the modem is up", timeout: 60) { live.events.contains { $0.type == "modem.up" } }
             #expect(!(try await client.send(.GET, "/", headers: cookie).text.contains("data-modem=")), "a banner for a ready modem")

@@ -7,10 +7,10 @@ import Testing
 
 /// The listener's limits against slow clients, over raw sockets to a real daemon: a connection
 /// that sends nothing, a head that never ends, an idle keep-alive connection and a body sent a
-/// byte at a time are each closed by the server.
+/// byte at a time are each closed by the server, the body's after a 408.
 @Suite("HTTP API: idle and request timeouts", .serialized)
 struct HTTPAPITimeoutTests {
-    @Test("The server closes a silent connection, an unfinished head, an idle keep-alive connection and a trickled body")
+    @Test("The server closes a silent connection, an unfinished head, an idle keep-alive connection and a trickled body (after a 408)")
     func slowClientsAreCut() async throws {
         try await withTemporaryDirectory { root in
             // The idle limit above the request limit: a trickled body keeps the connection from
@@ -35,6 +35,21 @@ struct HTTPAPITimeoutTests {
                 "POST /login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 4000\r\n\r\n",
                 to: address)
             try await trickled.trickle("a", until: "a body sent a byte at a time")
+            // Answered before it was closed: 408 with the API's problem body, and Connection: close.
+            let answer = trickled.received.lowercased()
+            #expect(answer.hasPrefix("http/1.1 408 request timeout\r\n"), "\(trickled.received)")
+            #expect(answer.contains("\r\nconnection: close\r\n") && answer.contains("content-type: application/problem+json"), "\(answer)")
+            #expect(
+                trickled.received.contains("\"type\":\"urn:smsgw:problem:request-timeout\"")
+                    && trickled.received.contains("did not arrive whole within 1 s of its head"), "\(trickled.received)")
+            // A request answered before its body arrived (401: no token) gets no second answer.
+            let refused = try await RawConnection.sending(
+                "POST /v1/messages HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n",
+                to: address)
+            try await refused.trickle("a", until: "a body trickled after its answer")
+            #expect(refused.received.hasPrefix("HTTP/1.1 401") && !refused.received.contains(" 408 "), "\(refused.received)")
+            // A head that never ended was closed without an answer.
+            #expect(unfinished.received.isEmpty, "\(unfinished.received)")
 
             // The limits end slow clients only: a request that arrives whole is answered.
             #expect(try await APIClient(base: fixture.base, token: nil).get("/health/live").status == 200)

@@ -1,3 +1,4 @@
+import Failures
 import Foundation
 import Operations
 import Store
@@ -46,6 +47,25 @@ struct MessageLogFilterTests {
         #expect(deep.messages.isEmpty && !deep.searchedAll)
         let narrowed = try MessageLog.recent(contact: "bob", status: .queued, matching: "filler 4999", limit: 1, store: couple.alice)
         #expect(narrowed.messages.map(\.text) == ["filler 4999"] && narrowed.searchedAll)
+    }
+
+    @Test func searchesAreCountedPerReaderAndRefusedOverTheLimitUntilTheWindowPassed() throws {
+        let couple = try Couple(on: .sqlite)
+        try log(2, "water", to: "bob", in: couple.alice)
+        let throttle = SearchThrottle(limit: 2, window: 60)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        func search(_ reader: String, _ words: String? = "water", at seconds: TimeInterval) throws -> Int {
+            try MessageLog.recent(
+                matching: words, limit: 10, searchedBy: SearchThrottle.Searcher(throttle, reader: reader, now: start + seconds),
+                store: couple.alice
+            ).messages.count
+        }
+        #expect(try search("one", at: 0) == 2 && search("one", at: 1) == 2)
+        #expect(throws: MessageError.tooManySearches(until: start + 60)) { try search("one", at: 2) }
+        // Without words nothing is searched, so nothing counted; another reader has its own count.
+        #expect(try search("one", nil, at: 3) == 2 && search("one", "", at: 3) == 2 && search("two", at: 3) == 2)
+        #expect(MessageError.tooManySearches(until: start + 60).category == .locked)
+        #expect(try search("one", at: 60) == 2, "the window passed")
     }
 
     @Test(arguments: StoreBackendKind.allCases)

@@ -151,7 +151,9 @@ public struct OutboxSender: Service {
         let counted = !permanent && OutboxSettings.counts(error)
         if error.needsRecovery || error.mayHaveBeenSent { link.requestRecovery(because: error) }
         let delay = Self.retryDelay(after: error, of: item, counted: counted, intervals: context.intervals)
-        var sentence = Self.sentence(for: error)
+        // The row's record names the modem, not its device (every reader of the message sees it);
+        // the log keeps the whole error for those who run the gateway.
+        var sentence = error.sentence(forSMSThrough: link.name)
         let now = Date()
         let giveUp =
             counted
@@ -170,15 +172,17 @@ public struct OutboxSender: Service {
         } catch {
             logger.error("Could not record a failed SMS.", metadata: [GatewayLog.error: "\(error)"])
         }
-        if giveUp != nil {
-            logger.error("SMS failed after repeated temporary errors; not retried.", metadata: [GatewayLog.error: "\(sentence)"])
+        if let giveUp {
+            logger.error(
+                "SMS failed after repeated temporary errors; not retried.",
+                metadata: [GatewayLog.error: "\(giveUp.sentence(lastError: error.description))"])
         } else if permanent {
-            logger.error("SMS failed permanently; not retried.", metadata: [GatewayLog.error: "\(sentence)"])
+            logger.error("SMS failed permanently; not retried.", metadata: [GatewayLog.error: "\(error)"])
         } else {
             logger.warning(
                 "SMS not sent; will retry with the same text.",
                 metadata: [
-                    GatewayLog.error: "\(sentence)", GatewayLog.retryIn: "\(delay)",
+                    GatewayLog.error: "\(error)", GatewayLog.retryIn: "\(delay)",
                 ])
         }
     }
@@ -192,9 +196,5 @@ public struct OutboxSender: Service {
     {
         if error.needsRecovery || error.mayHaveBeenSent { return modemTroubleDelay }
         return intervals.retryDelay(afterAttempt: counted ? item.temporaryFailures + 1 : item.attempts)
-    }
-
-    static func sentence(for error: ModemError) -> String {
-        error.description
     }
 }

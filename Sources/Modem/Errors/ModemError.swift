@@ -95,12 +95,17 @@ public struct ModemError: Error, Sendable, Hashable {
     }
 
     public var description: String {
+        let suffix = causes.isEmpty ? "" : " (\(causes.joined(separator: "; ")))"
+        return message + suffix
+    }
+
+    /// The raw causes by their numbers and names: the modem's `+CMS ERROR` and `+CME ERROR`, libgammu's error.
+    var causes: [String] {
         var causes: [String] = []
         if let cmsError { causes.append("+CMS ERROR \(cmsError): \(Self.cmsMeaning(cmsError))") }
         if let cmeError { causes.append("+CME ERROR \(cmeError)") }
         if let gammuError { causes.append("libgammu \(gammuError)") }
-        let suffix = causes.isEmpty ? "" : " (\(causes.joined(separator: "; ")))"
-        return message + suffix
+        return causes
     }
 }
 

@@ -73,16 +73,11 @@ public enum ConsoleSessions {
             operatorName: record.operatorName, role: record.role, csrfToken: csrfToken(for: token), createdAt: record.createdAt)
     }
 
-    /// Whether the cookie's `token` names a session alive at `now`, without recording a use: an
-    /// open live log asks before each event it sends, so that signing out, a new password, a
-    /// removed operator or a timeout ends the stream too, and watching does not keep a session
-    /// alive.
-    public static func isLive(_ token: String, in store: UnlockedStore, now: Date, policy: ConsoleSessionPolicy = .standard) -> Bool {
-        liveRole(token, in: store, now: now, policy: policy) != nil
-    }
-
     /// The role of the operator whose session the cookie's `token` names, when it is alive at
-    /// `now` (nil otherwise), without recording a use, as ``isLive(_:in:now:policy:)``.
+    /// `now` (nil otherwise), without recording a use: an open live log asks before each event it
+    /// sends, so that signing out, a new password, a removed operator or a timeout ends the
+    /// stream too, a changed role changes what it shows, and watching does not keep a session
+    /// alive.
     public static func liveRole(_ token: String, in store: UnlockedStore, now: Date, policy: ConsoleSessionPolicy = .standard)
         -> OperatorRole?
     {

@@ -1,4 +1,5 @@
 public import Failures
+public import Foundation
 import SMSCipher
 
 /// A text that cannot become a message, said before any key step is spent on it.
@@ -32,11 +33,15 @@ public enum MessageError: CategorizedError, Sendable, Equatable {
     case fromAnotherContact(named: String, pastedAs: String, alreadyReceived: Bool)
     /// Words to search the log for over ``MessageLog/searchLimits``.
     case searchTooLong(characters: Int, words: Int)
+    /// A reader searched the log for words more often than its ``SearchThrottle`` allows; it may
+    /// search again at `until`.
+    case tooManySearches(until: Date)
 
     public var category: ErrorCategory {
         switch self {
         case .emptyText, .partLimit, .nothingToDecrypt, .severalMessages, .ownMessage, .fromAnotherContact, .searchTooLong: .invalidInput
         case .peerReadsOneMessage, .nothingToRetry, .nothingUnconfirmed, .keysRestored, .keysRestoredBeforeText: .conflict
+        case .tooManySearches: .locked
         }
     }
 
@@ -68,6 +73,8 @@ public enum MessageError: CategorizedError, Sendable, Equatable {
             "This message is from \(name), not \(pastedAs): decrypt it as \(name)'s (nothing was changed)."
         case .searchTooLong(let characters, let words):
             "The search has \(characters) characters in \(words) words; a search takes at most \(MessageLog.searchLimits.words) words and \(MessageLog.searchLimits.characters) characters, so shorten it."
+        case .tooManySearches(let until):
+            "Too many searches of the log in a short time; search again after \(until.formatted(.iso8601)). The log without words to search for opens meanwhile."
         }
     }
 }

@@ -31,12 +31,15 @@ public enum MessageLog {
     ///   - status: Only messages now in this status.
     ///   - words: Only messages whose text holds every one of these words, without regard to case
     ///     (split at spaces), looked for in the newest ``searchDepth`` of the others.
+    ///   - searcher: Who searches, counted by their ``SearchThrottle`` when there are words to
+    ///     look for (nil: not counted, as for the CLI's own user).
     /// - Throws: ``Store/StoreError/notFound(_:)`` for an unknown contact;
     ///   ``MessageError/searchTooLong(characters:words:)`` (invalid input) for words over
-    ///   ``searchLimits``, before anything is read.
+    ///   ``searchLimits``, ``MessageError/tooManySearches(until:)`` for a searcher over its
+    ///   throttle's limit, before anything is read.
     public static func recent(
         contact contactName: String? = nil, direction: MessageDirection? = nil, status: MessageStatus? = nil,
-        matching words: String? = nil, limit: Int, store: UnlockedStore
+        matching words: String? = nil, limit: Int, searchedBy searcher: SearchThrottle.Searcher? = nil, store: UnlockedStore
     ) throws -> Listing {
         // Split and lowered once, not for each of up to searchDepth texts.
         let wanted = (words ?? "").lowercased().split(separator: " ")
@@ -44,6 +47,7 @@ public enum MessageLog {
         if let words, words.unicodeScalars.count > searchLimits.characters || wanted.count > searchLimits.words {
             throw MessageError.searchTooLong(characters: words.unicodeScalars.count, words: wanted.count)
         }
+        if !wanted.isEmpty, let searcher { try searcher.throttle.admit(searcher.reader, now: searcher.now) }
         return try store.read { reader in
             let contact = try contactName.map { try reader.contact(named: $0) }
             let selection = LogSelection(contact: contact, direction: direction, status: status)
