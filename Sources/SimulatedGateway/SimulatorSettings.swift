@@ -49,10 +49,11 @@ extension GatewayConfiguration.Intervals {
 
 extension GatewayConfiguration {
     /// This configuration for `serve --sim`: the simulator's modems and timing; of this one, only
-    /// the data directory, `[store]`, `[node]`, `[resync]`, `[http]`, `[backup]` and the
-    /// `[[webhook]]` endpoints count.
+    /// the data directory, `[store]`, `[node]`, `[resync]`, `[outbox]`, `[http]`, `[backup]` and
+    /// the `[[webhook]]` endpoints count.
     public func simulated(logLevel: Logger.Level) -> GatewayConfiguration {
         var configuration = GatewayConfiguration(dataDirectory: dataDirectory, logLevel: logLevel, intervals: .simulated, resync: resync)
+        configuration.outbox = outbox
         configuration.http = http
         configuration.webhooks = webhooks
         configuration.node = node

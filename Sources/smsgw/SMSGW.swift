@@ -25,6 +25,7 @@ struct SMSGW: AsyncParsableCommand {
                   (or cannot start while another smsgw process has the store open)
               77  authentication: wrong passphrase, account locked, no passphrase available
               78  configuration: the data directory or database cannot be used
+              130 stopped by Ctrl-C (SIGINT; 143 SIGTERM), e.g. `log prune` after a batch
             """,
         version: "0.1.0",
         subcommands: SMSGW.commands

@@ -1,4 +1,7 @@
 import Foundation
+import GRDB
+import Logging
+import Store
 import TestSupport
 import Testing
 
@@ -31,5 +34,67 @@ struct LogPruneTests {
             #expect(try bob.run(["log", "prune", "--older-than", "-1"]).status == 64)
             #expect(try bob.run(["log", "prune"]).status == 64)
         }
+    }
+
+    @Test("Ctrl-C stops a long prune after its batch: the checkpoint still runs, it says how many went, exits 130, and a rerun finishes")
+    func interruptedPruneStopsCleanly() async throws {
+        guard TerminalSession.isAvailable else { return }
+        try await withTemporaryDirectory { root in
+            let bob = try Peer.create("bob", in: root)
+            // Enough old messages for several batches of 1,000 after the first progress line
+            // (one per 10,000 deleted), each with its journal event, and a few recent ones.
+            let (old, recent) = (30_000, 7)
+            let store = try Self.open(bob)
+            try store.write { tx in
+                for index in 0..<(old + recent) {
+                    let time = index < old ? Date() - 60 * 86_400 + Double(index) : Date() - Double(index)
+                    _ = try tx.appendLog(
+                        NewLogEntry(
+                            time: time, direction: .incoming, contact: nil, remoteNumber: "+15550001", status: .decrypted, text: "old"))
+                }
+            }
+            try store.close()
+
+            let terminal = try TerminalSession(["log", "prune", "--older-than", "30"], environment: bob.environment)
+            try await terminal.waitFor("10000 of \(old) messages deleted", timeout: 300)
+            terminal.type("\u{03}")
+            let (status, screen) = try await terminal.finish(timeout: 300)
+            #expect(status == 130, "\(screen)")
+            let stopped = try #require(screen.firstMatch(of: /Stopped by SIGINT after (\d+) messages; older ones are left/), "\(screen)")
+            let deleted = try #require(Int(stopped.1))
+            #expect(deleted >= 10_000 && deleted < old, "\(screen)")
+            #expect(screen.contains("Deleted \(deleted) messages logged before"), "\(screen)")
+            #expect(screen.contains("Run `smsgw log prune --older-than 30` again to delete the rest."), "\(screen)")
+            // The checkpoint ran: the deleted pages left no copy in the -wal file.
+            let wal = bob.dataDir.appendingPathComponent("smsgw.sqlite-wal")
+            #expect(((try? FileManager.default.attributesOfItem(atPath: wal.path)[.size] as? Int) ?? 0) == 0)
+
+            // Whole batches went: every message left has its feed rows and event, none dangles.
+            let database = try DatabaseQueue(path: bob.dataDir.appendingPathComponent("smsgw.sqlite").path)
+            let (left, dangling) = try await database.read { db in
+                (
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM messages"),
+                    try Int.fetchOne(
+                        db,
+                        sql: """
+                            SELECT (SELECT COUNT(*) FROM events WHERE message_id IS NOT NULL AND message_id NOT IN (SELECT id FROM messages))
+                                + (SELECT COUNT(*) FROM message_events WHERE message_id NOT IN (SELECT id FROM messages))
+                            """)
+                )
+            }
+            try database.close()
+            #expect(left == old + recent - deleted && dangling == 0, "\(String(describing: left)), \(String(describing: dangling))")
+
+            let rerun = try bob.expect(["log", "prune", "--older-than", "30"])
+            #expect(rerun.lines.first == "\(old - deleted)", "\(rerun.stdout)")
+            #expect(try bob.expect(["log", "--json", "--limit", "1000"]).lines.count == recent)
+        }
+    }
+
+    /// Bob's store, opened and unlocked in the test process as the binary opens it.
+    static func open(_ peer: Peer) throws -> UnlockedStore {
+        var logger = Logger(label: "smsgw.tests")
+        logger.logLevel = .critical
+        return try GatewayStore.open(directory: peer.dataDir, logger: logger).unlockSerialized(passphrase: Peer.passphrase)
     }
 }

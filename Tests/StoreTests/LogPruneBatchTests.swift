@@ -5,7 +5,7 @@ import Testing
 
 @testable import Store
 
-/// `log prune` deletes in short transactions (``UnlockedStore/pruneLog(before:batchSize:progress:)``):
+/// `log prune` deletes in short transactions (``UnlockedStore/pruneLog(before:batchSize:progress:stopRequested:)``):
 /// another process's writes get in between, and one stopped half way is finished by a rerun.
 @Suite("Store: pruning the log in batches")
 struct LogPruneBatchTests {

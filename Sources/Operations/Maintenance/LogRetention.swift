@@ -1,7 +1,7 @@
 public import Foundation
 public import Store
 
-/// What ``LogRetention/prune(_:olderThanDays:now:)`` did.
+/// What ``LogRetention/prune(_:olderThanDays:now:progress:stopRequested:)`` did.
 public struct LogPruneOutcome: Sendable, Hashable {
     /// Messages deleted from the log, with their texts.
     public var deleted: Int
@@ -14,6 +14,9 @@ public struct LogPruneOutcome: Sendable, Hashable {
     /// Whether the write-ahead log was emptied too; false while another process (the daemon)
     /// kept reading, in which case it is emptied when that process stops.
     public var writeAheadLogEmptied: Bool
+    /// Whether it stopped before its end, as asked: older messages are left, and the log is
+    /// consistent; running it again deletes the rest.
+    public var stopped: Bool
 }
 
 /// How long the message log keeps texts: until they are pruned. The protocol's forward secrecy
@@ -23,21 +26,24 @@ public enum LogRetention {
     /// those still waiting in the outbox; freed pages are zeroed and the write-ahead log emptied.
     ///
     /// Not all or nothing: the rows go in short transactions of their own
-    /// (``UnlockedStore/pruneLog(before:batchSize:progress:)``), so the daemon keeps logging
+    /// (``UnlockedStore/pruneLog(before:batchSize:progress:stopRequested:)``), so the daemon keeps logging
     /// meanwhile; one stopped half way is finished by running it again.
     ///
     /// - Parameters:
     ///   - days: 0 deletes every message not waiting to be sent.
     ///   - progress: Called after each batch of messages; throwing stops the prune there.
+    ///   - stopRequested: Asked before each batch; true stops the prune there, after which the
+    ///     write-ahead log is still emptied (``LogPruneOutcome/stopped``).
     /// - Throws: ``MaintenanceError/negativeAge(days:)``; the store's errors.
     public static func prune(
-        _ store: UnlockedStore, olderThanDays days: Int, now: Date, progress: (LogPruneProgress) throws -> Void = { _ in }
+        _ store: UnlockedStore, olderThanDays days: Int, now: Date, progress: (LogPruneProgress) throws -> Void = { _ in },
+        stopRequested: () -> Bool = { false }
     ) throws -> LogPruneOutcome {
         guard days >= 0 else { throw MaintenanceError.negativeAge(days: days) }
         let cutoff = now.addingTimeInterval(-Double(days) * 86_400)
-        let result = try store.pruneLog(before: cutoff, progress: progress)
+        let result = try store.pruneLog(before: cutoff, progress: progress, stopRequested: stopRequested)
         return LogPruneOutcome(
             deleted: result.deleted, eventsDeleted: result.eventsDeleted, deliveriesDeleted: result.deliveriesDeleted, cutoff: cutoff,
-            writeAheadLogEmptied: result.walTruncated)
+            writeAheadLogEmptied: result.walTruncated, stopped: result.stopped)
     }
 }

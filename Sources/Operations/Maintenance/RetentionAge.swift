@@ -1,6 +1,6 @@
 import Foundation
 
-/// How old a logged message must be for ``LogRetention/prune(_:olderThanDays:now:)`` to delete
+/// How old a logged message must be for ``LogRetention/prune(_:olderThanDays:now:progress:stopRequested:)`` to delete
 /// it: a whole number of days, 0 or more, as a front end reads it from its user.
 public struct RetentionAge: Sendable, Hashable, CustomStringConvertible {
     /// Whole days; 0 means every message not waiting to be sent.

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// What ``UnlockedStore/pruneLog(before:batchSize:progress:)`` removed.
+/// What ``UnlockedStore/pruneLog(before:batchSize:progress:stopRequested:)`` removed.
 public struct LogPruneResult: Sendable, Equatable {
     /// Messages deleted from the log, with their texts.
     public var deleted: Int
@@ -12,6 +12,9 @@ public struct LogPruneResult: Sendable, Equatable {
     /// Whether the write-ahead log was folded into the database and emptied, so no copy of the
     /// deleted pages is left in the `-wal` file (false while another process kept reading).
     public var walTruncated: Bool
+    /// Whether it stopped early, when asked to, after a batch: the log is consistent, some of the
+    /// old rows are left, and running it again deletes them.
+    public var stopped = false
 }
 
 /// How far a prune has come, after each batch of messages it deleted.
@@ -47,9 +50,15 @@ extension UnlockedStore {
     /// `secure_delete` zeroes the freed pages, and a truncating checkpoint then removes their old
     /// images from the `-wal` file.
     ///
-    /// - Parameter progress: Called after each batch of messages; throwing stops the prune there.
+    /// - Parameters:
+    ///   - progress: Called after each batch of messages; throwing stops the prune there, without
+    ///     the checkpoint.
+    ///   - stopRequested: Asked before each batch (and after the pause before it): true stops the
+    ///     prune there, before its next transaction, and it still checkpoints
+    ///     (``LogPruneResult/stopped``). For a signal that asks a prune to stop.
     public func pruneLog(
-        before cutoff: Date, batchSize: Int = UnlockedStore.pruneBatchSize, progress: (LogPruneProgress) throws -> Void = { _ in }
+        before cutoff: Date, batchSize: Int = UnlockedStore.pruneBatchSize, progress: (LogPruneProgress) throws -> Void = { _ in },
+        stopRequested: () -> Bool = { false }
     ) throws -> LogPruneResult {
         let time = cutoff.timeIntervalSince1970
         let pause: TimeInterval = if case .sqlite = gateway.backend { Self.prunePause } else { 0 }
@@ -60,22 +69,25 @@ extension UnlockedStore {
             }
         }
         var result = LogPruneResult(deleted: 0, eventsDeleted: 0, deliveriesDeleted: 0, walTruncated: false)
-        try deleteInBatches(.messages(before: time), size: batchSize, pacer: &pacer) { rows, events in
+        try deleteInBatches(.messages(before: time), size: batchSize, pacer: &pacer, stopRequested: stopRequested) { rows, events in
             result.deleted += rows
             result.eventsDeleted += events
             try progress(LogPruneProgress(deleted: result.deleted, total: max(total ?? 0, result.deleted)))
         }
         // The journal and the deliveries would otherwise grow for ever. A delivery still
         // pending, and an event an enabled endpoint has not been given yet, stay.
-        try deleteInBatches(.deliveries(before: time), size: batchSize, pacer: &pacer) { rows, _ in
+        try deleteInBatches(.deliveries(before: time), size: batchSize, pacer: &pacer, stopRequested: stopRequested) { rows, _ in
             result.deliveriesDeleted += rows
         }
-        try deleteInBatches(.events(before: time), size: batchSize, pacer: &pacer) { rows, _ in
+        try deleteInBatches(.events(before: time), size: batchSize, pacer: &pacer, stopRequested: stopRequested) { rows, _ in
             result.eventsDeleted += rows
         }
+        result.stopped = pacer.stopped
         // A running daemon's readers can keep the checkpoint from finishing; the deletion stands.
         result.walTruncated = gateway.truncateWriteAheadLogOnce()
-        logger.notice("Pruned the message log.", metadata: [StoreLog.pruned: "\(result.deleted)"])
+        logger.notice(
+            result.stopped ? "Stopped pruning the message log as asked; running it again deletes the rest." : "Pruned the message log.",
+            metadata: [StoreLog.pruned: "\(result.deleted)"])
         return result
     }
 
@@ -85,7 +97,8 @@ extension UnlockedStore {
     /// Each batch's ids are found first in a read, which takes no lock; the transaction then
     /// deletes the rows of that id range that still match, so it reads only those.
     private func deleteInBatches(
-        _ step: PruneStep, size: Int, pacer: inout PrunePacer, deleted: (_ rows: Int, _ events: Int) throws -> Void
+        _ step: PruneStep, size: Int, pacer: inout PrunePacer, stopRequested: () -> Bool,
+        deleted: (_ rows: Int, _ events: Int) throws -> Void
     ) throws {
         var cursor: Int64 = 0
         while true {
@@ -100,8 +113,7 @@ extension UnlockedStore {
                         arguments: [cursor] + step.arguments + [size])
                 }
             }
-            guard let upper else { return }
-            pacer.beforeWrite()
+            guard let upper, pacer.mayWrite(unless: stopRequested) else { return }
             let range = "id > ? AND id <= ? AND \(step.condition)"
             let arguments: StoreArguments = [cursor, upper] + step.arguments
             let counts = try write { tx -> (rows: Int, events: Int) in
@@ -152,15 +164,23 @@ private struct PruneStep {
     }
 }
 
-/// The wait between a prune's transactions (``UnlockedStore/prunePause``): none before the first.
+/// The wait between a prune's transactions (``UnlockedStore/prunePause``), none before the
+/// first, and whether it was asked to stop: once asked, it writes no more.
 private struct PrunePacer {
     let pause: TimeInterval
     private var wrote = false
+    private(set) var stopped = false
 
     init(pause: TimeInterval) { self.pause = pause }
 
-    mutating func beforeWrite() {
-        if wrote, pause > 0 { Thread.sleep(forTimeInterval: pause) }
+    /// Waits before a transaction after the first; false when the prune is to stop instead.
+    mutating func mayWrite(unless stopRequested: () -> Bool) -> Bool {
+        stopped = stopped || stopRequested()
+        if !stopped, wrote, pause > 0 {
+            Thread.sleep(forTimeInterval: pause)
+            stopped = stopRequested()
+        }
         wrote = true
+        return !stopped
     }
 }

@@ -11,8 +11,10 @@ struct LogPruneCommand: ParsableCommand {
         discussion: """
             The log keeps every text, encrypted, until pruned; freed pages are zeroed and the \
             write-ahead log emptied, so no copy is left. Deletes in short transactions, so a running daemon \
-            keeps logging; an interrupted prune is finished by running it again. Prints how many were deleted; \
-            run it from cron or a systemd timer to keep the log short. See docs/CLI.md.
+            keeps logging. Ctrl-C (SIGINT) or SIGTERM stops it after the batch in progress, empties the \
+            write-ahead log and exits 130 (143 for SIGTERM); a second one ends it at once. A prune stopped \
+            either way is finished by running it again. Prints how many were deleted; run it from cron or a \
+            systemd timer to keep the log short. See docs/CLI.md.
             """
     )
 
@@ -38,11 +40,16 @@ struct LogPruneCommand: ParsableCommand {
         // On a terminal, a line per 10,000 messages deleted: a long prune shows it is moving.
         let showProgress = Output.standardErrorIsTerminal
         var shown = 0
-        let outcome = try LogRetention.prune(store, olderThanDays: olderThan.days, now: Date()) { step in
-            guard showProgress, step.deleted / 10_000 > shown / 10_000 else { return }
-            shown = step.deleted
-            Output.diagnostic("\(step.deleted) of \(step.total) messages deleted")
-        }
+        // Caught only now: the passphrase prompt has its own handlers, which put echo back.
+        StopSignal.install()
+        let outcome = try LogRetention.prune(
+            store, olderThanDays: olderThan.days, now: Date(),
+            progress: { step in
+                guard showProgress, step.deleted / 10_000 > shown / 10_000 else { return }
+                shown = step.deleted
+                Output.diagnostic("\(step.deleted) of \(step.total) messages deleted")
+            },
+            stopRequested: { StopSignal.requested != nil })
         Output.line("\(outcome.deleted)")
         Output.line("Deleted \(outcome.deleted) messages logged before \(Output.timestamp(outcome.cutoff)).")
         if outcome.eventsDeleted > 0 || outcome.deliveriesDeleted > 0 {
@@ -53,6 +60,13 @@ struct LogPruneCommand: ParsableCommand {
             Output.warning(
                 "the write-ahead log could not be emptied while another process (the daemon) reads the database; it is emptied when the daemon stops, or run this again."
             )
+        }
+        if outcome.stopped, let signal = StopSignal.requested {
+            Output.diagnostic(
+                "Stopped by \(StopSignal.name(signal)) after \(outcome.deleted) messages; older ones are left and the log is consistent. Run `smsgw log prune --older-than \(olderThan.days)` again to delete the rest."
+            )
+            Output.flush()
+            throw ExitCode(128 + signal)
         }
     }
 }

@@ -8,9 +8,13 @@ import Testing
 /// client repeating a refused request cannot grow the list without bound.
 @Suite("Audit refusal limit")
 struct AuditRefusalLimitTests {
-    @Test("Refusals of one actor beyond the limit within a minute are not written; other actors, other outcomes and a later minute are")
-    func refusalsPerActorAndMinute() throws {
-        try TestStore.withAccount { _, _, store in
+    /// On both backends: the cap's count (``StoreReader/recentRefusals(actorKind:actorName:since:among:)``)
+    /// is one statement with a subquery, which each must run as written.
+    @Test(
+        "Refusals of one actor beyond the limit within a minute are not written; other actors, other outcomes and a later minute are",
+        arguments: StoreBackendKind.allCases)
+    func refusalsPerActorAndMinute(_ backend: StoreBackendKind) throws {
+        try TestStore.withAccount(on: backend) { _, _, store in
             let now = Date(timeIntervalSince1970: 1_900_000_000)
             for index in 0..<(Audit.refusalLimit + 5) {
                 try Audit.record(
