@@ -2,14 +2,15 @@ import Foundation
 import Synchronization
 
 /// SIGINT and SIGTERM asking a long command (`log prune`) to stop where it can stop cleanly,
-/// rather than ending it mid-transaction; a second one ends the process at once.
-enum StopSignal {
+/// rather than ending it mid-transaction; a second one ends the process at once. Beside the
+/// masked prompt's handlers (``Terminal/readMasked(prompt:)``), which put echo back and exit.
+public enum StopSignal {
     /// The first SIGINT or SIGTERM received since ``install()``, or 0.
     private static let received = Atomic<Int32>(0)
 
     /// Catches SIGINT and SIGTERM from now on: the first is recorded for ``requested``; a second
     /// ends the process with 128 + its number, as the signal would.
-    static func install() {
+    public static func install() {
         // Made here, not first in the handler: a signal handler may not run Swift's lazy setup.
         received.store(0, ordering: .relaxed)
         var action = sigaction()
@@ -21,13 +22,13 @@ enum StopSignal {
     }
 
     /// The signal that asked to stop, or nil while none came.
-    static var requested: Int32? {
+    public static var requested: Int32? {
         let number = received.load(ordering: .relaxed)
         return number == 0 ? nil : number
     }
 
     /// The signal's name as people write it: `SIGINT`, `SIGTERM`.
-    static func name(_ number: Int32) -> String {
+    public static func name(_ number: Int32) -> String {
         number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "signal \(number)"
     }
 
