@@ -48,13 +48,14 @@ extension StoreReader {
 
 extension StoreReader {
     /// How many of the newest `among` lines are refusals of `actorKind` `actorName` after `since`:
-    /// a bounded look, however long the list.
+    /// a bounded look, however long the list. A nil `actorName` (the command line's) matches the
+    /// lines stored without one.
     public func recentRefusals(actorKind: String, actorName: String?, since: Date, among: Int) throws -> Int {
         let row = try db.row(
             sql: """
                 SELECT COUNT(*) AS n
                 FROM (SELECT time, actor_kind, actor_name, outcome FROM audit_events ORDER BY id DESC LIMIT ?) AS recent
-                WHERE outcome = 'refused' AND actor_kind = ? AND actor_name = ? AND time > ?
+                WHERE outcome = 'refused' AND actor_kind = ? AND COALESCE(actor_name, '') = ? AND time > ?
                 """,
             arguments: [among, actorKind, actorName ?? "", since.timeIntervalSince1970])
         return row?["n"] ?? 0

@@ -35,6 +35,14 @@ struct AuditRefusalLimitTests {
             try Audit.record(
                 .send, by: .token("script"), target: "/v1/messages", outcome: .refused, in: store, now: now.addingTimeInterval(120))
             #expect(try refused().count == Audit.refusalLimit + 1, "a minute later it is written again")
+            // The command line is an actor without a name, stored as NULL.
+            for index in 0..<(Audit.refusalLimit + 5) {
+                try Audit.record(
+                    .nodeForgotten, by: .commandLine, target: "node-\(index)", outcome: .refused, in: store,
+                    now: now.addingTimeInterval(Double(index)))
+            }
+            let commandLine = try Audit.list(limit: 1000, in: store).filter { $0.actor == "command-line" }
+            #expect(commandLine.count == Audit.refusalLimit, "the command line's refusals are capped too: \(commandLine.count)")
         }
     }
 }
