@@ -50,7 +50,7 @@ public struct ConsoleController: Sendable {
 
     let environment: Environment
     let throttle: AddressThrottle
-    /// The log's searches for words, counted per session.
+    /// The log's searches for words, counted per operator.
     let searches: SearchThrottle
     let policy: ConsoleSessionPolicy
 

@@ -6,9 +6,9 @@ public import Foundation
 /// (``MessageError/tooManySearches(until:)``) until the window has passed since its first.
 /// Listing the log without words reads one page and is not counted.
 ///
-/// One per front end that searches (the console counts per session), in memory as the sign-in's
-/// ``AddressThrottle``, whose counting it shares: a restart forgets the counts, and a flood of
-/// searches never writes to the store.
+/// One per front end that searches (the console counts per operator, whatever their sessions),
+/// in memory as the sign-in's ``AddressThrottle``, whose counting it shares: a restart forgets
+/// the counts, and a flood of searches never writes to the store.
 public final class SearchThrottle: Sendable {
     private let counts: AddressThrottle
 
@@ -27,7 +27,7 @@ public final class SearchThrottle: Sendable {
     /// Who searches, for ``MessageLog/recent(contact:direction:status:matching:limit:searchedBy:store:)``.
     public struct Searcher: Sendable {
         public var throttle: SearchThrottle
-        /// The reader's key: one per console session.
+        /// The reader's key: the console's operator name.
         public var reader: String
         public var now: Date
 
