@@ -24,7 +24,9 @@ public struct StoreMigrationReport: Sendable, Hashable, Codable {
 /// lock of both data directories (a daemon starting meanwhile is refused; one already running
 /// refuses the copy), then checks the result: every table's rows equal (its count and a digest
 /// of all its rows), and with the keys of the unlock every ratchet state and a sample of texts
-/// and vault items of the copy opened. Last, with the source's nodes checked again (one may
+/// and vault items of the copy opened. From the copy's start until the move is recorded the
+/// source's writes wait (``GatewayStore/holdingWrites(_:)``): a key state stepped there after the
+/// copier read it would be unknown to the target, which would use that pad again. Last, with the source's nodes checked again (one may
 /// have started during the copy), the copy is completed and the source recorded as moved
 /// (``GatewayStore/completeMove(to:at:checking:)``): a command or node that opens it later is
 /// refused instead of queueing a message no daemon sends. A refusal on the way leaves the
@@ -61,21 +63,24 @@ public enum StoreMigration {
         let target = try openTarget()
         guard describe(gateway) != describe(target) else { throw MaintenanceError.sameStore(location: target.location) }
         if target.directory != gateway.directory { locks.append(try lockDaemon(target.directory)) }
-        try gateway.copyRows(to: target, progress: progress)
-        // A node started during the copy changed its rows: said as such, not as a differing copy.
-        try refuseRunningNodes(of: source, directory: gateway.directory, now: Date())
-        let tables = try gateway.compareCopy(with: target)
-        let differing = tables.filter { !$0.matches }.map(\.table)
-        guard differing.isEmpty else { throw MaintenanceError.copyDiffers(tables: differing) }
-        let report = StoreMigrationReport(
-            source: describe(gateway), target: describe(target), tables: tables,
-            decryption: try source.checkDecryption(of: target))
-        // Verified: the copy counts as complete, and the old store is refused, only if still no
-        // node is up on it (one may have started since the check above).
-        try gateway.completeMove(to: target) { nodes in
-            try refuseRunningNodes(nodes, directory: gateway.directory, now: Date())
+        // Every write of the source waits from here until the move is recorded: a step of a key
+        // state the copier had read already would be one the target does not know.
+        return try gateway.holdingWrites { hold in
+            try gateway.copyRows(to: target, progress: progress)
+            try refuseRunningNodes(of: source, directory: gateway.directory, now: Date())
+            let tables = try gateway.compareCopy(with: target)
+            let differing = tables.filter { !$0.matches }.map(\.table)
+            guard differing.isEmpty else { throw MaintenanceError.copyDiffers(tables: differing) }
+            let report = StoreMigrationReport(
+                source: describe(gateway), target: describe(target), tables: tables,
+                decryption: try source.checkDecryption(of: target))
+            // Verified: the copy counts as complete, and the old store is refused, only if still no
+            // node is up on it (one may have started since the check above).
+            try gateway.completeMove(to: target, holding: hold) { nodes in
+                try refuseRunningNodes(nodes, directory: gateway.directory, now: Date())
+            }
+            return report
         }
-        return report
     }
 
     /// Refuses a copy while a node other than this data directory's (whose daemon lock the copy
