@@ -30,7 +30,9 @@ public struct StoreMigrationReport: Sendable, Hashable, Codable {
 /// have started during the copy), the copy is completed and the source recorded as moved
 /// (``GatewayStore/completeMove(to:at:checking:)``): a command or node that opens it later is
 /// refused instead of queueing a message no daemon sends. A refusal on the way leaves the
-/// source as it was and the target recognisably incomplete: a rerun resumes it.
+/// source as it was and the target recognisably incomplete: a rerun resumes it. A record that
+/// failed after the target was complete is written by a rerun, which finds the target equal
+/// to the source (``copyRows(of:to:progress:)``).
 public enum StoreMigration {
     /// Copies the store `source` unlocked into `target` and verifies the copy.
     ///
@@ -66,7 +68,7 @@ public enum StoreMigration {
         // Every write of the source waits from here until the move is recorded: a step of a key
         // state the copier had read already would be one the target does not know.
         return try gateway.holdingWrites { hold in
-            try gateway.copyRows(to: target, progress: progress)
+            try copyRows(of: gateway, to: target, progress: progress)
             try refuseRunningNodes(of: source, directory: gateway.directory, now: Date())
             let tables = try gateway.compareCopy(with: target)
             let differing = tables.filter { !$0.matches }.map(\.table)
@@ -80,6 +82,25 @@ public enum StoreMigration {
                 try refuseRunningNodes(nodes, directory: gateway.directory, now: Date())
             }
             return report
+        }
+    }
+
+    /// Copies the rows of `source` into `target`, or finds them copied: a target that holds rows
+    /// and no copy under way, but the source's rows in every table (compared as at the end of a
+    /// copy), is the complete copy of a run whose last step could not record the move (the
+    /// connection lost at that moment); the run then goes on to check and record it. The source's
+    /// writes are held, so it cannot change meanwhile; a target used since differs, and is
+    /// refused as not empty.
+    ///
+    /// - Throws: The store's ``StoreError/alreadyExists(_:)`` for a target that holds other rows;
+    ///   its errors for the copy and the comparison.
+    static func copyRows(
+        of source: GatewayStore, to target: GatewayStore, progress: (StoreCopyProgress) throws -> Void
+    ) throws {
+        do {
+            try source.copyRows(to: target, progress: progress)
+        } catch StoreError.alreadyExists(let sentence) {
+            guard try source.compareCopy(with: target).allSatisfy(\.matches) else { throw StoreError.alreadyExists(sentence) }
         }
     }
 

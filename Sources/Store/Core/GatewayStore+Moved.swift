@@ -137,7 +137,7 @@ extension GatewayStore {
             try file.sync()
         } catch {
             throw StoreError.configuration(
-                "The store was copied, but \(path) could not be written (\(error.reason)); keep every command off the old store \(databaseURL.path) until the configuration names the new one."
+                "The store was copied, but \(path) could not be written (\(error.reason)); keep every command off the old store \(databaseURL.path) until the configuration names the new one, and run the same migration again before the new store is used: it finds the copy complete and records the move."
             )
         }
         logger.notice("Recorded that the SQLite store was moved; it is an old copy from now on.", metadata: [StoreLog.path: "\(path)"])

@@ -70,7 +70,7 @@ extension GatewayStore {
                 return result
             } catch let error where hold?.recording == true {
                 throw StoreError.configuration(
-                    "The store was copied, but the old PostgreSQL store \(address) could not record it (\(error)); keep every node and command off it until their configuration names the new one."
+                    "The store was copied, but the old PostgreSQL store \(address) could not record it (\(error)); keep every node and command off it until their configuration names the new one, and run the same migration again before the new store is used: it finds the copy complete and records the move."
                 )
             }
         }
