@@ -3,6 +3,7 @@ import Gateway
 import Modem
 import Operations
 import Store
+import Synchronization
 import TestSupport
 import Testing
 
@@ -76,5 +77,40 @@ struct GatewaySeamTests {
         }
         let node = try #require(try rig.store.read { try $0.nodes() }.first { $0.name == configuration.gatewayNode.name })
         #expect(node.stoppedAt != nil)
+    }
+
+    /// A node down or cut off during a migration comes back on the old store: its first step of a
+    /// key state finds the record and is refused, and the daemon stops then, not at a heartbeat.
+    @Test("A store moved while the daemon runs refuses its next key step, keeps the key state, and stops the daemon without a heartbeat")
+    func movedStoreStopsTheDaemonAtARefusedStep() async throws {
+        var intervals = MemoryRig.fastIntervals
+        intervals.healthSeconds = 3600  // no heartbeat after the start's
+        let rig = try await MemoryRig.make(ready: false, intervals: intervals)
+        let modem = rig.modem
+        let configuration = GatewayConfiguration(
+            dataDirectory: rig.directory.url, intervals: intervals,
+            modems: [ModemSettings(name: "m1", source: .device(path: modem.device, connection: "at"))])
+        let gateway = try Gateway(
+            store: rig.store, configuration: configuration, logger: quietLogger("smsgw.gateway.test"), handlesSignals: false,
+            makeModem: { _, _, _ in modem })
+        let ended = Mutex(false)
+        let task = Task {
+            defer { ended.withLock { $0 = true } }
+            try await gateway.run()
+        }
+        #expect(await eventually(timeout: MemoryRig.patience) { try GatewayStatus.read(from: rig.store).hasReadyModem })
+        let before = try rig.store.read { try $0.session(for: $0.contact(named: "bob")) }
+        let record = rig.directory.url.appendingPathComponent(GatewayStore.movedMarkerFileName)
+        #expect(FileManager.default.createFile(atPath: record.path, contents: Data("Copied to sqlite /elsewhere.\n".utf8)))
+        modem.deliver(rig.sms(try rig.sealedByBob("after the move")))
+        #expect(await eventually(timeout: MemoryRig.patience) { ended.withLock { $0 } })
+        if !ended.withLock({ $0 }) { await gateway.shutdown() }
+        await #expect {
+            try await task.value
+        } throws: { error in
+            (error as? StoreError)?.category == .configuration && "\(error)".contains("is an old copy")
+        }
+        #expect(try rig.store.read { try $0.session(for: $0.contact(named: "bob")) } == before)
+        #expect(try rig.incoming(.decrypted).isEmpty)
     }
 }

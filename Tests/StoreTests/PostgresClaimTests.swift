@@ -28,7 +28,9 @@ struct PostgresClaimTests {
 
     /// The transaction a store would run these statements in (no sealed column is read).
     private func claims<T>(_ server: PostgresServer, _ body: (StoreTransaction) throws -> T) throws -> T {
-        try server.writeTransaction { db in try body(StoreTransaction(db: db, dataKey: .random(), accountID: UUID())) }
+        try server.writeTransaction { db in
+            try body(StoreTransaction(db: db, dataKey: .random(), accountID: UUID(), refusingMoved: { _ in }))
+        }
     }
 
     private func makeTables(_ server: PostgresServer, rows: Int) throws {

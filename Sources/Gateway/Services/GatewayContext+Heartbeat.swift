@@ -3,6 +3,16 @@ import Logging
 import Store
 
 extension GatewayContext {
+    /// Stops this node because a copy moved its store (`refusal` says where): found at a
+    /// heartbeat, or by a write of a key state the store refused. Logged once.
+    static func stop(moved refusal: StoreError, presence: NodePresence, logger: Logger) {
+        if presence.markMoved(refusal) {
+            logger.error(
+                "The store was moved, so this node stops sending and the daemon exits: \(refusal)",
+                metadata: [GatewayLog.node: "\(presence.node.name)"])
+        }
+    }
+
     /// Records this node's heartbeat if one is due (see ``NodePresence``): cheap when none is.
     func heartbeatIfDue() async {
         guard presence.takeBeat(at: .now) else { return }
@@ -20,11 +30,7 @@ extension GatewayContext {
             // A store moved elsewhere (a migration run on another machine) has a newer copy whose
             // keys this node would step again: it stops sending.
             if let refusal = try await store.movedRefusal() {
-                if presence.markMoved(refusal) {
-                    logger.error(
-                        "The store was moved, so this node stops sending and the daemon exits: \(refusal)",
-                        metadata: [GatewayLog.node: "\(node.name)"])
-                }
+                Self.stop(moved: refusal, presence: presence, logger: logger)
                 return nil
             }
             beat = try await store.write { try $0.recordHeartbeat(node, now: now) }

@@ -43,6 +43,8 @@ struct GatewayContext: Sendable {
         self.outboxWake = outboxWake
         self.logger = logger
         for link in links { outboxWake.register(link.outboxBell) }
+        let presence = self.presence
+        store.moved.set { refusal in Self.stop(moved: refusal, presence: presence, logger: logger) }
     }
 
     /// Says that a write changed the store (an SMS recorded as sent, a heartbeat): rings the

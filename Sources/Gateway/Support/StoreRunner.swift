@@ -18,6 +18,8 @@ struct StoreRunner: Sendable {
     let writes: StoreWrites
     /// How long a stop waits for a call that does not answer, shared by every copy.
     let stop: StoreStop
+    /// Told when a write is refused because a copy moved the store, shared by every copy.
+    let moved = StoreMovedHandler()
     private let queue = DispatchQueue(label: "smsgw.gateway.store")
 
     init(store: UnlockedStore, writes: StoreWrites = StoreWrites(), stop: StoreStop = StoreStop()) {
@@ -34,7 +36,17 @@ struct StoreRunner: Sendable {
         _ scope: WriteScope = .database, _ body: @escaping @Sendable (StoreTransaction) throws -> T
     ) async throws -> T {
         let store = self.store
-        return try await run { try store.write(scope, body) }
+        let moved = self.moved
+        return try await run {
+            do {
+                return try store.write(scope, body)
+            } catch let error as StoreError where error.category == .configuration {
+                // A step of a key state that found the record of a move (a store moved since
+                // the daemon opened it) is refused so; the record says it was that.
+                if let refusal = try? store.gateway.movedRefusal() { moved.tell(refusal) }
+                throw error
+            }
+        }
     }
 
     /// One read snapshot; see ``UnlockedStore/read(_:)``.
@@ -82,5 +94,20 @@ private final class ResumeOnce<T: Sendable>: Sendable {
             return value
         }
         taken?.resume(with: result)
+    }
+}
+
+/// Who is told that a write of the daemon was refused because a copy moved its store: the
+/// daemon's node then stops at once, as at the heartbeat that finds the record.
+final class StoreMovedHandler: Sendable {
+    private let handler = Mutex<(@Sendable (StoreError) -> Void)?>(nil)
+
+    /// Tells `handler` from now on (replacing the one before).
+    func set(_ handler: @escaping @Sendable (StoreError) -> Void) {
+        self.handler.withLock { $0 = handler }
+    }
+
+    func tell(_ refusal: StoreError) {
+        handler.withLock { $0 }?(refusal)
     }
 }

@@ -24,11 +24,15 @@ public struct StoreMigrationReport: Sendable, Hashable, Codable {
 /// lock of both data directories (a daemon starting meanwhile is refused; one already running
 /// refuses the copy), then checks the result: every table's rows equal (its count and a digest
 /// of all its rows), and with the keys of the unlock every ratchet state and a sample of texts
-/// and vault items of the copy opened. Last, with the source's nodes checked again (one may
+/// and vault items of the copy opened. From the copy's start until the move is recorded the
+/// source's writes wait (``GatewayStore/holdingWrites(_:)``): a key state stepped there after the
+/// copier read it would be unknown to the target, which would use that pad again. Last, with the source's nodes checked again (one may
 /// have started during the copy), the copy is completed and the source recorded as moved
 /// (``GatewayStore/completeMove(to:at:checking:)``): a command or node that opens it later is
 /// refused instead of queueing a message no daemon sends. A refusal on the way leaves the
-/// source as it was and the target recognisably incomplete: a rerun resumes it.
+/// source as it was and the target recognisably incomplete: a rerun resumes it. A record that
+/// failed after the target was complete is written by a rerun, which finds the target equal
+/// to the source (``copyRows(of:to:progress:)``).
 public enum StoreMigration {
     /// Copies the store `source` unlocked into `target` and verifies the copy.
     ///
@@ -61,21 +65,43 @@ public enum StoreMigration {
         let target = try openTarget()
         guard describe(gateway) != describe(target) else { throw MaintenanceError.sameStore(location: target.location) }
         if target.directory != gateway.directory { locks.append(try lockDaemon(target.directory)) }
-        try gateway.copyRows(to: target, progress: progress)
-        // A node started during the copy changed its rows: said as such, not as a differing copy.
-        try refuseRunningNodes(of: source, directory: gateway.directory, now: Date())
-        let tables = try gateway.compareCopy(with: target)
-        let differing = tables.filter { !$0.matches }.map(\.table)
-        guard differing.isEmpty else { throw MaintenanceError.copyDiffers(tables: differing) }
-        let report = StoreMigrationReport(
-            source: describe(gateway), target: describe(target), tables: tables,
-            decryption: try source.checkDecryption(of: target))
-        // Verified: the copy counts as complete, and the old store is refused, only if still no
-        // node is up on it (one may have started since the check above).
-        try gateway.completeMove(to: target) { nodes in
-            try refuseRunningNodes(nodes, directory: gateway.directory, now: Date())
+        // Every write of the source waits from here until the move is recorded: a step of a key
+        // state the copier had read already would be one the target does not know.
+        return try gateway.holdingWrites { hold in
+            try copyRows(of: gateway, to: target, progress: progress)
+            try refuseRunningNodes(of: source, directory: gateway.directory, now: Date())
+            let tables = try gateway.compareCopy(with: target)
+            let differing = tables.filter { !$0.matches }.map(\.table)
+            guard differing.isEmpty else { throw MaintenanceError.copyDiffers(tables: differing) }
+            let report = StoreMigrationReport(
+                source: describe(gateway), target: describe(target), tables: tables,
+                decryption: try source.checkDecryption(of: target))
+            // Verified: the copy counts as complete, and the old store is refused, only if still no
+            // node is up on it (one may have started since the check above).
+            try gateway.completeMove(to: target, holding: hold) { nodes in
+                try refuseRunningNodes(nodes, directory: gateway.directory, now: Date())
+            }
+            return report
         }
-        return report
+    }
+
+    /// Copies the rows of `source` into `target`, or finds them copied: a target that holds rows
+    /// and no copy under way, but the source's rows in every table (compared as at the end of a
+    /// copy), is the complete copy of a run whose last step could not record the move (the
+    /// connection lost at that moment); the run then goes on to check and record it. The source's
+    /// writes are held, so it cannot change meanwhile; a target used since differs, and is
+    /// refused as not empty.
+    ///
+    /// - Throws: The store's ``StoreError/alreadyExists(_:)`` for a target that holds other rows;
+    ///   its errors for the copy and the comparison.
+    static func copyRows(
+        of source: GatewayStore, to target: GatewayStore, progress: (StoreCopyProgress) throws -> Void
+    ) throws {
+        do {
+            try source.copyRows(to: target, progress: progress)
+        } catch StoreError.alreadyExists(let sentence) {
+            guard try source.compareCopy(with: target).allSatisfy(\.matches) else { throw StoreError.alreadyExists(sentence) }
+        }
     }
 
     /// Refuses a copy while a node other than this data directory's (whose daemon lock the copy

@@ -57,7 +57,9 @@ public final class UnlockedStore: Sendable, CustomStringConvertible, CustomRefle
             let value = try StoreError.wrapping {
                 try gateway.writeTransaction(scope) { db in
                     try requireAccount(db, generation: keys.generation)
-                    return try body(StoreTransaction(db: db, dataKey: keys.dataKey, accountID: accountID))
+                    return try body(
+                        StoreTransaction(db: db, dataKey: keys.dataKey, accountID: accountID, refusingMoved: gateway.refuseIfMoved(within:))
+                    )
                 }
             }
             observer?(nil)

@@ -21,52 +21,65 @@ extension GatewayStore {
     /// migrations' table, never copied.
     static let movedTable = "store_moved"
 
-    /// Completes a copy of this store into `target` and records that this store moved there:
+    /// Completes a copy of this store into `target` and records that this store moved there,
+    /// holding this store's writes meanwhile (``holdingWrites(_:)``); see
+    /// ``completeMove(to:holding:at:checking:)``.
+    public func completeMove(to target: GatewayStore, at now: Date = Date(), checking check: ([NodeRecord]) throws -> Void) throws {
+        try holdingWrites { hold in try completeMove(to: target, holding: hold, at: now, checking: check) }
+    }
+
+    /// Completes a copy of this store into `target` and records that this store moved there,
+    /// inside `hold` (which keeps every write of this store waiting until the record is there):
     /// `check` is given every node of this store and may refuse (throwing); then the copy's
     /// last step (``finishCopy(to:)``) runs and the record is written (``refuseIfMoved(_:)``,
-    /// ``refuseIfMoved(_:address:)`` refuse later opens of this store).
+    /// ``refuseIfMoved(_:address:)`` refuse later opens of this store, ``refuseIfMoved(within:)``
+    /// every later step of a key state by a store opened before).
     ///
-    /// On PostgreSQL all three happen in one transaction of this store that holds its `nodes`
+    /// On PostgreSQL all three happen in the hold's transaction, which also holds the `nodes`
     /// table against writes: a node starting (or beating) meanwhile waits until the record is
     /// committed and then finds it (a starting daemon looks for it after claiming its row, see
     /// ``movedRefusal()``), or wrote its row before the check, which then sees it. A refusal
     /// leaves this store untouched and the target incomplete, so a copy run again resumes it.
     /// A SQLite store, the data directory's own, takes no node that the copy's daemon lock
-    /// does not keep out.
+    /// does not keep out; its record is a file, written while the hold's transaction is open.
     ///
     /// - Throws: What `check` throws; ``StoreError/configuration(_:)`` when the record cannot
     ///   be written (the target is then complete); the backends' errors.
-    public func completeMove(to target: GatewayStore, at now: Date = Date(), checking check: ([NodeRecord]) throws -> Void) throws {
+    public func completeMove(
+        to target: GatewayStore, holding hold: WriteHold, at now: Date = Date(), checking check: ([NodeRecord]) throws -> Void
+    ) throws {
         let when = ISO8601DateFormatter().string(from: now)
         let record = "Copied to \(target.named) at \(when).\n"
-        guard case .postgresql(let pool, let address) = backend else {
+        guard let db = hold.db else {
             try check(try readTransaction(NodeRecord.all(in:)))
             try finishCopy(to: target)
             return try markMovedFile(record)
         }
-        var finished = false
-        do {
-            try StoreError.wrapping {
-                try pool.withServer { server in
-                    try server.transaction("BEGIN ISOLATION LEVEL READ COMMITTED") { db in
-                        // Until the commit, a node's start or heartbeat (each writes its row) waits.
-                        try db.execute(sql: "LOCK TABLE nodes IN SHARE ROW EXCLUSIVE MODE")
-                        try check(try NodeRecord.all(in: db))
-                        try finishCopy(to: target)
-                        finished = true
-                        try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.movedTable) (record TEXT NOT NULL)")
-                        try db.execute(sql: "DELETE FROM \(Self.movedTable)")
-                        try db.execute(sql: "INSERT INTO \(Self.movedTable) (record) VALUES (?)", arguments: [record])
-                    }
-                }
-            }
-        } catch let error where finished {
-            throw StoreError.configuration(
-                "The store was copied, but the old PostgreSQL store \(address) could not record it (\(error)); keep every node and command off it until their configuration names the new one."
-            )
+        try StoreError.wrapping {
+            // Until the commit, a node's start or heartbeat (each writes its row) waits.
+            try db.execute(sql: "LOCK TABLE nodes IN SHARE ROW EXCLUSIVE MODE")
+            try check(try NodeRecord.all(in: db))
+            try finishCopy(to: target)
+            hold.recording = true
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.movedTable) (record TEXT NOT NULL)")
+            try db.execute(sql: "DELETE FROM \(Self.movedTable)")
+            try db.execute(sql: "INSERT INTO \(Self.movedTable) (record) VALUES (?)", arguments: [record])
         }
-        logger.notice(
-            "Recorded that the PostgreSQL store was moved; it is an old copy from now on.", metadata: [StoreLog.path: "\(address)"])
+    }
+
+    /// Refuses a write transaction `db` of this store, open already, when a copy moved the store
+    /// (the record made by ``completeMove(to:holding:at:checking:)``, or by hand): the refusal an
+    /// open would throw. Asked by every step of a contact's key state, once the contact's lock
+    /// is held; on SQLite one look for the file, on PostgreSQL one query in `db` itself, whose
+    /// snapshot is taken after the hold of a copy under way ended (``holdingWrites(_:)``).
+    ///
+    /// - Throws: ``StoreError/configuration(_:)``; the server's errors.
+    func refuseIfMoved(within db: StoreDatabase) throws {
+        switch backend {
+        case .sqlite: try Self.refuseIfMoved(directory)
+        case .postgresql(_, let address):
+            if let record = try Self.movedRecord(db) { throw Self.movedRefusal(address: address, record: record) }
+        }
     }
 
     /// Why this store, open already, is refused now: a copy moved it since it was opened (a
@@ -90,13 +103,19 @@ extension GatewayStore {
     /// The refusal of the PostgreSQL store `pool` reaches when a copy moved it, else nil.
     static func movedRefusal(_ pool: PostgresPool, address: PostgresAddress) throws -> StoreError? {
         let record = try pool.withServer { server in
-            try server.transaction("BEGIN ISOLATION LEVEL READ COMMITTED") { db -> String? in
-                guard try db.value(String.self, sql: "SELECT to_regclass(?)::text", arguments: [movedTable]) != nil else { return nil }
-                return try db.value(String.self, sql: "SELECT record FROM \(movedTable) LIMIT 1")
-            }
+            try server.transaction("BEGIN ISOLATION LEVEL READ COMMITTED", movedRecord)
         }
-        guard let record else { return nil }
-        return StoreError.configuration(
+        return record.map { movedRefusal(address: address, record: $0) }
+    }
+
+    /// The record of a move that `db`, a transaction of a PostgreSQL store, sees, or nil.
+    private static func movedRecord(_ db: StoreDatabase) throws -> String? {
+        guard try db.value(String.self, sql: "SELECT to_regclass(?)::text", arguments: [movedTable]) != nil else { return nil }
+        return try db.value(String.self, sql: "SELECT record FROM \(movedTable) LIMIT 1")
+    }
+
+    private static func movedRefusal(address: PostgresAddress, record: String) -> StoreError {
+        StoreError.configuration(
             "The PostgreSQL store \(address) is an old copy: \(printable(record)) Open the store it was moved to: name the configuration file whose [store] table points there in SMSGW_CONFIG (or set the SMSGW_STORE_ variables); sending from the old copy would step keys the new store has already used. To use the old copy anyway, drop its table \(movedTable)."
         )
     }
@@ -118,7 +137,7 @@ extension GatewayStore {
             try file.sync()
         } catch {
             throw StoreError.configuration(
-                "The store was copied, but \(path) could not be written (\(error.reason)); keep every command off the old store \(databaseURL.path) until the configuration names the new one."
+                "The store was copied, but \(path) could not be written (\(error.reason)); keep every command off the old store \(databaseURL.path) until the configuration names the new one, and run the same migration again before the new store is used: it finds the copy complete and records the move."
             )
         }
         logger.notice("Recorded that the SQLite store was moved; it is an old copy from now on.", metadata: [StoreLog.path: "\(path)"])

@@ -101,7 +101,8 @@ final class PostgresServer: Sendable {
     /// transaction whose locks conflict waits for this one, as SQLite's IMMEDIATE transactions
     /// wait for each other, and its snapshot is taken only once the locks are held (a lock taken
     /// inside a serialisable transaction would come after its snapshot). The locks are the
-    /// session's: a connection that dies releases them.
+    /// session's: a connection that dies releases them. Its first statement asks for `contacts`
+    /// in ROW EXCLUSIVE mode, which only a copy's hold of the store conflicts with.
     func lockedWriteTransaction<T>(lock: Int64, scope: WriteScope, _ body: (StoreDatabase) throws -> T) throws -> T {
         try turn.withLock { _ in
             let database = StoreDatabase(PostgresStatements(connection, logger: logger))
@@ -116,7 +117,12 @@ final class PostgresServer: Sendable {
             // One round trip for every lock, the contacts' lookup included.
             let locks = scope.lockStatement(storeLock: lock)
             try database.execute(sql: locks.sql, arguments: locks.arguments)
-            return try run("BEGIN ISOLATION LEVEL SERIALIZABLE", database, body)
+            return try run("BEGIN ISOLATION LEVEL SERIALIZABLE", database) { db in
+                // Before the snapshot: a copy holding the store's writes (EXCLUSIVE, see
+                // ``GatewayStore/holdingWrites(_:)``) is waited for, and its record of the move seen.
+                try db.execute(sql: "LOCK TABLE contacts IN ROW EXCLUSIVE MODE")
+                return try body(db)
+            }
         }
     }
 

@@ -7,6 +7,15 @@ public import Foundation
 public final class StoreTransaction: StoreReader {
     var now: Double { Date().timeIntervalSince1970 }
 
+    /// Refuses this transaction when a copy moved its store (``GatewayStore/refuseIfMoved(within:)``):
+    /// asked by every write of a contact's key state, once the contact's lock is held.
+    private let refuseIfMoved: (StoreDatabase) throws -> Void
+
+    init(db: StoreDatabase, dataKey: DataKey, accountID: UUID, refusingMoved: @escaping (StoreDatabase) throws -> Void) {
+        self.refuseIfMoved = refusingMoved
+        super.init(db: db, dataKey: dataKey, accountID: accountID)
+    }
+
     // MARK: Contacts
 
     /// Adds a contact in the pending state, storing this side's pairing code encrypted.
@@ -108,15 +117,26 @@ public final class StoreTransaction: StoreReader {
     }
 
     // MARK: Pairing and ratchet state
+    //
+    // Every write of a key state is refused on a store a copy moved since it was opened: the
+    // copy goes on from the state it read, and a step here would use a pad the copy uses again.
+    // The record is looked for in this transaction, under the contact's lock (the whole
+    // database's on SQLite), so no step commits after a move was recorded.
 
     /// Replaces the contact's session blob (encrypted with its own AAD).
+    ///
+    /// - Throws: ``StoreError/configuration(_:)`` when a copy moved the store (as its open would).
     public func setSession(_ session: Data, for contact: Contact) throws {
+        try refuseIfMoved(db)
         let sealed = try dataKey.seal(session, for: .contactSession(contact.id))
         try updateContact(contact, set: "session = ?", [sealed])
     }
 
     /// Marks the contact paired with its first session blob and forgets the pairing code.
+    ///
+    /// - Throws: ``StoreError/configuration(_:)`` when a copy moved the store.
     public func setPaired(_ contact: Contact, session: Data) throws {
+        try refuseIfMoved(db)
         let sealed = try dataKey.seal(session, for: .contactSession(contact.id))
         try updateContact(
             contact, set: "pairing_state = 'paired', session = ?, pairing_code = NULL, verification_failures = 0, keys_restored_at = NULL",
@@ -126,7 +146,10 @@ public final class StoreTransaction: StoreReader {
 
     /// Returns the contact to the pending state with a new pairing code, deleting its session
     /// (manual re-pairing).
+    ///
+    /// - Throws: ``StoreError/configuration(_:)`` when a copy moved the store.
     public func resetPairing(_ contact: Contact, pairingCode: Data) throws {
+        try refuseIfMoved(db)
         let sealed = try dataKey.seal(pairingCode, for: .contactPairingCode(contact.id))
         try updateContact(contact, set: "pairing_state = 'pending', session = NULL, pairing_code = ?", [sealed])
     }

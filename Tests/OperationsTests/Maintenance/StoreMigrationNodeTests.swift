@@ -5,35 +5,44 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// `smsgw store migrate` when a node starts on the source while the copy runs: the copy's last
-/// step checks the nodes again, so the source is never recorded as moved with a node up on it.
+/// `smsgw store migrate` when a node starts on the source while the copy runs: its writes wait
+/// until the move is recorded, and the copy's last step checks the nodes again, so the source is
+/// never recorded as moved with a node up on it.
 @Suite("Store migration with a node starting meanwhile")
 struct StoreMigrationNodeTests {
     @Test(
-        "A node whose heartbeat appears during the copy refuses it; the source stays as it was and a rerun resumes the copy",
+        "A node starting during the copy waits for the record of the move and then finds it (or its wait runs out); the copy completes",
         arguments: StoreBackendKind.allCases)
     func nodeStartedDuringTheCopy(backend: StoreBackendKind) throws {
         try TestStore.withAccount(on: backend) { location, gateway, unlocked in
             try TestStore.withDirectory { other in
                 let target = try GatewayStore.open(directory: other.url, logger: TestStore.logger)
-                var north = GatewayNode(name: "north")
-                north.place = "north-host:/var/lib/smsgw"
+                var node = GatewayNode(name: "north")
+                node.place = "north-host:/var/lib/smsgw"
+                let north = node
+                let late = LateNode()
                 var started = false
-                #expect(throws: MaintenanceError.nodesRunning(names: ["north"])) {
-                    _ = try StoreMigration.copy(from: unlocked, to: target) { _ in
-                        guard !started else { return }
-                        started = true
-                        try unlocked.write { tx in try tx.startNode(north, now: Date()) }
+                let report = try StoreMigration.copy(from: unlocked, to: target) { _ in
+                    guard !started else { return }
+                    started = true
+                    DispatchQueue.global().async {
+                        let outcome = Result {
+                            try unlocked.write { tx in try tx.startNode(north, now: Date()) }
+                            return try gateway.movedRefusal() != nil
+                        }
+                        late.sawRecord.withLock { $0 = outcome }
+                        late.done.signal()
                     }
                 }
-                #expect(started)
-                // The source is not recorded as moved: it opens, and a daemon on it finds nothing.
-                #expect(try gateway.movedRefusal() == nil)
-                #expect(try location.open().accountExists)
-                try unlocked.write { try $0.stopNode(named: "north", now: Date()) }
-                let report = try StoreMigration.copy(from: unlocked, to: target) { _ in }
+                late.done.wait()
                 #expect(report.tables.allSatisfy { $0.matches })
                 #expect(try gateway.movedRefusal() != nil)
+                #expect(throws: StoreError.self) { try location.open() }
+                let outcome = try #require(late.sawRecord.withLock { $0 })
+                switch outcome {
+                case .success(let sawRecord): #expect(sawRecord)
+                case .failure(let error): #expect((error as? StoreError)?.category == .busy)
+                }
             }
         }
     }
