@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// `smsgw` run on a pseudo-terminal, as a person at a terminal runs it: util-linux `script`
@@ -11,6 +12,7 @@ final class TerminalSession {
     private let process: Process
     private let input: Pipe
     private let output = OutputBuffer()
+    private let keystroke: Keystroke
 
     /// Whether `script` is installed (util-linux; present on Debian).
     static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/script") }
@@ -39,7 +41,12 @@ final class TerminalSession {
         process.standardInput = input
         process.standardOutput = pipe
         process.standardError = pipe
-        pipe.fileHandleForReading.readabilityHandler = { [output] handle in output.append(handle.availableData) }
+        let keystroke = Keystroke(input.fileHandleForWriting)
+        self.keystroke = keystroke
+        pipe.fileHandleForReading.readabilityHandler = { [output] handle in
+            output.append(handle.availableData)
+            keystroke.typeIfShown(output.text)
+        }
         try process.run()
     }
 
@@ -53,9 +60,17 @@ final class TerminalSession {
         }
     }
 
-    /// Types `text` on the terminal (add "\n" for Enter).
+    /// Types `text` on the terminal (add "\n" for Enter). Typing after the command ended is lost.
     func type(_ text: String) {
-        input.fileHandleForWriting.write(Data(text.utf8))
+        Keystroke.write(text, to: input.fileHandleForWriting)
+    }
+
+    /// Types `text` as soon as the terminal shows `marker` (at once if it does already), from the
+    /// thread that reads the terminal rather than at the test's next look: a key that must reach a
+    /// command while it still runs, on a machine too loaded to run the test in time.
+    func type(_ text: String, onceShown marker: String) {
+        keystroke.arm(text, onceShown: marker)
+        keystroke.typeIfShown(screen)
     }
 
     /// Waits for the command to end; returns its exit status and the whole screen.
@@ -74,5 +89,32 @@ final class TerminalSession {
 
     private static func quoted(_ word: String) -> String {
         "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
+/// A key waiting for a text on the terminal (``TerminalSession/type(_:onceShown:)``).
+private final class Keystroke: @unchecked Sendable {
+    private let input: FileHandle
+    private let armed = Mutex<(marker: String, text: String)?>(nil)
+
+    init(_ input: FileHandle) { self.input = input }
+
+    func arm(_ text: String, onceShown marker: String) {
+        armed.withLock { $0 = (marker, text) }
+    }
+
+    /// Types the armed key, once, when `screen` shows its marker.
+    func typeIfShown(_ screen: String) {
+        let due = armed.withLock { armed -> String? in
+            guard let key = armed, screen.contains(key.marker) else { return nil }
+            armed = nil
+            return key.text
+        }
+        if let due { Self.write(due, to: input) }
+    }
+
+    /// Writes without trapping: the terminal's end of the pipe is gone once the command ended.
+    static func write(_ text: String, to handle: FileHandle) {
+        try? handle.write(contentsOf: Data(text.utf8))
     }
 }
