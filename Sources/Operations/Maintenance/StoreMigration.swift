@@ -25,12 +25,12 @@ public struct StoreMigrationReport: Sendable, Hashable, Codable {
 /// refuses the copy), then checks the result: every table's rows equal (its count and a digest
 /// of all its rows), and with the keys of the unlock every ratchet state and a sample of texts
 /// and vault items of the copy opened. From the copy's start until the move is recorded the
-/// source's writes wait (``GatewayStore/holdingWrites(_:)``): a key state stepped there after the
-/// copier read it would be unknown to the target, which would use that pad again. Last, with the source's nodes checked again (one may
-/// have started during the copy), the copy is completed and the source recorded as moved
-/// (``GatewayStore/completeMove(to:at:checking:)``): a command or node that opens it later is
-/// refused instead of queueing a message no daemon sends. A refusal on the way leaves the
-/// source as it was and the target recognisably incomplete: a rerun resumes it. A record that
+/// source's writes wait (``GatewayStore/holdingWrites(_:)``): a key state stepped there after
+/// the copier read it would be unknown to the target, which would use that pad again. Last,
+/// with the source's nodes checked again (one may have started during the copy), the copy is
+/// completed and the source recorded as moved (``GatewayStore/completeMove(to:holding:at:checking:)``):
+/// a command or node that opens it later is refused instead of queueing a message no daemon
+/// sends. A refusal on the way leaves the source as it was and the target recognisably incomplete: a rerun resumes it. A record that
 /// failed after the target was complete is written by a rerun, which finds the target equal
 /// to the source (``copyRows(of:to:progress:)``).
 public enum StoreMigration {
