@@ -119,7 +119,11 @@ struct PostgresKeepaliveTests {
     /// The `tr` field of /proc/net/tcp for the loopback socket on local port `port`: 2 while the
     /// keepalive timer runs (or another of the socket's own timers), 0 with none.
     private static func timer(ofLocalPort port: Int) throws -> Int? {
-        let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
+        // Read to its end: String(contentsOfFile:) stops after the first page (about 27
+        // sockets), so a busy machine's table hid the socket looked for.
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/net/tcp"))
+        defer { try? handle.close() }
+        let table = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
         let local = String(format: "0100007F:%04X", port)
         for line in table.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ")
