@@ -7,7 +7,7 @@ import Testing
 
 /// `log prune` deletes in short transactions (``UnlockedStore/pruneLog(before:batchSize:progress:stopRequested:)``):
 /// another process's writes get in between, and one stopped half way is finished by a rerun.
-@Suite("Store: pruning the log in batches")
+@Suite("Store: pruning the log in batches", .dedicatedExecutor)
 struct LogPruneBatchTests {
     static let now = Date(timeIntervalSince1970: 1_900_000_000)
     static let cutoff = now - 30 * 86_400

@@ -9,7 +9,7 @@ import Testing
 /// prune's transactions (``UnlockedStore/prunePause``) is for, so the daemon logs its SMS while a
 /// prune runs rather than after it. On this store the read that finds each batch leaves the lock
 /// free long enough that writes got in without the pause too (measured when this test was added).
-@Suite("Store: the pause between a prune's batches")
+@Suite("Store: the pause between a prune's batches", .dedicatedExecutor)
 struct LogPrunePauseTests {
     static let batch = 5_000
     /// What the test saw: the prune's batches so far, whether it has returned, and for each of

@@ -8,7 +8,7 @@ import Testing
 /// `smsgw store migrate` when a node starts on the source while the copy runs: its writes wait
 /// until the move is recorded, and the copy's last step checks the nodes again, so the source is
 /// never recorded as moved with a node up on it.
-@Suite("Store migration with a node starting meanwhile")
+@Suite("Store migration with a node starting meanwhile", .dedicatedExecutor)
 struct StoreMigrationNodeTests {
     @Test(
         "A node starting during the copy waits for the record of the move and then finds it (or its wait runs out); the copy completes",

@@ -7,7 +7,7 @@ import Testing
 
 /// `smsgw store migrate` and seals on the source: no step of a key state on the old store, before
 /// the move is recorded (the source's writes wait) or after (a store opened before refuses it).
-@Suite("Store migration and seals on the source")
+@Suite("Store migration and seals on the source", .dedicatedExecutor)
 struct StoreMigrationSealTests {
     /// Alice's key state for bob in `store`.
     private func keyState(_ store: UnlockedStore) throws -> Data? {
