@@ -71,7 +71,13 @@ struct BackupKeeperStopTests {
         try await task.value
     }
 
-    @Test("A stop during a copy of a large store ends it between two steps: no backup, no partial file, no failure")
+    /// The stop is the cancellation of the group's task, on an executor of its own: a graceful
+    /// shutdown hops through Swift's pool inside the service group, and with the pool held by the
+    /// rest of a full run it reached the copy after the copy's minute was up. Cancellation reaches
+    /// the copy the same way (the keeper runs in `cancelWhenGracefulShutdown`), on this thread.
+    @Test(
+        "A stop during a copy of a large store ends it between two steps: no backup, no partial file, no failure",
+        .dedicatedExecutor)
     func aStopEndsTheCopy() async throws {
         let rig = try await MemoryRig.make()
         // 32 MiB: the copy takes eight steps of 4 MiB or more.
@@ -87,8 +93,9 @@ struct BackupKeeperStopTests {
         let keeper = BackupKeeper(store: rig.store.gateway, directory: directory, settings: settings, ledger: ledger, logger: logger) {
             stopping in
             // The first step holds the copy until the stop has reached it (on a loaded machine
-            // the copy could otherwise end before the test's stop is even sent). The wait holds a
-            // thread, so it is bounded: a 10-minute bound stalled a whole full run.
+            // the copy could otherwise end before the test's stop is even sent). The wait holds the
+            // keeper's own thread, not the pool's; it is bounded so that a stop that never arrives
+            // fails the test instead of holding the run.
             guard steps.add(1, ordering: .sequentiallyConsistent).newValue == 1 else { return }
             let limit = Date().addingTimeInterval(60)
             while !stopping.isSet, Date() < limit { usleep(1000) }
@@ -96,10 +103,10 @@ struct BackupKeeperStopTests {
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [keeper], gracefulShutdownSignals: [], logger: quietLogger("smsgw.gateway.test")))
-        let running = Task { try await group.run() }
+        let running = Task(executorPreference: DedicatedExecutor.current) { try await group.run() }
         #expect(await eventually(timeout: MemoryRig.patience) { steps.load(ordering: .sequentiallyConsistent) >= 1 })
         #expect(Self.hidden(in: directory).contains { $0.contains(".partial-") }, "\(Self.hidden(in: directory))")
-        await group.triggerGracefulShutdown()
+        running.cancel()
         try await running.value
 
         // It ended after the step it was in, of the eight or more it would have taken.
