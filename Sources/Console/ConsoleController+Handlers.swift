@@ -30,10 +30,11 @@ extension ConsoleController {
             let banners = (try? environment.banners(now)).map { StatusPage.banners($0.shown(seeingPaths: viewer.role.seesPaths)) } ?? []
             return Self.html(
                 LogPage.render(
-                    listing?.messages.reversed() ?? [], filter: filter, contacts: contacts, viewer: viewer, banners: banners,
+                    listing?.messages.reversed().map { $0.shown(seeingPaths: viewer.role.seesPaths) } ?? [], filter: filter,
+                    contacts: contacts, viewer: viewer, banners: banners,
                     searchedAll: listing?.searchedAll ?? true))
         case .message(let id):
-            let detail = try MessageDetail.read(id: id, store: store)
+            let detail = try MessageDetail.read(id: id, store: store).shown(seeingPaths: viewer.role.seesPaths)
             let waiting = (try? environment.status(now))?.queue.first { $0.id == id && ($0.state == .queued || $0.state == .submitting) }
             return Self.html(MessagePage.render(detail, outbox: waiting?.state, viewer: viewer))
         case .status:

@@ -30,22 +30,23 @@ extension APIHandlers {
         if !submission.replayed { metrics.recordQueued(after: ContinuousClock.now - started) }
         var headers: HTTPFields = [.location: "/v1/messages/\(submission.id)"]
         if submission.replayed { headers[.idempotentReplayed] = "true" }
-        return try json(submission.message, status: .accepted, headers: headers)
+        return try json(submission.message.shown(seeingPaths: token.seesPaths), status: .accepted, headers: headers)
     }
 
     /// One message with the time it entered each state, its attempts and last error.
     func message(_ request: Request, _ context: APIContext) async throws -> Response {
-        try await authorize(request, context, .read)
+        let token = try await authorize(request, context, .read)
         guard let text = context.parameters.get("id"), let id = Int64(text), id > 0 else {
             throw Problem(status: .notFound, type: "not-found", detail: "A message id is a whole number above 0; no message has that id.")
         }
         let store = store
-        return try json(try await blocking { try MessageDetail.read(id: id, store: store) })
+        let detail = try await blocking { try MessageDetail.read(id: id, store: store) }
+        return try json(detail.shown(seeingPaths: token.seesPaths))
     }
 
     /// A page of messages after a cursor, oldest or newest first, filtered by direction, contact and state.
     func messages(_ request: Request, _ context: APIContext) async throws -> Response {
-        try await authorize(request, context, .read)
+        let token = try await authorize(request, context, .read)
         let parameters = request.uri.queryParameters
         var query = MessagePage.Query()
         if let direction = parameters["direction"].map(String.init) {
@@ -82,7 +83,8 @@ extension APIHandlers {
         }
         let store = store
         let chosen = query
-        return try json(try await blocking { try MessageLog.page(chosen, store: store) })
+        let page = try await blocking { try MessageLog.page(chosen, store: store) }
+        return try json(page.shown(seeingPaths: token.seesPaths))
     }
 }
 

@@ -29,13 +29,14 @@ extension APIHandlers {
 
         /// A change of the log as `message` (`log --follow --json`'s line), or a contact or modem
         /// event of the journal as its type (a webhook's body without text), without a modem's
-        /// error for a reader that does not see paths.
+        /// error for a reader that does not see paths, who sees an outgoing message's error as
+        /// ``Operations/SMSErrorText/shown(_:seeingPaths:)`` gives it.
         init(_ event: EventStream.Event, seeingPaths: Bool) throws {
             id = event.id
             switch event.item {
             case .log(let change):
                 type = "message"
-                data = try OperationsJSON.string(change)
+                data = try OperationsJSON.string(change.shown(seeingPaths: seeingPaths))
             case .journal(let journal):
                 type = journal.type
                 data = try OperationsJSON.string(journal.shown(seeingPaths: seeingPaths))

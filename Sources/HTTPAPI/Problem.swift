@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import Operations
 
 /// An error as the API answers it: `application/problem+json` (RFC 9457) with a sentence a
@@ -61,7 +62,10 @@ struct Problem: Error, Sendable {
 
 /// Turns every error a route throws into a problem response: the application layer's by its
 /// category, Hummingbird's (no such route, a body over the limit) by their status, anything else
-/// as 500 with the details in the daemon's log only.
+/// as 500 with the details in the daemon's log only. A request whose bytes stopped making HTTP,
+/// or ended before its body did (its client went, or its deadline answered 408 and closed the
+/// connection: ``RequestDeadline``), is no fault of the gateway's: its error goes back to
+/// Hummingbird, which answers 400 and closes the connection where one is left, and logs nothing.
 struct ProblemMiddleware: RouterMiddleware {
     typealias Context = APIContext
 
@@ -77,6 +81,8 @@ struct ProblemMiddleware: RouterMiddleware {
             return Problem(error).response()
         } catch let error as HTTPError {
             return Self.problem(for: error.status, request: request).response()
+        } catch let error as HTTPParserError {
+            throw error
         } catch {
             context.logger.error("An API request failed unexpectedly.", metadata: ["smsgw.error": "\(error)"])
             return Problem(

@@ -7,7 +7,8 @@ import Testing
 
 /// The listener's limits against slow clients, over raw sockets to a real daemon: a connection
 /// that sends nothing, a head that never ends, an idle keep-alive connection and a body sent a
-/// byte at a time are each closed by the server, the body's after a 408.
+/// byte at a time are each closed by the server, the body's after a 408, and none leaves an error
+/// in the daemon's log.
 @Suite("HTTP API: idle and request timeouts", .serialized)
 struct HTTPAPITimeoutTests {
     @Test("The server closes a silent connection, an unfinished head, an idle keep-alive connection and a trickled body (after a 408)")
@@ -53,6 +54,12 @@ struct HTTPAPITimeoutTests {
 
             // The limits end slow clients only: a request that arrives whole is answered.
             #expect(try await APIClient(base: fixture.base, token: nil).get("/health/live").status == 200)
+
+            // Stopped, every handler has ended: a request cut off by its deadline is no fault of
+            // the gateway's, so its log holds no error line.
+            #expect(try await fixture.daemon.stop() == 0)
+            let errors = fixture.daemon.lines.filter { $0.split(separator: " ").dropFirst().first == "error" }
+            #expect(errors.isEmpty, "\(errors)")
         }
     }
 

@@ -79,10 +79,10 @@ struct GatewaySeamTests {
         #expect(node.stoppedAt != nil)
     }
 
-    /// A node down or cut off during a migration comes back on the old store: its first step of a
-    /// key state finds the record and is refused, and the daemon stops then, not at a heartbeat.
-    @Test("A store moved while the daemon runs refuses its next key step, keeps the key state, and stops the daemon without a heartbeat")
-    func movedStoreStopsTheDaemonAtARefusedStep() async throws {
+    /// Runs a gateway that beats no heartbeat after its start's until its modem is ready, records
+    /// that its store moved, runs `act` and expects the daemon to stop at once, refused as an old
+    /// copy, with bob's key state as before.
+    static func expectStopOnceMoved(_ act: (MemoryRig) throws -> Void) async throws -> MemoryRig {
         var intervals = MemoryRig.fastIntervals
         intervals.healthSeconds = 3600  // no heartbeat after the start's
         let rig = try await MemoryRig.make(ready: false, intervals: intervals)
@@ -102,7 +102,7 @@ struct GatewaySeamTests {
         let before = try rig.store.read { try $0.session(for: $0.contact(named: "bob")) }
         let record = rig.directory.url.appendingPathComponent(GatewayStore.movedMarkerFileName)
         #expect(FileManager.default.createFile(atPath: record.path, contents: Data("Copied to sqlite /elsewhere.\n".utf8)))
-        modem.deliver(rig.sms(try rig.sealedByBob("after the move")))
+        try act(rig)
         #expect(await eventually(timeout: MemoryRig.patience) { ended.withLock { $0 } })
         if !ended.withLock({ $0 }) { await gateway.shutdown() }
         await #expect {
@@ -111,6 +111,28 @@ struct GatewaySeamTests {
             (error as? StoreError)?.category == .configuration && "\(error)".contains("is an old copy")
         }
         #expect(try rig.store.read { try $0.session(for: $0.contact(named: "bob")) } == before)
+        return rig
+    }
+
+    /// A node down or cut off during a migration comes back on the old store: its first step of a
+    /// key state finds the record and is refused, and the daemon stops then, not at a heartbeat.
+    @Test("A store moved while the daemon runs refuses its next key step, keeps the key state, and stops the daemon without a heartbeat")
+    func movedStoreStopsTheDaemonAtARefusedStep() async throws {
+        let rig = try await Self.expectStopOnceMoved { rig in rig.modem.deliver(rig.sms(try rig.sealedByBob("after the move"))) }
         #expect(try rig.incoming(.decrypted).isEmpty)
+    }
+
+    /// The HTTP API and the console seal on the daemon's store without its runner (through the
+    /// application layer): a seal they ask for after a move is refused, and the daemon stops then too.
+    @Test("A seal of a front end refused on a moved store stops the daemon without a heartbeat, and steps no key state")
+    func movedStoreStopsTheDaemonAtAFrontEndsRefusedSeal() async throws {
+        _ = try await Self.expectStopOnceMoved { rig in
+            var rng = SystemRandomNumberGenerator()
+            #expect {
+                try Messages.queue("after the move", to: "bob", store: rig.store, now: Date(), using: &rng)
+            } throws: { error in
+                (error as? StoreError)?.category == .configuration && "\(error)".contains("is an old copy")
+            }
+        }
     }
 }

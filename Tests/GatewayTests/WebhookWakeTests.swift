@@ -3,6 +3,7 @@ import Gateway
 import Logging
 import Operations
 import Store
+import Synchronization
 import TestSupport
 import Testing
 
@@ -26,5 +27,16 @@ struct WebhookWakeTests {
         #expect(await eventually { try store.read { try WebhookOutcome.counts(in: $0) }[.retrying] == 1 })
         running.cancel()
         _ = try? await running.value
+    }
+
+    /// A dispatcher made on its own over a store leaves the store's write observer (a daemon's
+    /// runner on the same store, which notes refusals and a move's) as it was.
+    @Test func aDispatcherOnItsOwnLeavesTheStoresWriteObserver() throws {
+        let (_, _, store) = try TestStore.unlockedStore()
+        let observed = Mutex(0)
+        store.observeWrites { _ in observed.withLock { $0 += 1 } }
+        _ = WebhookDispatcher(endpoints: [], store: store, logger: Logger(label: "webhook-observer"))
+        _ = try store.addContact(name: "alice", number: nil, pairingCode: Data())
+        #expect(observed.withLock { $0 } == 1)
     }
 }

@@ -179,7 +179,7 @@ enum IncomingProcessor {
             try tx.markOutboxDelivered(item.id, now: now)
         } else if status.isFailed {
             try tx.markOutboxFailed(
-                item.id, error: "The network reported that the SMS could not be delivered (status \(status)).",
+                item.id, error: SMSErrorText.deliveryFailed(status: "\(status)"),
                 permanent: true, now: now)
         } else {
             // Still pending at the network: keep the report out of the way, the final one follows.

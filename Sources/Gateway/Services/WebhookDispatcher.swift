@@ -32,10 +32,12 @@ public struct WebhookDispatcher: Service {
     /// a redelivery that another process wrote (a command, another node) is picked up.
     static let recheck: Double = 2
 
-    /// A dispatcher for `endpoints` over `store`; the gateway adds one to its services when the
-    /// configuration has a `[[webhook]]`, naming its node (the webhook benchmark runs one on its own).
+    /// A dispatcher for `endpoints` over `store`, run on its own (the webhook benchmark runs one
+    /// so; the gateway adds one to its services through its own runner when the configuration has
+    /// a `[[webhook]]`): it leaves the store's write observer as it is (a daemon's on the same
+    /// store keeps noting its writes and a move's refusals).
     public init(endpoints: [WebhookEndpoint], store: UnlockedStore, logger: Logger, node: GatewayNode? = nil) {
-        self.init(endpoints: endpoints, runner: StoreRunner(store: store), logger: logger, node: node)
+        self.init(endpoints: endpoints, runner: StoreRunner(store: store, observing: false), logger: logger, node: node)
     }
 
     /// A dispatcher writing through the gateway's `runner`, so its refused writes show in the status.

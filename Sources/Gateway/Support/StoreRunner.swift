@@ -11,7 +11,7 @@ import Synchronization
 /// Its ``writes`` observe every write of the store (``Store/UnlockedStore/observeWrites(_:)``):
 /// those of the daemon's services, which pass here, and those of its front ends (the HTTP API,
 /// the console), which call the application layer on the same store; the status says while the
-/// store refuses them.
+/// store refuses them. A write of either refused because a copy moved the store tells ``moved``.
 struct StoreRunner: Sendable {
     let store: UnlockedStore
     /// Whether the store takes the writes, shared by every copy of this runner.
@@ -22,11 +22,23 @@ struct StoreRunner: Sendable {
     let moved = StoreMovedHandler()
     private let queue = DispatchQueue(label: "smsgw.gateway.store")
 
-    init(store: UnlockedStore, writes: StoreWrites = StoreWrites(), stop: StoreStop = StoreStop()) {
+    /// A runner over `store`; it observes the store's writes (replacing the observer before)
+    /// unless told not to (`observing`), as for a service run alone on a store another runner
+    /// may observe.
+    init(store: UnlockedStore, writes: StoreWrites = StoreWrites(), stop: StoreStop = StoreStop(), observing: Bool = true) {
         self.store = store
         self.writes = writes
         self.stop = stop
-        store.observeWrites { error in writes.noteWrite(failedWith: error, now: Date()) }
+        guard observing else { return }
+        let moved = self.moved
+        store.observeWrites { error in
+            writes.noteWrite(failedWith: error, now: Date())
+            // A step of a key state that found the record of a move (a store moved since the
+            // daemon opened it) is refused so, whoever asked for it; the record says it was that.
+            if let error = error as? StoreError, error.category == .configuration, let refusal = try? store.gateway.movedRefusal() {
+                moved.tell(refusal)
+            }
+        }
     }
 
     /// One write transaction; see ``UnlockedStore/write(_:_:)``.
@@ -36,17 +48,7 @@ struct StoreRunner: Sendable {
         _ scope: WriteScope = .database, _ body: @escaping @Sendable (StoreTransaction) throws -> T
     ) async throws -> T {
         let store = self.store
-        let moved = self.moved
-        return try await run {
-            do {
-                return try store.write(scope, body)
-            } catch let error as StoreError where error.category == .configuration {
-                // A step of a key state that found the record of a move (a store moved since
-                // the daemon opened it) is refused so; the record says it was that.
-                if let refusal = try? store.gateway.movedRefusal() { moved.tell(refusal) }
-                throw error
-            }
-        }
+        return try await run { try store.write(scope, body) }
     }
 
     /// One read snapshot; see ``UnlockedStore/read(_:)``.
@@ -97,8 +99,9 @@ private final class ResumeOnce<T: Sendable>: Sendable {
     }
 }
 
-/// Who is told that a write of the daemon was refused because a copy moved its store: the
-/// daemon's node then stops at once, as at the heartbeat that finds the record.
+/// Who is told that a write of the daemon (its services' or its front ends': a seal for the HTTP
+/// API or the console) was refused because a copy moved its store: the daemon's node then stops
+/// at once, as at the heartbeat that finds the record.
 final class StoreMovedHandler: Sendable {
     private let handler = Mutex<(@Sendable (StoreError) -> Void)?>(nil)
 

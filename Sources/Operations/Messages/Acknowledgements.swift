@@ -14,6 +14,22 @@ public enum Acknowledgements {
     /// Sends of one SMS in all, the first included, before it is given up.
     public static let maxSends = 5
 
+    /// The middle of ``unacknowledged(by:sends:)``, after the contact's name, and its end.
+    static let unacknowledgedParts = (
+        middle: "'s gateway did not acknowledge this part after ",
+        end: " that their gateway runs and has acknowledgements on, then send the text again."
+    )
+
+    /// The error of a part given up because `contact`'s gateway did not acknowledge it after `sends` sends.
+    static func unacknowledged(by contact: String, sends: Int) -> String {
+        "\(contact)\(unacknowledgedParts.middle)\(sends) sends; check with \(contact)\(unacknowledgedParts.end)"
+    }
+
+    /// Whether `text` is an error ``unacknowledged(by:sends:)`` wrote.
+    static func isUnacknowledged(_ text: String) -> Bool {
+        text.contains(unacknowledgedParts.middle) && text.hasSuffix(unacknowledgedParts.end)
+    }
+
     /// Notes a decrypted message for the next acknowledgement, when the contact wants them; never
     /// for an acknowledgement.
     static func note(
@@ -82,11 +98,7 @@ public enum Acknowledgements {
         for item in try tx.outboxAwaitingAcknowledgement(dueBy: now, timeout: timeout) {
             if item.resends + 1 >= maxSends {
                 let name = try tx.contact(id: item.contactID).name
-                try tx.failUnacknowledged(
-                    item.id,
-                    error:
-                        "\(name)'s gateway did not acknowledge this part after \(maxSends) sends; check with \(name) that their gateway runs and has acknowledgements on, then send the text again.",
-                    at: now)
+                try tx.failUnacknowledged(item.id, error: unacknowledged(by: name, sends: maxSends), at: now)
                 givenUp.append(item.id)
             } else {
                 try tx.queueForResend(item.id, at: now)

@@ -4,14 +4,17 @@ extension GatewayStatus {
     /// The status as someone who may read it but not run the gateway sees it (a console viewer,
     /// an API token without the admin scope): every state, count and time, but no path and no
     /// error text, which names files, directories and devices (a backup's directory, file and
-    /// error; a modem's and an outbox entry's last error; why the store refuses writes).
+    /// error; a modem's last error; why the store refuses writes). An outbox entry's last error
+    /// is shown as the message it carries shows it (``SMSErrorText/shown(_:seeingPaths:)``).
     ///
     /// The backups' ``BackupStatus/directory`` is then empty, and their
     /// ``BackupStatus/warning`` says what failed and when without saying where.
     public func withoutPaths() -> GatewayStatus {
         var status = self
         for index in status.modems.indices { status.modems[index].lastError = nil }
-        for index in status.queue.indices { status.queue[index].lastError = nil }
+        for index in status.queue.indices {
+            status.queue[index].lastError = SMSErrorText.shown(status.queue[index].lastError, seeingPaths: false)
+        }
         status.storeRefusal?.error = nil
         if var backup = status.backup.status {
             backup.directory = ""

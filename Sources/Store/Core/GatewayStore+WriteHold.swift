@@ -33,8 +33,9 @@ extension GatewayStore {
     ///   conflict with; the record is written in it and committed with it, so a writer let in
     ///   afterwards sees it.
     ///
-    /// - Throws: What `body` throws; ``StoreError/configuration(_:)`` when the record could not
-    ///   be committed after the target was complete; the backends' errors.
+    /// - Throws: What `body` throws, a database's error as a ``StoreError``;
+    ///   ``StoreError/configuration(_:)`` when the record could not be committed after the target
+    ///   was complete; the backends' errors.
     public func holdingWrites<T>(_ body: (WriteHold) throws -> T) throws -> T {
         try refuseIfReadOnly()
         switch backend {
@@ -42,12 +43,16 @@ extension GatewayStore {
             var configuration = Configuration()
             configuration.label = "smsgw.store.hold"
             configuration.busyMode = .timeout(Self.busyTimeout)
-            let queue = try StoreError.wrapping { try DatabaseQueue(path: databaseURL.path, configuration: configuration) }
-            defer { try? queue.close() }
-            return try queue.writeWithoutTransaction { db in
-                try StoreError.wrapping { try db.execute(sql: "BEGIN IMMEDIATE") }
-                defer { try? db.execute(sql: "ROLLBACK") }
-                return try body(WriteHold(db: nil))
+            // Every SQLite error of the hold comes back as a StoreError, as on PostgreSQL: its
+            // connection's and those of `body`'s reads of this store (the nodes' check).
+            return try StoreError.wrapping {
+                let queue = try DatabaseQueue(path: databaseURL.path, configuration: configuration)
+                defer { try? queue.close() }
+                return try queue.writeWithoutTransaction { db in
+                    try db.execute(sql: "BEGIN IMMEDIATE")
+                    defer { try? db.execute(sql: "ROLLBACK") }
+                    return try body(WriteHold(db: nil))
+                }
             }
         case .postgresql(let pool, let address):
             var hold: WriteHold?
