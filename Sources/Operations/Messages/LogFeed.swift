@@ -1,3 +1,4 @@
+import Dispatch
 import Store
 
 /// The log's changes as they are committed (``MessageLog/changes(after:contact:direction:status:following:listening:store:)``).
@@ -13,7 +14,11 @@ public typealias LogFeed = StoreFeed<LogChange>
 /// ``pollInterval`` at most, for the commits no one tells it of: a command's on SQLite, another
 /// node's while the listener reconnects. A feed in a process without a daemon (`log --follow`)
 /// listens itself while it is iterated (``listening``). After a batch it reads again at once.
-/// Reading is cheap: one indexed query.
+/// Reading is cheap: one indexed query. Each iterator reads on a queue of its own (``Iterator/reads``),
+/// never on a thread of Swift's pool: on PostgreSQL a read holds its thread for a round trip to
+/// the server, and longer while a lock holds the table, and every event stream of the daemon reads
+/// so. A serial queue is given a thread whenever it has work (a concurrent queue shares a few,
+/// which hanging reads would hold as they would the pool's).
 public struct StoreFeed<Element: Sendable>: AsyncSequence, Sendable {
     let store: UnlockedStore
     let cursor: Int64
@@ -52,6 +57,8 @@ public struct StoreFeed<Element: Sendable>: AsyncSequence, Sendable {
         var cursor: Int64
         var pending: [Element] = []
         let hearing: Hearing?
+        /// Where this iterator's reads run.
+        let reads = DispatchQueue(label: "smsgw.operations.feed")
 
         public mutating func next() async throws -> Element? {
             while pending.isEmpty {
@@ -60,7 +67,9 @@ public struct StoreFeed<Element: Sendable>: AsyncSequence, Sendable {
                 let commits = feed.store.gateway.commits
                 // Noted before the read: a commit during the read ends the wait below at once.
                 let seen = commits.count
-                pending = try feed.store.read { reader in try feed.read(reader, after) }
+                pending = try await withCheckedThrowingContinuation { continuation in
+                    reads.async { continuation.resume(with: Result { try feed.store.read { reader in try feed.read(reader, after) } }) }
+                }
                 guard pending.isEmpty else { break }
                 guard feed.following else { return nil }
                 let readAt = ContinuousClock.now
