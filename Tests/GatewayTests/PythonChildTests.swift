@@ -27,7 +27,7 @@ struct PythonChildTests {
                 """
             parent.arguments = ["-c", script, "bash", pidFile.path] + PythonChild.command(["-c", server, pidFile.path])
             try parent.run()
-            parent.waitUntilExit()
+            _ = await parent.exit()
             let pid = try #require(Int32(try String(contentsOf: pidFile, encoding: .utf8)))
             #expect(await eventually(timeout: .seconds(30)) { !Self.isRunning(pid) }, "the child \(pid) outlived its parent")
             if Self.isRunning(pid) { kill(pid, SIGKILL) }
