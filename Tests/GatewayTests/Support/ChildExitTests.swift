@@ -5,7 +5,7 @@ import Testing
 
 /// `Process.exit()`, the tests' way to wait for a child: it holds no thread of the cooperative
 /// pool and sees a child's end while Foundation's process monitor is stuck on another child.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .dedicatedExecutor)
 struct ChildExitTests {
     @Test("The status and the signal a child ended with")
     func howAChildEnded() async throws {
