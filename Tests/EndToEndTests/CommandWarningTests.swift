@@ -8,7 +8,7 @@ import Testing
 
 /// What a command (not `serve`) logs at warning reaches its user as its other diagnostics do: one
 /// `smsgw: warning:` sentence, with the facts it does not already say.
-@Suite("A command's warnings", .dedicatedExecutor)
+@Suite("A command's warnings", .blockingOffPool)
 struct CommandWarningTests {
     @Test("under systemd a command's warnings, its own and the store's, start with the warning's priority")
     func warningsCarryTheirPriorityInTheJournal() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// Shell completion: the scripts, and contacts' names completed from the store the command would
 /// open, never asking for the passphrase.
-@Suite("Shell completion", .dedicatedExecutor)
+@Suite("Shell completion", .blockingOffPool)
 struct CompletionTests {
     @Test("Completion scripts for bash, zsh and fish; bash completes contact names without the passphrase")
     func completions() throws {

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// `kill -9` in the middle of `encrypt --lines` never leaves a state that reuses a pad or fails to load.
-@Suite("Crash safety", .serialized, .dedicatedExecutor)
+@Suite("Crash safety", .serialized, .blockingOffPool)
 struct CrashTests {
     @Test("kill -9 during encrypt, 20 times; every printed ciphertext still decrypts")
     func killDuringEncrypt() throws {

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Two users pair, exchange messages over a lossy channel, re-pair manually, and keep talking.
-@Suite("Exchange over a lossy channel", .serialized, .dedicatedExecutor)
+@Suite("Exchange over a lossy channel", .serialized, .blockingOffPool)
 struct ExchangeTests {
     /// Checks a `decrypt --lines` run against what the channel delivered.
     ///

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The documented exit statuses, and sentences that say what to do.
-@Suite("Exit codes", .serialized, .dedicatedExecutor)
+@Suite("Exit codes", .serialized, .blockingOffPool)
 struct ExitCodeTests {
     @Test("usage 64, not found 66, tampered 65, unavailable 69, wrong passphrase and lockout 77")
     func exitCodes() throws {

@@ -10,7 +10,7 @@ import Testing
 
 /// `smsgw restore FILE` as an operator runs it: refusals that change nothing, and a restore on a
 /// gateway that then runs again on the simulator.
-@Suite("smsgw restore", .dedicatedExecutor)
+@Suite("smsgw restore", .blockingOffPool)
 struct RestoreTests {
     @Test("a file that is not a usable backup, a wrong passphrase or the store itself is refused, and nothing changes")
     func refusals() throws {

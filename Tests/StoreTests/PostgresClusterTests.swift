@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("The tests' throw-away PostgreSQL cluster", .dedicatedExecutor)
+@Suite("The tests' throw-away PostgreSQL cluster", .blockingOffPool)
 struct PostgresClusterTests {
     @Test("It answers on its private socket without a password and on its loopback port only with its password")
     func answers() throws {
