@@ -41,6 +41,11 @@ public final class DedicatedExecutor: TaskExecutor {
 
 /// Runs each test case of the test or suite it is given to on a ``DedicatedExecutor`` of its own.
 public struct DedicatedExecutorTrait: TestTrait, SuiteTrait, TestScoping {
+    /// Admits the test cases of ``Testing/Trait/blockingOffPool`` two at a time.
+    static let blockingGate = AdmissionGate(width: 2)
+
+    let gate: AdmissionGate?
+
     public var isRecursive: Bool { true }
 
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
@@ -50,6 +55,21 @@ public struct DedicatedExecutorTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
+        // Admitted once, even where the trait reaches a test case twice (from its suite too).
+        guard let gate, !Self.admitted else { return try await run(test, function) }
+        await gate.enter()
+        do {
+            try await Self.$admitted.withValue(true) { try await run(test, function) }
+        } catch {
+            await gate.leave()
+            throw error
+        }
+        await gate.leave()
+    }
+
+    @TaskLocal private static var admitted = false
+
+    private func run(_ test: Test, _ function: @Sendable () async throws -> Void) async throws {
         let executor = DedicatedExecutor(label: "smsgw.tests.\(test.name)")
         try await DedicatedExecutor.$current.withValue(executor) {
             try await withTaskExecutorPreference(executor) { try await function() }
@@ -59,5 +79,36 @@ public struct DedicatedExecutorTrait: TestTrait, SuiteTrait, TestScoping {
 
 extension Trait where Self == DedicatedExecutorTrait {
     /// Each test case runs on a ``DedicatedExecutor`` of its own, off Swift's cooperative pool.
-    public static var dedicatedExecutor: Self { Self() }
+    public static var dedicatedExecutor: Self { Self(gate: nil) }
+
+    /// ``dedicatedExecutor`` for tests that block their thread (a synchronous test that runs child
+    /// processes and waits for them), at most two of them at once in the whole run: they no longer
+    /// hold the cooperative pool's threads, and no more of them run at once than did on those two.
+    public static var blockingOffPool: Self { Self(gate: DedicatedExecutorTrait.blockingGate) }
+}
+
+/// Lets at most `width` callers past ``enter()`` until they ``leave()``; the others wait, holding
+/// no thread.
+actor AdmissionGate {
+    private let width: Int
+    private var inside = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(width: Int) { self.width = width }
+
+    /// How many wait to enter.
+    var queued: Int { waiting.count }
+
+    func enter() async {
+        guard inside >= width else {
+            inside += 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func leave() {
+        // The place passes straight to the next in line, if any.
+        if waiting.isEmpty { inside -= 1 } else { waiting.removeFirst().resume() }
+    }
 }

@@ -42,8 +42,7 @@ extension PostgresCluster {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             do { try process.run() } catch { throw PostgresUnavailable("cannot run openssl: \(error)") }
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw PostgresUnavailable("openssl could not make a CA in \(directory)") }
+            guard process.waitForExit().succeeded else { throw PostgresUnavailable("openssl could not make a CA in \(directory)") }
             return ""
         }
     }

@@ -135,10 +135,17 @@ public final class PostgresCluster: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
+    /// A bash script that runs its arguments as a command with every descriptor above 2 closed,
+    /// keeping its own open until it exits.
+    static let closingDescriptors =
+        #"c=; for f in /proc/$$/fd/*; do n=${f##*/}; [ "$n" -gt 2 ] && c="$c $n>&-"; done; eval "\"\$@\"$c"; exit $?"#
+
     /// Runs a command as the cluster's owner, waits for it and returns its output. Its output
-    /// goes to a file, not a pipe, and every other descriptor is closed before it starts: the
+    /// goes to a file, not a pipe, and the command starts with every other descriptor closed: the
     /// server that `pg_ctl start` leaves running would otherwise hold this process's descriptors
-    /// (Foundation watches its children through one) and the wait would never end.
+    /// (Foundation watches its children through one) and never let go of them. The shell that
+    /// starts it keeps its own until it exits: a child that closes Foundation's socket while it
+    /// runs holds Foundation's one monitor thread in `waitpid` until it ends (``Process/exit()``).
     @discardableResult
     func run(_ arguments: [String]) throws(PostgresUnavailable) -> String {
         // One output file per command: tests run commands at the same time.
@@ -149,9 +156,7 @@ public final class PostgresCluster: Sendable {
         else { throw PostgresUnavailable("cannot write \(outputPath)") }
         defer { try? output.close() }
         let process = Process()
-        let closingDescriptors =
-            "for f in /proc/$$/fd/*; do n=${f##*/}; [ \"$n\" -gt 2 ] && eval \"exec $n>&-\"; done; exec \"$@\""
-        let command = runAs + ["/bin/bash", "-c", closingDescriptors, "bash"] + arguments
+        let command = runAs + ["/bin/bash", "-c", Self.closingDescriptors, "bash"] + arguments
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         process.currentDirectoryURL = directory
@@ -161,12 +166,12 @@ public final class PostgresCluster: Sendable {
         do { try process.run() } catch {
             throw PostgresUnavailable("cannot run \(arguments[0]): \(error)")
         }
-        process.waitUntilExit()
+        let ended = process.waitForExit()
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        guard process.terminationStatus == 0 else {
+        guard ended.succeeded else {
             let log = (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
             throw PostgresUnavailable(
-                "\(URL(fileURLWithPath: arguments[0]).lastPathComponent) failed (status \(process.terminationStatus)): \(text)\(log)")
+                "\(URL(fileURLWithPath: arguments[0]).lastPathComponent) failed (\(ended)): \(text)\(log)")
         }
         return text
     }

@@ -4,7 +4,7 @@ import Testing
 
 /// The account, OTP and backup commands on top of the application layer: its neutral errors
 /// reach the terminal with the CLI's own hints and the documented exit statuses.
-@Suite("Account and OTP commands", .serialized)
+@Suite("Account and OTP commands", .serialized, .blockingOffPool)
 struct AccountCommandTests {
     static let rfcSecret = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
 

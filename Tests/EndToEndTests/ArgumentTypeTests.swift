@@ -4,7 +4,7 @@ import Testing
 
 /// Phone numbers, OTP algorithms and retention ages parse themselves as arguments: a malformed one is a usage
 /// error (64) naming the option, before the store is unlocked.
-@Suite("Argument types parse themselves")
+@Suite("Argument types parse themselves", .blockingOffPool)
 struct ArgumentTypeTests {
     @Test("A malformed --number, --algorithm or --older-than is a usage error naming the option; good ones work in any spelling")
     func malformedArguments() throws {
@@ -38,7 +38,7 @@ struct ArgumentTypeTests {
 
 /// A negative number after a numeric option is that option's value, refused for what it is, not
 /// read as an option of its own ("Missing value for --period").
-@Suite("Negative numbers as option values")
+@Suite("Negative numbers as option values", .blockingOffPool)
 struct NegativeOptionValueTests {
     @Test("`--period -30`, `--delay -1` and the other numeric options say what the value must be")
     func negativeValues() throws {
@@ -81,7 +81,7 @@ struct NegativeOptionValueTests {
 
 /// A contact name (OTP name, vault title) is typed in every command about it: one that starts with
 /// a dash would be read as options (`-dash` as `-d -a -s -h`, the help), so no command naming it works.
-@Suite("Contact names a command line can take")
+@Suite("Contact names a command line can take", .blockingOffPool)
 struct ContactNameTests {
     @Test("a contact name, OTP name or vault title starting with a dash is refused at add and rename (exit 65)")
     func leadingDash() throws {
@@ -116,7 +116,7 @@ struct ContactNameTests {
 
 /// `sim --delay` and `otp add --period` parse themselves: a bad value is a usage error (64) naming
 /// the option, before the simulator starts or the passphrase is asked for.
-@Suite("Durations parse themselves")
+@Suite("Durations parse themselves", .blockingOffPool)
 struct DurationArgumentTests {
     @Test("a negative or malformed delay, and a period that is not a positive number of seconds, exit 64")
     func durations() throws {

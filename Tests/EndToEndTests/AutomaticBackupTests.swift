@@ -84,9 +84,9 @@ struct AutomaticBackupTests {
             let serve = try ServeProcess(
                 alice, ["--sim", "--sim-dir", root.appendingPathComponent("sim").path], in: root,
                 environment: ["SMSGW_BACKUP_DIRECTORY": inside])
-            try await GatewayRig.wait("serve to refuse the backup directory", timeout: 60) { !serve.process.isRunning }
+            let ended = try await GatewayRig.exit(of: serve.process, "serve to refuse the backup directory", timeout: 60)
             let log = serve.lines.joined(separator: "\n")
-            #expect(serve.process.terminationStatus == 78, "\(log)")
+            #expect(ended.status == 78, "\(log)")
             #expect(log.contains("inside the data directory") && log.contains("backup.directory"), "\(log)")
             #expect(!FileManager.default.fileExists(atPath: inside))
         }

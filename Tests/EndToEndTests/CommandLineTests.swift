@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// One tool: global options anywhere, one way errors start, one contact shape in every JSON.
-@Suite("The command line is one tool")
+@Suite("The command line is one tool", .blockingOffPool)
 struct CommandLineTests {
     @Test("--data-dir and --verbose work before or after the command; each help lists them once; --config where the file is read")
     func globalOptionsAreGlobal() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// Shell completion: the scripts, and contacts' names completed from the store the command would
 /// open, never asking for the passphrase.
-@Suite("Shell completion")
+@Suite("Shell completion", .blockingOffPool)
 struct CompletionTests {
     @Test("Completion scripts for bash, zsh and fish; bash completes contact names without the passphrase")
     func completions() throws {
@@ -82,7 +82,7 @@ struct BashCompletion {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        _ = process.waitForExit()
         return text.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
     }
 }

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `contact add/edit` with several numbers and a modem pin, as a user types them.
-@Suite("Contact numbers and modem pins on the command line")
+@Suite("Contact numbers and modem pins on the command line", .blockingOffPool)
 struct ContactRoutingTests {
     private struct Shown: Decodable {
         var number: String?

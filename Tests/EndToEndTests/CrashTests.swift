@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// `kill -9` in the middle of `encrypt --lines` never leaves a state that reuses a pad or fails to load.
-@Suite("Crash safety", .serialized)
+@Suite("Crash safety", .serialized, .blockingOffPool)
 struct CrashTests {
     @Test("kill -9 during encrypt, 20 times; every printed ciphertext still decrypts")
     func killDuringEncrypt() throws {
@@ -38,7 +38,7 @@ struct CrashTests {
                 }
                 usleep(UInt32.random(in: 0...30_000, using: &rng))
                 kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+                _ = process.waitForExit()
                 try? input.fileHandleForWriting.close()
                 try out.close()
                 let lines = String(decoding: try Data(contentsOf: outURL), as: UTF8.self).components(separatedBy: "\n")

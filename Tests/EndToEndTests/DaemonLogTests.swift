@@ -47,8 +47,7 @@ struct DaemonLogTests {
             let daemon = try ServeProcess(
                 alice, ["--sim", "--sim-dir", root.appendingPathComponent("sim").path], in: root,
                 environment: ["SMSGW_PASSPHRASE": "a stale passphrase"], journal: true)
-            try await GatewayRig.wait("the daemon to exit", timeout: 30) { !daemon.process.isRunning }
-            #expect(daemon.process.terminationStatus == 77)
+            #expect(try await GatewayRig.exit(of: daemon.process, "the daemon to exit", timeout: 30).status == 77)
             #expect(daemon.lines.contains { $0.hasPrefix("<3>smsgw: The passphrase from SMSGW_PASSPHRASE is wrong") }, "\(daemon.lines)")
         }
     }
@@ -93,7 +92,7 @@ struct DaemonLogTests {
             }
             #expect(started)
             sim.interrupt()
-            sim.waitUntilExit()
+            _ = await sim.exit()
             let lines = (try String(contentsOf: log, encoding: .utf8)).split(separator: "\n")
             #expect(lines.contains { $0.hasPrefix("<6>simulated network started smsgw.sim.directory=") }, "\(lines)")
             #expect(lines.allSatisfy { $0.range(of: #"^<[0-7]>"#, options: .regularExpression) != nil }, "\(lines)")

@@ -7,7 +7,7 @@ import Testing
 #endif
 
 /// The data directory and its files are checked before use, through the binary.
-@Suite("Data directory checks")
+@Suite("Data directory checks", .blockingOffPool)
 struct DataDirectoryCheckTests {
     @Test func aDirectoryOthersMayWriteToIsRefusedWithTheFix() throws {
         try withTemporaryDirectory { root in

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// scripts/demo.sh, the README's tour, runs as written and writes no colour where it should not.
@@ -25,22 +26,18 @@ struct DemoTests {
         guard Self.canRun else { return }
         let environment = try Self.environment(noColor: false)
         let script = Self.root.appendingPathComponent("scripts/demo.sh").path
-        // Half a minute of reading a pipe: off the cooperative pool, which in-process gateways of other suites need.
-        let (status, text) = try await offPool { () throws -> (Int32, String) in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = [script]
-            process.environment = environment
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, text)
-        }
-        #expect(status == 0, "\(text)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script]
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Half a minute of reading a pipe and waiting: off the cooperative pool, which in-process gateways of other suites need.
+        let text = String(decoding: await output.fileHandleForReading.readToEndOffThePool(), as: UTF8.self)
+        #expect(await process.exit().succeeded, "\(text)")
         #expect(!text.contains("\u{1B}"), "colour into a pipe")
         #expect(text.contains("== 7. The message log on each side"))
         #expect(text.components(separatedBy: "\tdecrypted\t").count - 1 >= 5, "both daemons decrypted: \(text)")

@@ -5,7 +5,7 @@ import Testing
 
 /// `encrypt --qr`: each SMS drawn for a phone's camera, read back by ZBar's `zbarimg` (what a
 /// camera app would read) as exactly the line printed under it.
-@Suite("encrypt --qr")
+@Suite("encrypt --qr", .blockingOffPool)
 struct EncryptQRTests {
     @Test("Each SMS of a text is drawn above its line, and zbarimg reads the line back, on either background")
     func eachSMSScansAsItsLine() throws {

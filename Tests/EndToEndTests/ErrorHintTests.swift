@@ -4,7 +4,7 @@ import Testing
 
 /// The libraries' sentences name no command; the CLI adds its own, so a person at the terminal
 /// still reads which `smsgw` command helps.
-@Suite("The CLI adds its own hints")
+@Suite("The CLI adds its own hints", .blockingOffPool)
 struct ErrorHintTests {
     @Test("Not-found errors name the command that lists what exists")
     func notFoundHints() throws {
@@ -51,7 +51,7 @@ struct ErrorHintTests {
 }
 
 /// The simulator's errors have categories too, so `smsgw sim` exits with a documented status.
-@Suite("smsgw sim exits by category")
+@Suite("smsgw sim exits by category", .blockingOffPool)
 struct SimulatorExitTests {
     @Test("a number given twice is refused as data (65), naming the number")
     func duplicateNumber() throws {

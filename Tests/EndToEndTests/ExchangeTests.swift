@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Two users pair, exchange messages over a lossy channel, re-pair manually, and keep talking.
-@Suite("Exchange over a lossy channel", .serialized)
+@Suite("Exchange over a lossy channel", .serialized, .blockingOffPool)
 struct ExchangeTests {
     /// Checks a `decrypt --lines` run against what the channel delivered.
     ///
@@ -118,8 +118,7 @@ struct ExchangeTests {
             var ciphertexts: [String] = []
             for (process, pipe) in processes {
                 let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                #expect(process.terminationStatus == 0)
+                #expect(process.waitForExit().succeeded)
                 ciphertexts.append(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines))
             }
             #expect(Set(ciphertexts).count == 8)

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The documented exit statuses, and sentences that say what to do.
-@Suite("Exit codes", .serialized)
+@Suite("Exit codes", .serialized, .blockingOffPool)
 struct ExitCodeTests {
     @Test("usage 64, not found 66, tampered 65, unavailable 69, wrong passphrase and lockout 77")
     func exitCodes() throws {
@@ -51,8 +51,7 @@ struct ExitCodeTests {
                 process.standardInput = FileHandle.nullDevice
                 try process.run()
                 let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                process.waitUntilExit()
-                #expect(process.terminationStatus == 77)
+                #expect(process.waitForExit() == ChildExit(reason: .exit, status: 77))
                 #expect(message.contains("SMSGW_PASSPHRASE_FILE"))
             }
 

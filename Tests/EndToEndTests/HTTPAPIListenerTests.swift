@@ -6,7 +6,7 @@ import Testing
 
 /// The listener: TLS from PEM files with a self-signed certificate, plain HTTP refused on an
 /// address others can reach, and the OpenAPI description checked against the running daemon.
-@Suite("HTTP API: listener, TLS and the OpenAPI description", .serialized)
+@Suite("HTTP API: listener, TLS and the OpenAPI description", .serialized, .blockingOffPool)
 struct HTTPAPIListenerTests {
     @Test("TLS from a self-signed certificate: HTTPS answers, plain HTTP does not")
     func tls() async throws {
@@ -100,7 +100,6 @@ struct HTTPAPIListenerTests {
         process.currentDirectoryURL = directory
         process.arguments = arguments
         try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        return process.waitForExit().status
     }
 }

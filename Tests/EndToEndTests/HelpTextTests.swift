@@ -4,7 +4,7 @@ import Testing
 
 /// Every help screen, as a person meets the commands: reached from `smsgw --help` through each
 /// SUBCOMMANDS list, and read for what a reader would trip over.
-@Suite("Help texts")
+@Suite("Help texts", .blockingOffPool)
 struct HelpTextTests {
     /// The help of `command` and of every command under it.
     static func screens(_ command: [String] = []) throws -> [(command: [String], help: String)] {

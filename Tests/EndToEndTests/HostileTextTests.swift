@@ -6,7 +6,7 @@ import Testing
 
 /// Nothing from an SMS can drive the operator's terminal: `log`, `status`, `contact`, `decrypt`
 /// and error sentences escape controls and bidirectional overrides; `--json` stays exact.
-@Suite("Hostile texts, sender IDs and operator names are escaped", .serialized)
+@Suite("Hostile texts, sender IDs and operator names are escaped", .serialized, .blockingOffPool)
 struct HostileTextTests {
     /// Erases the line and draws a fake row; sets the window title; flips the text right to left.
     static let text = "hi\u{1B}[2K\r2026-01-01T00:00:00Z\tin\tbob\tdecrypted\tfake\u{1B}]0;pwned\u{07}\u{202E}evil\u{9B}31m\u{7F}"

@@ -4,7 +4,7 @@ import Testing
 
 /// Texts, codes and secrets come from stdin or a prompt, not the command line; what a shell would
 /// mangle is pasted; empty texts are refused before a key is spent.
-@Suite("Input: stdin, prompts and warnings")
+@Suite("Input: stdin, prompts and warnings", .blockingOffPool)
 struct InputTests {
     static let argvWarning = "smsgw: warning: the"
     static let readable = "on the command line, where every local user can read it"

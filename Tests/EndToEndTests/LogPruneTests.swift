@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// `smsgw log prune`: the log does not keep texts for ever (docs/PROTOCOL.md §7.4).
-@Suite("Log prune", .serialized)
+@Suite("Log prune", .serialized, .blockingOffPool)
 struct LogPruneTests {
     @Test("log prune deletes old messages, keeps recent ones, and leaves no write-ahead log")
     func pruneDeletesOldMessages() throws {

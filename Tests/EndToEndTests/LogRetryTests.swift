@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `smsgw log retry ID`: what it refuses, with the documented exit statuses.
-@Suite("log retry")
+@Suite("log retry", .blockingOffPool)
 struct LogRetryTests {
     @Test("A message with nothing failed exits 65 and stays queued; an unknown id exits 66")
     func refusals() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// Texts longer than one SMS (docs/PROTOCOL.md §8) through the real binary: by copy and paste in
 /// any order and over several calls, and between two daemons on the simulated network.
-@Suite("Long texts end to end", .serialized)
+@Suite("Long texts end to end", .serialized, .blockingOffPool)
 struct LongTextTests {
     /// 313 septets with the euro sign (two septets) across the boundary of parts 1 and 2: 3 SMS.
     static let text =

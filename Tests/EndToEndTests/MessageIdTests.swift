@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// One id per message, and `log --follow` showing each change of a message's status.
-@Suite("Message ids and the log's change feed", .serialized)
+@Suite("Message ids and the log's change feed", .serialized, .blockingOffPool)
 struct MessageIdTests {
     private func objects(_ result: RunResult) throws -> [[String: Any]] {
         try result.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }

@@ -42,8 +42,8 @@ struct MovedStoreDaemonTests {
 
     /// Waits for `daemon` to exit on its own; its status is 78 and its log says once why.
     private static func expectExit(_ daemon: ServeProcess, naming location: String) async throws {
-        try await GatewayRig.wait("the daemon to exit on the moved store", timeout: 120) { !daemon.process.isRunning }
-        #expect(daemon.process.terminationStatus == 78, "\(daemon.lines.suffix(5))")
+        let ended = try await GatewayRig.exit(of: daemon.process, "the daemon to exit on the moved store", timeout: 120)
+        #expect(ended.status == 78, "\(daemon.lines.suffix(5))")
         let said = daemon.lines.filter { $0.contains("The store was moved, so this node stops sending") }
         #expect(said.count == 1 && said[0].contains(location), "\(daemon.lines.suffix(5))")
     }

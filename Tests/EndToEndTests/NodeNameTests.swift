@@ -13,8 +13,7 @@ import Testing
 struct NodeNameTests {
     /// Waits until `daemon` exits; its exit status.
     static func exitStatus(of daemon: ServeProcess, _ what: String) async throws -> Int32 {
-        try await GatewayRig.wait(what, timeout: 120) { !daemon.process.isRunning }
-        return daemon.process.terminationStatus
+        try await GatewayRig.exit(of: daemon.process, what, timeout: 120).status
     }
 
     /// Stops `daemon` (SIGSTOP) at a moment it holds none of the store's locks: frozen inside a

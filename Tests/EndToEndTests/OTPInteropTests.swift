@@ -10,7 +10,7 @@ import Testing
 /// replay) are enrolled with `smsgw otp add` and the codes of `smsgw otp code` compared with
 /// `oathtool`'s. `oathtool` must be installed (Debian package `oathtool`); without it the tests
 /// fail and say so.
-@Suite("smsgw otp against oathtool", .serialized)
+@Suite("smsgw otp against oathtool", .serialized, .blockingOffPool)
 struct OTPInteropTests {
     @Test("TOTP codes match oathtool for SHA-1, SHA-256 and SHA-512", arguments: ["sha1", "sha256", "sha512"])
     func totpMatchesOathtool(algorithm: String) throws {

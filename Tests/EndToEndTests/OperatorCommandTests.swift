@@ -4,7 +4,7 @@ import Testing
 
 /// `smsgw operator`: console operators managed from the command line, with passwords from stdin
 /// (never argv), roles parsed before any prompt, and the last-admin rule.
-@Suite("Operator commands", .serialized)
+@Suite("Operator commands", .serialized, .blockingOffPool)
 struct OperatorCommandTests {
     @Test("add, list --json, role, passwd and remove, with the documented exit statuses")
     func lifecycle() throws {

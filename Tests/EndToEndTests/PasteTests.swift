@@ -4,7 +4,7 @@ import Testing
 
 /// A paste at a prompt, as a terminal delivers it: all its lines at once. The prompt reads what it
 /// needs; nothing of the paste is left for the shell to run once smsgw exits.
-@Suite("Pasting at a prompt")
+@Suite("Pasting at a prompt", .blockingOffPool)
 struct PasteTests {
     /// Runs `smsgw arguments…` on a terminal inside bash, pastes `paste` at `prompt`, then lets the
     /// shell read one more line: what a paste left behind would reach it there.

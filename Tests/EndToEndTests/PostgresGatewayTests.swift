@@ -67,21 +67,19 @@ struct PostgresGatewayTests {
             #expect(FileManager.default.createFile(atPath: log.path, contents: nil))
             serve.standardError = try FileHandle(forWritingTo: log)
             try serve.run()
-            defer {
-                serve.terminate()
-                serve.waitUntilExit()
+            try await serve.stopping {
+                var writer: Int32 = -1
+                #expect(
+                    await eventually {
+                        writer = open(fifo, O_WRONLY | O_NONBLOCK)
+                        return writer >= 0
+                    })
+                defer { close(writer) }
+                let connections = try cluster.psql(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database.database)' AND application_name LIKE '%(pid \(serve.processIdentifier))'"
+                )
+                #expect(connections == ["1"], "the lock step's store was left open")
             }
-            var writer: Int32 = -1
-            #expect(
-                await eventually {
-                    writer = open(fifo, O_WRONLY | O_NONBLOCK)
-                    return writer >= 0
-                })
-            defer { close(writer) }
-            let connections = try cluster.psql(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database.database)' AND application_name LIKE '%(pid \(serve.processIdentifier))'"
-            )
-            #expect(connections == ["1"], "the lock step's store was left open")
         }
     }
 }

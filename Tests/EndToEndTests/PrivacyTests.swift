@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Files on disk are private and hold no plaintext.
-@Suite("Files on disk")
+@Suite("Files on disk", .blockingOffPool)
 struct PrivacyTests {
     @Test("the database and its side files are 0600 and contain no known text or secret")
     func privateFiles() throws {

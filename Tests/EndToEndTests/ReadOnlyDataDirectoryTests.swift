@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Testing
 /// kernel remounted read-only, or another user's copy), run as a normal user, whom the modes
 /// bind (root passes them): backup, status, log and contact list still work, writes are refused
 /// with the sentence that says what to do, and nothing in the directory changes.
-@Suite("A read-only data directory", .serialized)
+@Suite("A read-only data directory", .serialized, .blockingOffPool)
 struct ReadOnlyDataDirectoryTests {
     private static let passphrase = "read only passphrase for the test"
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `smsgw restore` over a store that cannot be read: refused without consent, and with it the
 /// damaged files are kept as they were.
-@Suite("smsgw restore over a damaged store")
+@Suite("smsgw restore over a damaged store", .blockingOffPool)
 struct RestoreDamagedStoreTests {
     @Test("a store whose pages are garbage: refused naming --replace-unreadable; with it, kept byte for byte and replaced")
     func damagedStoreReplacedWithConsent() throws {

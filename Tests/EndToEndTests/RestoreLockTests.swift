@@ -5,7 +5,7 @@ import Testing
 
 /// `smsgw restore` and the other smsgw processes of a data directory: none writes to the store a
 /// restore replaces, and a restore cleans up after one that was killed.
-@Suite("smsgw restore beside other processes")
+@Suite("smsgw restore beside other processes", .blockingOffPool)
 struct RestoreLockTests {
     @Test("a restore refuses while another process has the store open, and nothing changes")
     func refusedWhileAnotherProcessHasTheStore() async throws {

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `smsgw restore` of a backup taken before a pairing completed, as the operator sees it.
-@Suite("smsgw restore and a pairing after the backup")
+@Suite("smsgw restore and a pairing after the backup", .blockingOffPool)
 struct RestorePairingTests {
     @Test("a contact paired after the backup: the restore and contact show say to pair again from new codes on both sides")
     func pairedAfterTheBackup() throws {

@@ -10,7 +10,7 @@ import Testing
 
 /// `smsgw restore FILE` as an operator runs it: refusals that change nothing, and a restore on a
 /// gateway that then runs again on the simulator.
-@Suite("smsgw restore")
+@Suite("smsgw restore", .blockingOffPool)
 struct RestoreTests {
     @Test("a file that is not a usable backup, a wrong passphrase or the store itself is refused, and nothing changes")
     func refusals() throws {
@@ -238,7 +238,7 @@ struct RestoreTests {
                 try process.run()
                 usleep(UInt32.random(in: 0...span, using: &rng))
                 kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+                _ = process.waitForExit()
 
                 let verdict = try DatabaseQueue(path: database.path).read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
                 #expect(verdict == ["ok"], "iteration \(iteration): \(verdict)")

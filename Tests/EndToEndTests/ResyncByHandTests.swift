@@ -4,7 +4,7 @@ import Testing
 
 /// A resync pasted by hand through `decrypt`: the contact's request is kept until the operator
 /// accepts it, never completed silently (item 3 of the hardening issue).
-@Suite("Resync by copy and paste", .serialized)
+@Suite("Resync by copy and paste", .serialized, .blockingOffPool)
 struct ResyncByHandTests {
     static func status(_ peer: Peer) throws -> StatusReport.Contact {
         let result = try peer.expect(["status", "--json"])

@@ -7,7 +7,7 @@ import Testing
 #endif
 
 /// `smsgw account passwd --rotate-key`: a new data key for everything, through the binary.
-@Suite("Data key rotation", .serialized)
+@Suite("Data key rotation", .serialized, .blockingOffPool)
 struct RotateKeyTests {
     @Test func rotationKeepsEverythingReadableAndTheSessionsWorking() throws {
         try withTemporaryDirectory { root in

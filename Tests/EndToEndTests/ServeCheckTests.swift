@@ -4,7 +4,7 @@ import Testing
 
 /// `smsgw serve --check` through the binary: it validates and says what would run, opening no
 /// modem and leaving the queue alone.
-@Suite("serve --check")
+@Suite("serve --check", .blockingOffPool)
 struct ServeCheckTests {
     @Test("a good configuration: each check ok, what serve would run, exit 0; the queue and the modem rows untouched")
     func goodConfiguration() throws {

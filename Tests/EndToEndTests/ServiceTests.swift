@@ -8,7 +8,7 @@ import Testing
 
 /// `smsgw serve` as a service: one daemon per store, health over the status socket without the
 /// passphrase, the process's secrets, and backups, each through the real binary on `serve --sim`.
-@Suite("The daemon as a service", .serialized)
+@Suite("The daemon as a service", .serialized, .blockingOffPool)
 struct ServiceTests {
     @Test(
         "a second serve on the same store is refused with the first one's PID; status and send tell a running daemon from a killed one by its lock"

@@ -5,7 +5,7 @@ import Testing
 
 /// `smsgw store migrate` as an operator runs it: a SQLite store moved to PostgreSQL and back,
 /// the ratchet carrying on after each move.
-@Suite("smsgw store migrate")
+@Suite("smsgw store migrate", .blockingOffPool)
 struct StoreMigrateTests {
     @Test("SQLite → PostgreSQL → SQLite with the real binary: verified, refused into a non-empty target, usable after each move")
     func sqliteToPostgresAndBack() throws {

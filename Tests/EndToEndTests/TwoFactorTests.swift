@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `smsgw account 2fa`: a TOTP code after the passphrase on every unlock, checked against oathtool.
-@Suite("Two-factor login", .serialized)
+@Suite("Two-factor login", .serialized, .blockingOffPool)
 struct TwoFactorTests {
     static let secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
 

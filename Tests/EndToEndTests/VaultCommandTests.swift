@@ -4,7 +4,7 @@ import Testing
 
 /// `smsgw vault` as a user runs it: passwords piped in, masked in `show`, given to a command in
 /// its environment or stdin, copied to a clipboard (a stand-in `xclip` on PATH) and cleared.
-@Suite("smsgw vault")
+@Suite("smsgw vault", .blockingOffPool)
 struct VaultCommandTests {
     @Test("add, list, show (masked and revealed), edit, exec and remove, with exit codes")
     func itemsFromTheCommandLine() throws {

@@ -3,8 +3,9 @@ import TestSupport
 import Testing
 
 /// The python servers tests run beside them end when their parent does, so a test run that is
-/// killed leaves none behind.
-@Suite(.timeLimit(.minutes(2)))
+/// killed leaves none behind. Off the cooperative pool: all it waits for are other processes, and
+/// in a full run a second's test waited minutes there for its turn.
+@Suite(.timeLimit(.minutes(2)), .dedicatedExecutor)
 struct PythonChildTests {
     @Test("A child whose parent ended exits by itself")
     func childEndsWithItsParent() async throws {
@@ -27,7 +28,7 @@ struct PythonChildTests {
                 """
             parent.arguments = ["-c", script, "bash", pidFile.path] + PythonChild.command(["-c", server, pidFile.path])
             try parent.run()
-            parent.waitUntilExit()
+            _ = await parent.exit()
             let pid = try #require(Int32(try String(contentsOf: pidFile, encoding: .utf8)))
             #expect(await eventually(timeout: .seconds(30)) { !Self.isRunning(pid) }, "the child \(pid) outlived its parent")
             if Self.isRunning(pid) { kill(pid, SIGKILL) }

@@ -6,7 +6,7 @@ import Testing
 
 /// Faults, notifications, the control socket and the traffic log, driven by a bare AT client
 /// (fast: no gammu start-up).
-@Suite("Faults and control")
+@Suite("Faults and control", .blockingOffPool)
 struct FaultInjectionTests {
     static let a = "+15550001"
     static let b = "+15550002"

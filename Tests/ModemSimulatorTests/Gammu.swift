@@ -1,5 +1,6 @@
 import Foundation
 import ModemSimulator
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -48,22 +49,17 @@ enum Gammu {
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        var timedOut = false
-        while process.isRunning {
-            if Date() > deadline {
-                timedOut = true
-                process.terminate()
-                usleep(300_000)
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-                break
-            }
-            usleep(20_000)
+        var ended = process.waitForExit(within: .seconds(timeout))
+        let timedOut = ended == nil
+        if timedOut {
+            process.terminate()
+            ended = process.waitForExit(within: .milliseconds(300))
+            if ended == nil { kill(process.processIdentifier, SIGKILL) }
         }
-        process.waitUntilExit()
+        let status = (ended ?? process.waitForExit()).status
         try? handle.close()
         let output = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
         let debugText = (try? String(contentsOf: debugURL, encoding: .utf8)) ?? ""
-        return Result(status: process.terminationStatus, output: output, timedOut: timedOut, debug: debugText)
+        return Result(status: status, output: output, timedOut: timedOut, debug: debugText)
     }
 }

@@ -6,7 +6,7 @@ import Testing
 @testable import ModemSimulator
 
 /// The real gammu CLI (libgammu's AT driver) against the simulator, as a user would run it.
-@Suite("gammu against the simulator", .serialized)
+@Suite("gammu against the simulator", .serialized, .blockingOffPool)
 struct GammuEndToEndTests {
     static let a = "+15550001"
     static let b = "+15550002"

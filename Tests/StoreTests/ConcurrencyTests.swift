@@ -5,7 +5,7 @@ import Testing
 
 @testable import Store
 
-@Suite("Two processes on one file")
+@Suite("Two processes on one file", .blockingOffPool)
 struct ConcurrencyTests {
     @Test("Two stores on the same file, many threads each, never lose an increment", arguments: StoreBackendKind.allCases)
     func concurrentWritersSerialize(_ backend: StoreBackendKind) throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// Writes scoped to contacts (``WriteScope``): on PostgreSQL, two stores on one database (two
 /// nodes) step different contacts at once and one contact in turn (issue 18, item 2).
-@Suite("Writes scoped to contacts")
+@Suite("Writes scoped to contacts", .blockingOffPool)
 struct ContactLockTests {
     /// Adds `names` as paired contacts whose session is the counter "0".
     static func counters(_ names: [String], in store: UnlockedStore) throws {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import Store
 
-@Suite("Removing a contact leaves nothing of it on disk")
+@Suite("Removing a contact leaves nothing of it on disk", .blockingOffPool)
 struct ContactRemovalTests {
     static let name = "Quillon-Unique-Contact"
     static let number = "+447700900456"

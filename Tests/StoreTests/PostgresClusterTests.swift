@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("The tests' throw-away PostgreSQL cluster")
+@Suite("The tests' throw-away PostgreSQL cluster", .blockingOffPool)
 struct PostgresClusterTests {
     @Test("It answers on its private socket without a password and on its loopback port only with its password")
     func answers() throws {
@@ -36,7 +36,6 @@ struct PostgresClusterTests {
         process.standardError = output
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        return (process.waitForExit().status, text)
     }
 }

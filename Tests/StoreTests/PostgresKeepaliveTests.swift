@@ -9,7 +9,7 @@ import Testing
 
 /// TCP keepalive on the store's connections to PostgreSQL (``PostgresKeepalive``), against the
 /// test cluster's loopback port.
-@Suite("TCP keepalive on the store's PostgreSQL connections")
+@Suite("TCP keepalive on the store's PostgreSQL connections", .blockingOffPool)
 struct PostgresKeepaliveTests {
     @Test("The pool's and the listener's TCP connections run the kernel's keepalive timer")
     func storeConnections() async throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// The store's connections when the server goes away under them, as in a failover: a pooled
 /// connection the server closed must fail, never wait for an answer that cannot come.
-@Suite("The store on PostgreSQL when the server closes its connections")
+@Suite("The store on PostgreSQL when the server closes its connections", .blockingOffPool)
 struct PostgresReconnectTests {
     @Test(
         "A pooled connection the server closed fails its next statement instead of waiting forever; the store then connects again")

@@ -7,6 +7,7 @@ import Testing
 /// The store lock: every open store holds it shared, a restore exclusive; only a restore waits,
 /// briefly, for a holder that lets go at once. flock locks belong to the open file description, so stores opened in this one
 /// process conflict with a restore as other processes' do.
+@Suite(.blockingOffPool)
 struct StoreLockTests {
     @Test func anOpenStoreKeepsARestoreOutUntilItCloses() throws {
         try TestStore.withDirectory { directory in

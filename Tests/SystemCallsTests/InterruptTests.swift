@@ -8,7 +8,7 @@ import Testing
 /// A signal that interrupts a call never reaches the caller as a failure: the call is made again.
 ///
 /// Serialized: the tests count the signals the one handler saw.
-@Suite("EINTR", .serialized)
+@Suite("EINTR", .serialized, .blockingOffPool)
 struct InterruptTests {
     @Test func aCallFailingWithEINTRIsMadeAgainUntilItAnswers() throws {
         var attempts = 0

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -66,21 +67,19 @@ final class BackgroundSMSGW: @unchecked Sendable {
     /// Waits for it to end by itself; its exit status, or nil when it still runs after `timeout`
     /// seconds (it is then stopped).
     func waitForExit(timeout: TimeInterval) async throws -> Int32? {
-        let deadline = Date() + timeout
-        while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        if process.isRunning {
+        guard let ended = await process.exit(within: .seconds(timeout)) else {
             stop()
             return nil
         }
-        process.waitUntilExit()
-        return process.terminationStatus
+        return ended.status
     }
 
     /// Stops it with SIGKILL: a child of the test process inherits its blocked SIGTERM. Under
-    /// script(1) the program then reads end-of-file from its vanished terminal and exits.
+    /// script(1) the program then reads end-of-file from its vanished terminal and exits. Blocks
+    /// its thread for that moment (it runs in a `defer`), but not until Foundation sees the end.
     func stop() {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        _ = process.waitForExit()
         try? input.fileHandleForWriting.close()
     }
 

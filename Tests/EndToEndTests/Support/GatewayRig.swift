@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -70,7 +71,7 @@ final class GatewayRig {
         for process in daemons.values where process.isRunning { kill(process.processIdentifier, SIGKILL) }
         if simulator.isRunning {
             simulator.terminate()
-            simulator.waitUntilExit()
+            _ = simulator.waitForExit()
         }
     }
 
@@ -100,9 +101,19 @@ final class GatewayRig {
     func stopDaemon(_ peer: Peer, signal number: Int32 = SIGTERM) async throws -> Int32 {
         let process = try #require(daemons[peer.name])
         kill(process.processIdentifier, number)
-        try await Self.wait("\(peer.name)'s daemon to exit", timeout: 30) { !process.isRunning }
+        let ended = try await Self.exit(of: process, "\(peer.name)'s daemon to exit", timeout: 30)
         daemons[peer.name] = nil
-        return process.terminationStatus
+        return ended.status
+    }
+
+    /// Waits at most `timeout` seconds for `process` to end, off the cooperative pool and without
+    /// Foundation's monitor thread (``Process/exit()``); how it ended. Records `what` on a time-out.
+    static func exit(of process: Process, _ what: String, timeout: TimeInterval) async throws -> ChildExit {
+        guard let ended = await process.exit(within: .seconds(timeout)) else {
+            Issue.record("Timed out after \(Int(timeout)) s waiting for \(what).")
+            throw TimedOut()
+        }
+        return ended
     }
 
     /// The database and its side files in a data directory (docs/STORAGE.md).

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// A long-running `smsgw` command (`log --follow`) whose stdout lines the test reads as they come.
@@ -40,7 +41,7 @@ final class RunningCommand {
     /// Ends the command (SIGTERM) and waits for it.
     func stop() {
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        _ = process.waitForExit()
     }
 
     deinit { stop() }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -75,8 +76,7 @@ final class ServeProcess {
     @discardableResult
     func stop(signal number: Int32 = SIGTERM) async throws -> Int32 {
         kill(pid, number)
-        try await GatewayRig.wait("the daemon to exit", timeout: 30) { !process.isRunning }
-        return process.terminationStatus
+        return try await GatewayRig.exit(of: process, "the daemon to exit", timeout: 30).status
     }
 }
 

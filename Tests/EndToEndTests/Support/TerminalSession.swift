@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// `smsgw` run on a pseudo-terminal, as a person at a terminal runs it: util-linux `script`
@@ -75,12 +76,13 @@ final class TerminalSession {
 
     /// Waits for the command to end; returns its exit status and the whole screen.
     func finish(timeout: TimeInterval = 60) async throws -> (status: Int32, screen: String) {
-        try await GatewayRig.wait("the command on the terminal to end (it shows \"\(screen)\")", timeout: timeout) {
-            !process.isRunning
+        guard let ended = await process.exit(within: .seconds(timeout)) else {
+            Issue.record("Timed out after \(Int(timeout)) s waiting for the command on the terminal to end (it shows \"\(screen)\").")
+            throw GatewayRig.TimedOut()
         }
         try? input.fileHandleForWriting.close()
         try await Task.sleep(for: .milliseconds(100))  // the last output still in the pipe
-        return (process.terminationStatus, screen)
+        return (ended.status, screen)
     }
 
     deinit {

@@ -94,7 +94,7 @@ final class TwoNodeRig: @unchecked Sendable {
     deinit {
         if simulator.isRunning {
             simulator.terminate()
-            simulator.waitUntilExit()
+            _ = simulator.waitForExit()
         }
     }
 

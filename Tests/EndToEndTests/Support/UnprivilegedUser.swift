@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -91,12 +92,11 @@ enum UnprivilegedUser {
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
-        if process.isRunning {
+        var ended = process.waitForExit(within: .seconds(timeout))
+        if ended == nil {
             process.terminate()
-            process.waitUntilExit()
+            ended = process.waitForExit()
         }
-        return (process.terminationStatus, String(decoding: (try? Data(contentsOf: file)) ?? Data(), as: UTF8.self))
+        return (ended?.status ?? -1, String(decoding: (try? Data(contentsOf: file)) ?? Data(), as: UTF8.self))
     }
 }

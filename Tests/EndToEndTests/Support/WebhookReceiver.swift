@@ -65,7 +65,7 @@ final class WebhookReceiver {
     private static func stop(_ process: Process) {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        _ = process.waitForExit()
     }
 
     var url: String { "http://127.0.0.1:\(port)/hook" }

@@ -19,8 +19,7 @@ struct BackupKeeperDiskFullTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        return process.waitForExit().status
     }
 
     /// A rig whose store holds over 4 MiB, and `outside/backups` with a tmpfs of 512 KiB mounted

@@ -1,6 +1,8 @@
 import Dispatch
-import TestSupport
+import Synchronization
 import Testing
+
+@testable import TestSupport
 
 /// The trait the in-process service tests run under: a test case, its sleeps, the continuations
 /// it resumes from other queues, its child tasks and the tasks it starts with the executor all
@@ -19,5 +21,23 @@ struct DedicatedExecutorTests {
         #expect(await child, "a child task")
         #expect(await Task(executorPreference: executor) { executor.isCurrent }.value, "a task started with the executor")
         #expect(await Task { executor.isCurrent }.value == false, "an unstructured task without it runs on the pool")
+    }
+
+    /// `.blockingOffPool` lets two test cases in at once: the third waits, holding no thread.
+    @Test func theGateAdmitsTwoAtATime() async {
+        let gate = AdmissionGate(width: 2)
+        await gate.enter()
+        await gate.enter()
+        let admitted = Mutex(false)
+        let third = Task {
+            await gate.enter()
+            admitted.withLock { $0 = true }
+        }
+        #expect(await eventually { await gate.queued == 1 }, "the third waits")
+        #expect(!admitted.withLock { $0 })
+        await gate.leave()
+        await third.value
+        let queued = await gate.queued
+        #expect(admitted.withLock { $0 } && queued == 0, "a place left is the third's")
     }
 }
