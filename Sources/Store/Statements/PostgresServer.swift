@@ -101,8 +101,10 @@ final class PostgresServer: Sendable {
     /// transaction whose locks conflict waits for this one, as SQLite's IMMEDIATE transactions
     /// wait for each other, and its snapshot is taken only once the locks are held (a lock taken
     /// inside a serialisable transaction would come after its snapshot). The locks are the
-    /// session's: a connection that dies releases them. Its first statement asks for `contacts`
-    /// in ROW EXCLUSIVE mode, which only a copy's hold of the store conflicts with.
+    /// session's: a connection that dies releases them. A copy's hold of the store holds `lock`
+    /// exclusively (``GatewayStore/holdingWrites(_:)``): the lock statement waits for it like for
+    /// any whole-database writer, so the snapshot comes after the hold's commit and sees its
+    /// record of the move, at no statement of its own.
     func lockedWriteTransaction<T>(lock: Int64, scope: WriteScope, _ body: (StoreDatabase) throws -> T) throws -> T {
         try turn.withLock { _ in
             let database = StoreDatabase(PostgresStatements(connection, logger: logger))
@@ -114,15 +116,11 @@ final class PostgresServer: Sendable {
                     connection.close().whenComplete { _ in }
                 }
             }
-            // One round trip for every lock, the contacts' lookup included.
+            // One round trip for every lock, the contacts' lookup included; it also waits out a
+            // copy's hold of the store.
             let locks = scope.lockStatement(storeLock: lock)
             try database.execute(sql: locks.sql, arguments: locks.arguments)
-            return try run("BEGIN ISOLATION LEVEL SERIALIZABLE", database) { db in
-                // Before the snapshot: a copy holding the store's writes (EXCLUSIVE, see
-                // ``GatewayStore/holdingWrites(_:)``) is waited for, and its record of the move seen.
-                try db.execute(sql: "LOCK TABLE contacts IN ROW EXCLUSIVE MODE")
-                return try body(db)
-            }
+            return try run("BEGIN ISOLATION LEVEL SERIALIZABLE", database, body)
         }
     }
 
