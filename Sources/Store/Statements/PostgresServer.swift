@@ -23,11 +23,13 @@ import Synchronization
 /// transaction at a time runs on the connection.
 final class PostgresServer: Sendable {
     private let connection: PostgresConnection
+    private let answers: PostgresAnswerWait
     private let logger: Logger
     private let turn = Mutex(())
 
     private init(connection: PostgresConnection, logger: Logger) {
         self.connection = connection
+        answers = PostgresAnswerWait(connection)
         self.logger = logger
     }
 
@@ -77,6 +79,11 @@ final class PostgresServer: Sendable {
             logger: logger)
     }
 
+    /// The connection's statements for one transaction.
+    private func statements() -> StoreDatabase {
+        StoreDatabase(PostgresStatements(connection, answers: answers, logger: logger))
+    }
+
     /// Closes the connection; the server is unusable afterwards.
     func close() throws {
         try Self.wrapping { try connection.close().wait() }
@@ -107,7 +114,7 @@ final class PostgresServer: Sendable {
     /// record of the move, at no statement of its own.
     func lockedWriteTransaction<T>(lock: Int64, scope: WriteScope, _ body: (StoreDatabase) throws -> T) throws -> T {
         try turn.withLock { _ in
-            let database = StoreDatabase(PostgresStatements(connection, logger: logger))
+            let database = statements()
             defer {
                 do {
                     try database.execute(sql: "SELECT pg_advisory_unlock_all()")
@@ -135,7 +142,7 @@ final class PostgresServer: Sendable {
             try db.execute(sql: "SET LOCAL lock_timeout = 0")
             try db.execute(sql: "SELECT pg_advisory_lock(?)", arguments: [key])
         }
-        let database = StoreDatabase(PostgresStatements(connection, logger: logger))
+        let database = statements()
         defer {
             do {
                 try turn.withLock { _ in try database.execute(sql: "SELECT pg_advisory_unlock(?)", arguments: [key]) }
@@ -151,7 +158,7 @@ final class PostgresServer: Sendable {
     /// it returns; throwing rolls back and rethrows.
     func transaction<T>(_ begin: String, _ body: (StoreDatabase) throws -> T) throws -> T {
         try turn.withLock { _ in
-            try run(begin, StoreDatabase(PostgresStatements(connection, logger: logger)), body)
+            try run(begin, statements(), body)
         }
     }
 
