@@ -11,6 +11,7 @@ PostgreSQL is a throw-away cluster this script starts (Debian's postgresql serve
 """
 
 import argparse
+import contextlib
 import glob
 import json
 import os
@@ -36,7 +37,7 @@ def free_port():
 class Cluster:
     """A PostgreSQL cluster in `root`, stopped by `stop()`."""
 
-    def __init__(self, root):
+    def __init__(self, root, options=""):
         found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
         if not found:
             raise BenchError("no PostgreSQL server (apt-get install -y postgresql)")
@@ -58,7 +59,7 @@ class Cluster:
         self._run("initdb", f"--pgdata={self.dir}/data", f"--username={self.user}", f"--pwfile={pwfile}",
                   "--auth-local=trust", "--auth-host=scram-sha-256", "--encoding=UTF8")
         self._run("pg_ctl", "start", f"--pgdata={self.dir}/data", "--wait", f"--log={self.dir}/server.log",
-                  f"--options=-c listen_addresses=127.0.0.1 -p {self.port} -k {self.dir}")
+                  f"--options=-c listen_addresses=127.0.0.1 -p {self.port} -k {self.dir} {options}")
         self.started = True
         self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", self.user, "smsgw",
                   env={"PGPASSWORD": self.password})
@@ -89,6 +90,21 @@ class Cluster:
     def stop(self):
         if getattr(self, "started", False):
             self._run("pg_ctl", "stop", f"--pgdata={self.dir}/data", "--mode=fast")
+
+
+@contextlib.contextmanager
+def scratch(prefix):
+    """A directory for one run's accounts and cluster: (its path, a holder for the cluster it starts),
+    both gone at the end, the cluster stopped first."""
+    root = tempfile.mkdtemp(prefix=prefix)
+    os.chmod(root, 0o755)
+    holder = {}
+    try:
+        yield root, holder
+    finally:
+        if holder.get("cluster"):
+            holder["cluster"].stop()
+        shutil.rmtree(root, ignore_errors=True)
 
 
 def timed(account, argv, data):
@@ -124,13 +140,10 @@ def main():
     parser.add_argument("--messages", type=int, default=2000)
     args = parser.parse_args()
     smsgw = os.path.abspath(args.smsgw)
-    root = tempfile.mkdtemp(prefix="smsgw-bench-store-")
-    os.chmod(root, 0o755)
-    cluster = None
-    try:
+    with scratch("smsgw-bench-store-") as (root, holder):
         print(f"load average before: {os.getloadavg()[0]:.1f}", flush=True)
         sqlite = run_backend(smsgw, root, "sqlite", {}, args.messages)
-        cluster = Cluster(root)
+        cluster = holder["cluster"] = Cluster(root)
         postgres = run_backend(smsgw, root, "postgresql", cluster.store_env(), args.messages)
         for r in (sqlite, postgres):
             print(f"{r['backend']:>10}: send --lines {args.messages}: {r['t_all']:.2f} s "
@@ -138,10 +151,6 @@ def main():
                   f"{r['t_one']:.2f} s); log --json of them {r['t_log']:.2f} s")
         print(f"PostgreSQL / SQLite, messages per second: {postgres['rate'] / sqlite['rate']:.2f}")
         print(f"load average after: {os.getloadavg()[0]:.1f}")
-    finally:
-        if cluster:
-            cluster.stop()
-        shutil.rmtree(root, ignore_errors=True)
 
 
 if __name__ == "__main__":

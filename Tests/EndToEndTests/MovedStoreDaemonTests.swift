@@ -24,7 +24,7 @@ struct MovedStoreDaemonTests {
 
     /// `serve --sim` opens the store `[store]` names, as `serve` does: here a PostgreSQL database
     /// whose data directory holds no SQLite store at all.
-    @Test("serve --sim runs on the PostgreSQL store [store] names, and exits 78 once store_moved appears there")
+    @Test("serve --sim runs on the PostgreSQL store [store] names, and exits 78 once store_moved holds a record")
     func postgresRecordAppears() async throws {
         let cluster = try requirePostgres()
         try await withTemporaryDirectory { root in
@@ -34,7 +34,7 @@ struct MovedStoreDaemonTests {
             let files = try FileManager.default.contentsOfDirectory(atPath: alice.dataDir.path)
             #expect(!files.contains { $0.hasPrefix("smsgw.sqlite") }, "\(files)")
             _ = try cluster.psql(
-                "CREATE TABLE store_moved (record TEXT NOT NULL); INSERT INTO store_moved VALUES ('Copied to sqlite /srv/new/smsgw.sqlite at 2026-01-01T00:00:00Z.')",
+                "INSERT INTO store_moved VALUES ('Copied to sqlite /srv/new/smsgw.sqlite at 2026-01-01T00:00:00Z.')",
                 database: database.database)
             try await Self.expectExit(daemon, naming: "/srv/new/smsgw.sqlite")
         }

@@ -18,7 +18,8 @@ extension GatewayStore {
     private static let movedRecordLimit = 300
 
     /// The table of a PostgreSQL store that records where it was moved: bookkeeping, like the
-    /// migrations' table, never copied.
+    /// migrations' table, never copied, and made (empty) by every open (``PostgresSchema``), so
+    /// that looking for the record is one query.
     static let movedTable = "store_moved"
 
     /// Completes a copy of this store into `target` and records that this store moved there,
@@ -70,8 +71,9 @@ extension GatewayStore {
     /// Refuses a write transaction `db` of this store, open already, when a copy moved the store
     /// (the record made by ``completeMove(to:holding:at:checking:)``, or by hand): the refusal an
     /// open would throw. Asked by every step of a contact's key state, once the contact's lock
-    /// is held; on SQLite one look for the file, on PostgreSQL one query in `db` itself, whose
-    /// snapshot is taken after the hold of a copy under way ended (``holdingWrites(_:)``).
+    /// is held; on SQLite one look for the file, on PostgreSQL one query of ``movedTable`` in
+    /// `db` itself, whose snapshot is taken after the hold of a copy under way ended
+    /// (``holdingWrites(_:)``).
     ///
     /// - Throws: ``StoreError/configuration(_:)``; the server's errors.
     func refuseIfMoved(within db: StoreDatabase) throws {
@@ -108,10 +110,10 @@ extension GatewayStore {
         return record.map { movedRefusal(address: address, record: $0) }
     }
 
-    /// The record of a move that `db`, a transaction of a PostgreSQL store, sees, or nil.
+    /// The record of a move that `db`, a transaction of a PostgreSQL store opened by this
+    /// process (whose open made ``movedTable``), sees, or nil.
     private static func movedRecord(_ db: StoreDatabase) throws -> String? {
-        guard try db.value(String.self, sql: "SELECT to_regclass(?)::text", arguments: [movedTable]) != nil else { return nil }
-        return try db.value(String.self, sql: "SELECT record FROM \(movedTable) LIMIT 1")
+        try db.value(String.self, sql: "SELECT record FROM \(movedTable) LIMIT 1")
     }
 
     private static func movedRefusal(address: PostgresAddress, record: String) -> StoreError {

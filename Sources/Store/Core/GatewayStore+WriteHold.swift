@@ -27,11 +27,13 @@ extension GatewayStore {
     /// - SQLite: an IMMEDIATE transaction on a connection of its own, open for the whole of
     ///   `body` and ended after the record (a file) was written; writers wait up to the busy
     ///   timeout, then are refused as busy.
-    /// - PostgreSQL: a transaction of its own holding `contacts` in EXCLUSIVE mode, which every
-    ///   write transaction of the store asks for in ROW EXCLUSIVE mode before its snapshot
-    ///   (``PostgresServer/lockedWriteTransaction(lock:scope:_:)``) and plain reads do not
-    ///   conflict with; the record is written in it and committed with it, so a writer let in
-    ///   afterwards sees it.
+    /// - PostgreSQL: a transaction of its own holding the store's write lock exclusively
+    ///   (``PostgresPool/writeLock``, until it ends), which every write transaction of the store
+    ///   takes before it begins (``PostgresServer/lockedWriteTransaction(lock:scope:_:)``), shared
+    ///   or exclusive, and plain reads do not take; it waits for the writers under way, and the
+    ///   record is written in it and committed with it, so a writer let in afterwards takes its
+    ///   snapshot after the record and sees it. Writers wait as for any whole-database writer,
+    ///   up to the busy timeout.
     ///
     /// - Throws: What `body` throws, a database's error as a ``StoreError``;
     ///   ``StoreError/configuration(_:)`` when the record could not be committed after the target
@@ -60,7 +62,7 @@ extension GatewayStore {
                 let result = try StoreError.wrapping {
                     try pool.withServer { server in
                         try server.transaction("BEGIN ISOLATION LEVEL READ COMMITTED") { db in
-                            try db.execute(sql: "LOCK TABLE contacts IN EXCLUSIVE MODE")
+                            try db.execute(sql: "SELECT pg_advisory_xact_lock(?)", arguments: [PostgresPool.writeLock])
                             let held = WriteHold(db: db)
                             hold = held
                             return try body(held)

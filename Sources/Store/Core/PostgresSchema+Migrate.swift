@@ -5,7 +5,10 @@ extension PostgresSchema {
     ///
     /// An advisory lock orders nodes that start at once; the transaction reads committed data
     /// after taking it, so a node that waited sees what the first one applied. DDL is
-    /// transactional on PostgreSQL: a migration that fails leaves the database as it was.
+    /// transactional on PostgreSQL: a migration that fails leaves the database as it was. The
+    /// record of a move (``GatewayStore/movedTable``) is made here too, empty, outside the
+    /// versioned migrations as their own table is: a database an older smsgw opens keeps opening,
+    /// and one whose record was dropped by hand gets it back, empty, at the next open.
     ///
     /// - Throws: ``StoreError/configuration(_:)`` when the database was migrated by a newer
     ///   smsgw, or when this one has a SQLite migration without its PostgreSQL statements.
@@ -33,6 +36,8 @@ extension PostgresSchema {
                     }
                     try db.execute(sql: "INSERT INTO \(migrationsTable) (identifier) VALUES (?)", arguments: [migration.name])
                 }
+                // Empty until a copy records the move: its every look is then one query.
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(GatewayStore.movedTable) (record TEXT NOT NULL)")
             }
         }
     }

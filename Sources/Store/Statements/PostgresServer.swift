@@ -23,11 +23,13 @@ import Synchronization
 /// transaction at a time runs on the connection.
 final class PostgresServer: Sendable {
     private let connection: PostgresConnection
+    private let answers: PostgresAnswerWait
     private let logger: Logger
     private let turn = Mutex(())
 
     private init(connection: PostgresConnection, logger: Logger) {
         self.connection = connection
+        answers = PostgresAnswerWait(connection)
         self.logger = logger
     }
 
@@ -77,6 +79,11 @@ final class PostgresServer: Sendable {
             logger: logger)
     }
 
+    /// The connection's statements for one transaction.
+    private func statements() -> StoreDatabase {
+        StoreDatabase(PostgresStatements(connection, answers: answers, logger: logger))
+    }
+
     /// Closes the connection; the server is unusable afterwards.
     func close() throws {
         try Self.wrapping { try connection.close().wait() }
@@ -101,11 +108,13 @@ final class PostgresServer: Sendable {
     /// transaction whose locks conflict waits for this one, as SQLite's IMMEDIATE transactions
     /// wait for each other, and its snapshot is taken only once the locks are held (a lock taken
     /// inside a serialisable transaction would come after its snapshot). The locks are the
-    /// session's: a connection that dies releases them. Its first statement asks for `contacts`
-    /// in ROW EXCLUSIVE mode, which only a copy's hold of the store conflicts with.
+    /// session's: a connection that dies releases them. A copy's hold of the store holds `lock`
+    /// exclusively (``GatewayStore/holdingWrites(_:)``): the lock statement waits for it like for
+    /// any whole-database writer, so the snapshot comes after the hold's commit and sees its
+    /// record of the move, at no statement of its own.
     func lockedWriteTransaction<T>(lock: Int64, scope: WriteScope, _ body: (StoreDatabase) throws -> T) throws -> T {
         try turn.withLock { _ in
-            let database = StoreDatabase(PostgresStatements(connection, logger: logger))
+            let database = statements()
             defer {
                 do {
                     try database.execute(sql: "SELECT pg_advisory_unlock_all()")
@@ -114,15 +123,11 @@ final class PostgresServer: Sendable {
                     connection.close().whenComplete { _ in }
                 }
             }
-            // One round trip for every lock, the contacts' lookup included.
+            // One round trip for every lock, the contacts' lookup included; it also waits out a
+            // copy's hold of the store.
             let locks = scope.lockStatement(storeLock: lock)
             try database.execute(sql: locks.sql, arguments: locks.arguments)
-            return try run("BEGIN ISOLATION LEVEL SERIALIZABLE", database) { db in
-                // Before the snapshot: a copy holding the store's writes (EXCLUSIVE, see
-                // ``GatewayStore/holdingWrites(_:)``) is waited for, and its record of the move seen.
-                try db.execute(sql: "LOCK TABLE contacts IN ROW EXCLUSIVE MODE")
-                return try body(db)
-            }
+            return try run("BEGIN ISOLATION LEVEL SERIALIZABLE", database, body)
         }
     }
 
@@ -137,7 +142,7 @@ final class PostgresServer: Sendable {
             try db.execute(sql: "SET LOCAL lock_timeout = 0")
             try db.execute(sql: "SELECT pg_advisory_lock(?)", arguments: [key])
         }
-        let database = StoreDatabase(PostgresStatements(connection, logger: logger))
+        let database = statements()
         defer {
             do {
                 try turn.withLock { _ in try database.execute(sql: "SELECT pg_advisory_unlock(?)", arguments: [key]) }
@@ -153,7 +158,7 @@ final class PostgresServer: Sendable {
     /// it returns; throwing rolls back and rethrows.
     func transaction<T>(_ begin: String, _ body: (StoreDatabase) throws -> T) throws -> T {
         try turn.withLock { _ in
-            try run(begin, StoreDatabase(PostgresStatements(connection, logger: logger)), body)
+            try run(begin, statements(), body)
         }
     }
 

@@ -12,10 +12,12 @@ import PostgresNIO
 /// computes (`EXISTS`) read as 0 or 1, as on SQLite.
 final class PostgresStatements: StoreConnection {
     private let connection: PostgresConnection
+    private let answers: PostgresAnswerWait
     private let logger: Logger
 
-    init(_ connection: PostgresConnection, logger: Logger) {
+    init(_ connection: PostgresConnection, answers: PostgresAnswerWait, logger: Logger) {
         self.connection = connection
+        self.answers = answers
         self.logger = logger
     }
 
@@ -46,22 +48,8 @@ final class PostgresStatements: StoreConnection {
             }
         }
         return try PostgresServer.wrapping {
-            try Self.answer(connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger), on: connection)
+            try answers.wait(for: connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger))
         }
-    }
-
-    /// Waits for `answer`, or fails as soon as the connection is closed. postgres-nio drops a
-    /// query written to a connection that has already closed without ever completing it: after
-    /// the server went away (a failover), a pooled connection's next statement would otherwise
-    /// hold its thread, and the transactions queued behind it, for good.
-    private static func answer<T: Sendable>(_ answer: EventLoopFuture<T>, on connection: PostgresConnection) throws -> T {
-        let outcome = connection.eventLoop.makePromise(of: T.self)
-        answer.cascade(to: outcome)
-        // Whichever comes first: the other completion is ignored.
-        connection.closeFuture.whenComplete { _ in
-            outcome.fail(StoreError.server("the connection to the PostgreSQL server closed", cause: .cannotOpen))
-        }
-        return try outcome.futureResult.wait()
     }
 
     /// A cell as the store reads it; a type the store never stores is a statement's mistake.
