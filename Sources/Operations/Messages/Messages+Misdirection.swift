@@ -1,6 +1,6 @@
-public import Foundation
+import Foundation
 import SMSCipher
-public import Store
+import Store
 
 extension Messages {
     /// Whose a pasted ciphertext is, when it did not verify for the contact it was pasted as and
