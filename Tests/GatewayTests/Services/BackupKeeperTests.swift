@@ -58,7 +58,6 @@ struct BackupKeeperTests {
         let first = try #require(Self.backups(in: directory).first)
         let file = directory.appendingPathComponent(first)
         #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.hasPrefix(".") })
         // A complete store: it opens with the passphrase and holds the contact.
         let copy = TemporaryDirectory(prefix: "smsgw-backup-copy")
         try FileManager.default.createDirectory(at: copy.url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -110,6 +109,9 @@ struct BackupKeeperTests {
 
         await gateway.shutdown()
         try await task.value
+        // Nothing of a copy is left once the daemon stopped. (While it runs, with a 1 s interval
+        // on a loaded machine, the next copy's partial file may already be there.)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.hasPrefix(".") })
     }
 
     @Test("At start-up a backup younger than the interval is the last one and no new one is written")
