@@ -29,6 +29,25 @@ struct PostgresWriteHoldTests {
         #expect(try cluster.psql("SELECT count(*) FROM store_moved", database: database) == ["0"])
     }
 
+    @Test("store_moved dropped while the store is open: a key step says so in a sentence, the next look makes it again")
+    func movedTableDroppedWhileOpen() throws {
+        let cluster = try requirePostgres()
+        let (location, store, unlocked) = try unlockedStore(on: .postgresql)
+        let database = try #require(location.address).database
+        let bob = try unlocked.addContact(name: "bob", number: TestStore.number("+447700900010"), pairingCode: Data())
+        try cluster.psql("DROP TABLE store_moved", database: database)
+
+        let error = try #require(throws: StoreError.self) { try unlocked.write { try $0.setPaired(bob, session: Data([1])) } }
+        #expect(error.category == .configuration)
+        #expect(error.description.contains("has lost its table store_moved") && !error.description.contains("SQLSTATE"))
+        #expect(try unlocked.read { try $0.contact(id: bob.id) }.pairingState == .pending)
+        // A daemon's heartbeat (and the write's observer in a daemon) looks: the table is back, empty.
+        #expect(try store.movedRefusal() == nil)
+        #expect(try cluster.psql("SELECT count(*) FROM store_moved", database: database) == ["0"])
+        try unlocked.write { try $0.setPaired(bob, session: Data([1])) }
+        #expect(try unlocked.read { try $0.contact(id: bob.id) }.pairingState == .paired)
+    }
+
     @Test(
         "A PostgreSQL write transaction's body starts with no table lock taken, its store lock held",
         arguments: [WriteScope.database, .contact(named: "bob"), .contact(named: "nobody")])

@@ -110,4 +110,34 @@ struct StoreNoticeTests {
         listening.cancel()
         await listening.value
     }
+
+    @Test("Only a commit that queued a row wakes the outbox, its notice the commit's own; an earlier release's outbox notice still does")
+    func outboxWakeUps() async throws {
+        let cluster = try requirePostgres()
+        let location = try TestStoreLocation(.postgresql)
+        let (_, first) = try location.unlockedStore()
+        let contact = try first.addContact(name: "peer", number: TestStore.number("+447700900010"), pairingCode: Data())
+        let second = try location.open()
+        let notices = try #require(second.notices(logger: TestStore.logger))
+        let commits = second.commits
+        let woken = Counter()
+        let listening = Task { await notices.run(outbox: woken.add) }
+        defer { listening.cancel() }
+        try await waitFor("the listener to connect") { commits.hearsOtherNodes && commits.count == 1 && woken.count == 1 }
+
+        // Notices arrive in commit order: once the queued row's is heard, the token's was.
+        try first.write { try $0.addAPIToken(APITokenRecord(name: "one", hash: Data(count: 32), scopes: "send", createdAt: Date())) }
+        try first.write { try $0.enqueueOutbox("BODY", to: contact) }
+        try await waitFor("the queued row's commit") { commits.count >= 3 && woken.count >= 2 }
+        #expect(woken.count == 2 && commits.count == 3)
+        #expect(StoreNotices.commit("origin outbox") == ("origin", true) && StoreNotices.commit("origin") == ("origin", false))
+
+        // A node of an earlier release wakes the outbox on its own channel.
+        let database = try #require(location.address?.database)
+        _ = try cluster.psql("NOTIFY \(StoreNotices.outboxChannel)", database: database)
+        try await waitFor("the earlier release's notice") { woken.count == 3 }
+        #expect(commits.count == 3)
+        listening.cancel()
+        await listening.value
+    }
 }

@@ -89,10 +89,10 @@ public enum Messages {
         // Parts are sent again until acknowledged when the contact has acknowledgements on (§9.2).
         let awaits = contact.acknowledgements && sealed.messages.count > 1
         let outboxIDs = try sealed.messages.map { message in
-            let id = try tx.enqueueOutbox(message.ciphertext, to: contact, messageID: sealed.logID, now: now)
-            try tx.recordSealedPosition(
-                ofOutbox: id, epoch: message.session.epoch, position: message.position, awaitsAcknowledgement: awaits)
-            return id
+            try tx.enqueueOutbox(
+                message.ciphertext, to: contact, messageID: sealed.logID,
+                sealedAt: SealedPosition(epoch: message.session.epoch, position: message.position, awaitsAcknowledgement: awaits),
+                contactReadHere: true, now: now)
         }
         let queued = QueuedMessage(
             logID: sealed.logID, outboxID: outboxIDs[0], position: sealed.messages[0].position,

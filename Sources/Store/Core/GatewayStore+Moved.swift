@@ -80,8 +80,24 @@ extension GatewayStore {
         switch backend {
         case .sqlite: try Self.refuseIfMoved(directory)
         case .postgresql(_, let address):
-            if let record = try Self.movedRecord(db) { throw Self.movedRefusal(address: address, record: record) }
+            let record: String?
+            do {
+                record = try Self.movedRecord(db)
+            } catch let error as StoreError where Self.isMissingTable(error) {
+                // The transaction is aborted: no statement can make the table again in it.
+                throw StoreError.configuration(
+                    "The PostgreSQL store \(address) has lost its table \(Self.movedTable), which records whether a copy moved the store: it was dropped while this process had the store open. Try again: the store makes the table again, empty (not moved), when a command opens it and at a daemon's next heartbeat."
+                )
+            }
+            if let record { throw Self.movedRefusal(address: address, record: record) }
         }
+    }
+
+    /// Whether `error` is the server's "relation does not exist" (SQLSTATE 42P01): ``movedTable``
+    /// dropped by hand after this process's open made it.
+    private static func isMissingTable(_ error: StoreError) -> Bool {
+        guard case .server(let message, _) = error else { return false }
+        return message.hasSuffix("(SQLSTATE 42P01)")
     }
 
     /// Why this store, open already, is refused now: a copy moved it since it was opened (a
@@ -103,9 +119,17 @@ extension GatewayStore {
     }
 
     /// The refusal of the PostgreSQL store `pool` reaches when a copy moved it, else nil.
+    /// A table dropped by hand (to use the old copy anyway) is made again, empty.
     static func movedRefusal(_ pool: PostgresPool, address: PostgresAddress) throws -> StoreError? {
         let record = try pool.withServer { server in
-            try server.transaction("BEGIN ISOLATION LEVEL READ COMMITTED", movedRecord)
+            do {
+                return try server.transaction("BEGIN ISOLATION LEVEL READ COMMITTED", movedRecord)
+            } catch let error as StoreError where isMissingTable(error) {
+                try server.transaction("BEGIN") { db in
+                    try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(movedTable) (record TEXT NOT NULL)")
+                }
+                return nil
+            }
         }
         return record.map { movedRefusal(address: address, record: $0) }
     }

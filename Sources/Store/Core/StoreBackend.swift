@@ -57,3 +57,15 @@ extension GatewayStore {
         }
     }
 }
+
+extension GatewayStore {
+    /// How many statements this process's PostgreSQL connections to the store ran, each one
+    /// round trip (the opening of a connection not counted); nil on SQLite, whose statements
+    /// are calls.
+    var postgresStatementCount: Int? {
+        switch backend {
+        case .sqlite: nil
+        case .postgresql(let pool, _): pool.statementCount
+        }
+    }
+}

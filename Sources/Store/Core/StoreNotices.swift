@@ -4,18 +4,24 @@ import PostgresNIO
 
 /// Wake-ups between the nodes of one PostgreSQL store, on one connection per node.
 ///
-/// Two channels, both sent inside the writing transaction, so the server delivers them when it
-/// commits (never for a rolled back one):
+/// One notice per write transaction that wrote a row, sent inside it, so the server delivers it
+/// when it commits (never for a rolled back one), on `smsgw_commits`
+/// (``GatewayStore/writeTransaction(_:_:)``; one that changed nothing notifies no one). Its
+/// payload is the writing process's ``GatewayStore/commitOrigin``, followed by ` outbox` when the
+/// transaction queued a row (``StoreTransaction/enqueueOutbox(_:to:messageID:kind:sealedAt:contactReadHere:now:)``)
+/// or queued a dead node's claims again (``StoreTransaction/recordHeartbeat(_:now:)``).
 ///
-/// - `smsgw_outbox`: a row was queued (``StoreTransaction/enqueueOutbox(_:to:messageID:kind:now:)``)
-///   or a dead node's claims were queued again (``StoreTransaction/recordHeartbeat(_:now:)``).
-///   The node whose modem is to send it claims it at once, not at its next fallback read.
-/// - `smsgw_commits`: a write transaction that wrote a row committed
-///   (``GatewayStore/writeTransaction(_:_:)``; one that changed nothing notifies no one).
-///   Each node rings its ``GatewayStore/commits`` on it, as its own commits do: its event streams
-///   and its webhook dispatcher read the other nodes' messages and events at once, and its
-///   ``APITokenCache`` reads the tokens again. The payload is the writing process's
-///   ``GatewayStore/commitOrigin``, so a node skips its own commits, which it rang already.
+/// - Each node rings its ``GatewayStore/commits`` on another process's notice, as its own
+///   commits do: its event streams and its webhook dispatcher read the other nodes' messages and
+///   events at once, and its ``APITokenCache`` reads the tokens again. A node skips its own
+///   commits, which it rang already.
+/// - On ` outbox`, its own included, the node whose modem is to send the row claims it at once,
+///   not at its next fallback read.
+///
+/// A release before this one sent the outbox's wake-up as a second notice on `smsgw_outbox`;
+/// the listener still hears that channel, so a node of that release, during an upgrade of the
+/// nodes one at a time, wakes this one's outbox (the other way round, the older node claims at
+/// its fallback read).
 ///
 /// ``run(outbox:)`` holds one connection with `LISTEN` on both, over TCP with keepalive
 /// (``PostgresKeepalive``): a server gone without a word ends it within about two minutes, and it
@@ -30,10 +36,12 @@ import PostgresNIO
 /// }
 /// ```
 public final class StoreNotices: Sendable {
-    /// The channel of queued outbox rows.
+    /// The channel an earlier release sent queued outbox rows' wake-ups on, heard still.
     static let outboxChannel = "smsgw_outbox"
     /// The channel of every write transaction's commit.
     static let commitChannel = "smsgw_commits"
+    /// What follows the origin in a commit notice's payload when the transaction queued outbox rows.
+    static let outboxMark = " outbox"
     /// The longest wait between two attempts to connect again.
     static let longestRetry: Double = 30
 
@@ -111,7 +119,11 @@ public final class StoreNotices: Sendable {
                     group.addTask { await Self.failure { for try await _ in outboxNotices { outbox() } } }
                     group.addTask {
                         await Self.failure {
-                            for try await notice in commitNotices where notice.payload != origin { commits.ring() }
+                            for try await notice in commitNotices {
+                                let heard = Self.commit(notice.payload)
+                                if heard.origin != origin { commits.ring() }
+                                if heard.outbox { outbox() }
+                            }
                         }
                     }
                     // Either ends only when the connection does: stop listening on the other too.
@@ -129,6 +141,11 @@ public final class StoreNotices: Sendable {
                 }
             }
         }
+    }
+
+    /// Who committed, and whether the transaction queued outbox rows, from a commit notice's payload.
+    static func commit(_ payload: String) -> (origin: Substring, outbox: Bool) {
+        payload.hasSuffix(outboxMark) ? (payload.dropLast(outboxMark.count), true) : (payload[...], false)
     }
 
     /// The error `body` ended with, or nil when it ended without one (cancelled).
@@ -164,16 +181,16 @@ extension GatewayStore {
 }
 
 extension StoreTransaction {
-    /// Tells the other nodes to look at the outbox once this transaction commits (PostgreSQL only).
-    func notifyOutbox() throws {
-        guard db.dialect == .postgresql else { return }
-        try db.execute(sql: "NOTIFY \(StoreNotices.outboxChannel)")
+    /// Tells the other nodes to look at the outbox once this transaction commits (PostgreSQL
+    /// only): its commit notice says so, no statement of its own.
+    func notifyOutbox() {
+        db.queuedOutbox = true
     }
 }
 
 extension StoreDatabase {
-    /// Tells the other nodes that this transaction committed, once it does, if it wrote anything
-    /// (PostgreSQL only).
+    /// Tells the other nodes that this transaction committed, once it does, if it wrote anything,
+    /// and whether it queued outbox rows (PostgreSQL only).
     ///
     /// The server knows whether it did: a transaction is given a transaction id by its first
     /// write of a row (an insert, update or delete, its triggers' included, or a row lock), and
@@ -186,6 +203,6 @@ extension StoreDatabase {
         guard dialect == .postgresql else { return }
         _ = try rows(
             sql: "SELECT pg_notify(?, ?) WHERE txid_current_if_assigned() IS NOT NULL",
-            arguments: [StoreNotices.commitChannel, origin])
+            arguments: [StoreNotices.commitChannel, origin + (queuedOutbox ? StoreNotices.outboxMark : "")])
     }
 }

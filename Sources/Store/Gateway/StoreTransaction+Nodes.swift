@@ -87,7 +87,7 @@ extension StoreTransaction {
                 """,
             arguments: [time, node.name])
         let requeued = db.changesCount
-        if requeued > 0 { try notifyOutbox() }
+        if requeued > 0 { notifyOutbox() }
         return NodeHeartbeat(requeued: requeued, nodes: try nodes())
     }
 

@@ -89,13 +89,6 @@ extension StoreTransaction {
         if !on { try db.execute(sql: "DELETE FROM pending_acks WHERE contact_id = ?", arguments: [contact.id.storeString]) }
     }
 
-    /// Records where an outbox row's ciphertext was sealed, and whether it is sent again until acknowledged.
-    public func recordSealedPosition(ofOutbox id: Int64, epoch: UInt32, position: UInt32, awaitsAcknowledgement: Bool) throws {
-        try db.execute(
-            sql: "UPDATE outbox SET epoch = ?, position = ?, awaits_ack = ? WHERE id = ?",
-            arguments: [Int64(epoch), Int64(position), awaitsAcknowledgement, id])
-    }
-
     /// Notes a position decrypted from the contact, with its ciphertext, to acknowledge with the next batch.
     public func addPendingAcknowledgement(
         from contact: Contact, epoch: UInt32, position: UInt32, ciphertext: String, at now: Date
@@ -174,7 +167,7 @@ extension StoreTransaction {
                 WHERE id = ? AND state IN ('sent', 'delivered')
                 """,
             arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970, id])
-        if db.changesCount > 0 { try notifyOutbox() }
+        if db.changesCount > 0 { notifyOutbox() }
     }
 
     /// Gives up on a row its peer never acknowledged: the row and its message become failed. Its

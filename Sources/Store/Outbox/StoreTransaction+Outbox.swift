@@ -1,5 +1,19 @@
 public import Foundation
 
+/// Where an outbox row's ciphertext was sealed, and whether it is sent again until acknowledged
+/// (docs/PROTOCOL.md §9.2): written with the row (``StoreTransaction/enqueueOutbox(_:to:messageID:kind:sealedAt:contactReadHere:now:)``).
+public struct SealedPosition: Sendable, Equatable {
+    public var epoch: UInt32
+    public var position: UInt32
+    public var awaitsAcknowledgement: Bool
+
+    public init(epoch: UInt32, position: UInt32, awaitsAcknowledgement: Bool) {
+        self.epoch = epoch
+        self.position = position
+        self.awaitsAcknowledgement = awaitsAcknowledgement
+    }
+}
+
 extension StoreTransaction {
     /// Queues an SMS to `contact`; call it in the same transaction that advanced the ratchet.
     ///
@@ -8,12 +22,18 @@ extension StoreTransaction {
     ///   - contact: The recipient; it must have a number.
     ///   - messageID: The log entry this SMS carries; its status follows the outbox row.
     ///   - kind: A text message (the default) or a resync handshake.
+    ///   - sealedAt: Where the ciphertext was sealed, written with the row; nil for none.
+    ///   - contactReadHere: True when `contact` was read in this transaction and its numbers
+    ///     not changed since: its numbers are used as they are. Otherwise (the default) the
+    ///     contact is read again, so a value from an earlier transaction never sends to a number
+    ///     the contact no longer has.
     /// - Returns: The outbox row id.
     @discardableResult
     public func enqueueOutbox(
-        _ body: String, to contact: Contact, messageID: Int64? = nil, kind: OutboxKind = .text, now: Date = Date()
+        _ body: String, to contact: Contact, messageID: Int64? = nil, kind: OutboxKind = .text,
+        sealedAt: SealedPosition? = nil, contactReadHere: Bool = false, now: Date = Date()
     ) throws -> Int64 {
-        let current = try self.contact(id: contact.id)
+        let current = contactReadHere ? contact : try self.contact(id: contact.id)
         let numbers = current.numbers
         guard !numbers.isEmpty else {
             throw StoreError.invalidInput(
@@ -32,15 +52,18 @@ extension StoreTransaction {
                 arguments: [(turn + 1) % numbers.count, current.id.storeString])
         }
         let time = now.timeIntervalSince1970
-        try notifyOutbox()
+        notifyOutbox()
         return try db.insert(
             sql: """
                 INSERT INTO outbox (message_id, contact_id, phone_number, body, state, next_attempt_at,
-                    created_at, updated_at, kind)
-                VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?)
+                    created_at, updated_at, kind, epoch, position, awaits_ack)
+                VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)
                 RETURNING id
                 """,
-            arguments: [messageID, current.id.storeString, number.e164, body, time, time, time, kind.rawValue])
+            arguments: [
+                messageID, current.id.storeString, number.e164, body, time, time, time, kind.rawValue,
+                sealedAt.map { Int64($0.epoch) }, sealedAt.map { Int64($0.position) }, sealedAt?.awaitsAcknowledgement ?? false,
+            ])
     }
 
     /// Records that the network accepted the SMS with `reference`.

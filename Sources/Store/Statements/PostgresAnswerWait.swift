@@ -21,6 +21,10 @@ final class PostgresAnswerWait: Sendable {
 
     private let connection: PostgresConnection
     private let state = Mutex(State())
+    private let waits = Atomic(0)
+
+    /// How many answers were waited for on this connection: its statements, each one round trip.
+    var count: Int { waits.load(ordering: .relaxed) }
 
     init(_ connection: PostgresConnection) {
         self.connection = connection
@@ -37,6 +41,7 @@ final class PostgresAnswerWait: Sendable {
     /// Waits for `answer` on the calling thread (never the connection's event loop), or fails
     /// with ``StoreError/server(_:cause:)`` once the connection is closed, whichever comes first.
     func wait<T: Sendable>(for answer: EventLoopFuture<T>) throws -> T {
+        waits.add(1, ordering: .relaxed)
         let outcome = connection.eventLoop.makePromise(of: T.self)
         answer.cascade(to: outcome)
         // Whichever comes first: the other completion is ignored.

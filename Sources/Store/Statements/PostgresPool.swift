@@ -28,6 +28,11 @@ final class PostgresPool: Sendable {
     private let logger: Logger
     private let slots: DispatchSemaphore
     private let idle = Mutex<[PostgresServer]>([])
+    private let statements = Atomic(0)
+
+    /// How many statements this pool's connections ran, each one round trip: what a change to
+    /// the statements of a transaction is measured by.
+    var statementCount: Int { statements.load(ordering: .relaxed) }
 
     init(_ configuration: PostgresConnection.Configuration, capacity: Int = defaultCapacity, logger: Logger) {
         self.configuration = configuration
@@ -75,7 +80,9 @@ final class PostgresPool: Sendable {
             return nil
         }
         let server = try reused ?? PostgresServer.connect(configuration, logger: logger)
+        let counted = server.statementCount
         defer {
+            statements.add(server.statementCount - counted, ordering: .relaxed)
             if server.isClosed {
                 logger.notice("A PostgreSQL connection closed; the next transaction opens a new one.")
             } else {

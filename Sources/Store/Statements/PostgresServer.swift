@@ -100,6 +100,9 @@ final class PostgresServer: Sendable {
         try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
     }
 
+    /// How many statements this connection ran.
+    var statementCount: Int { answers.count }
+
     /// Whether the connection is closed (the server went away or closed it): the pool drops it.
     var isClosed: Bool { connection.isClosed }
 

@@ -14,6 +14,9 @@ final class StoreDatabase {
     private let connection: any StoreConnection
     /// The rows the last ``execute(sql:arguments:)`` inserted, updated or deleted.
     private(set) var changesCount = 0
+    /// Whether this transaction queued something for the outbox: its commit notice says so
+    /// (``StoreNotices``).
+    var queuedOutbox = false
 
     init(_ connection: any StoreConnection) {
         self.connection = connection

@@ -128,9 +128,9 @@ public enum VaultSharing {
                 time: now, direction: .outgoing, contact: contact, status: .queued, text: logText,
                 ciphertext: sealed.map(\.ciphertext).joined(separator: "\n")))
         for message in sealed {
-            let id = try tx.enqueueOutbox(message.ciphertext, to: contact, messageID: logID, now: now)
-            try tx.recordSealedPosition(
-                ofOutbox: id, epoch: message.session.epoch, position: message.position, awaitsAcknowledgement: contact.acknowledgements)
+            let position = SealedPosition(
+                epoch: message.session.epoch, position: message.position, awaitsAcknowledgement: contact.acknowledgements)
+            try tx.enqueueOutbox(message.ciphertext, to: contact, messageID: logID, sealedAt: position, now: now)
         }
         try tx.recordSent(to: contact, at: now)
         return logID
