@@ -45,8 +45,15 @@ struct MessageIdTests {
         try await withTemporaryDirectory { root in
             let rig = try await GatewayRig(root: root)
             try await rig.startBoth()
+            // A follower lists the newest messages, then follows from that listing: once it has
+            // printed this one it follows, however late its process started.
+            let listed = try rig.send("listed", from: rig.alice, to: rig.bob)
             let follower = try RunningCommand(["log", "--follow", "--json"], as: rig.alice)
             let plainFollower = try RunningCommand(["log", "-f", "--contact", "bob"], as: rig.alice)
+            try await GatewayRig.wait("both followers to list message \(listed)", timeout: 90) {
+                follower.objects.contains { jsonInteger($0["id"]) == listed }
+                    && plainFollower.lines.contains { $0.hasPrefix("\(listed)\t") }
+            }
             let first = try rig.send("followed", from: rig.alice, to: rig.bob)
             try await GatewayRig.wait("the follower to see message \(first) delivered", timeout: 90) {
                 follower.objects.contains { jsonInteger($0["id"]) == first && $0["status"] as? String == "delivered" }

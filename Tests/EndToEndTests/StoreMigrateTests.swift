@@ -151,9 +151,11 @@ struct StoreMigrateTests {
         try withTemporaryDirectory { root in
             let (alice, bob) = try Peer.pairedCouple(in: root)
             #expect(try bob.decrypt(try alice.encrypt(["before the move"], for: bob), from: alice).status == 0)
+            // Each code is computed for the step after the current one, so that it is still in the
+            // window when the unlock (an Argon2id hash, slow on a busy machine) checks it.
+            let enabling = try TwoFactorTests().lastingCode()
             let enable = try alice.run(
-                ["account", "2fa", "enable", "--secret", TwoFactorTests.secret],
-                environment: ["SMSGW_TOTP_CODE": try TwoFactorTests().code()])
+                ["account", "2fa", "enable", "--secret", TwoFactorTests.secret], environment: ["SMSGW_TOTP_CODE": enabling.code])
             try #require(enable.status == 0, "\(enable.stderr)")
             let target = try Target.make(kind, in: root)
             let migrate = ["store", "migrate", "--to", target.argument, "--json"]
@@ -167,7 +169,7 @@ struct StoreMigrateTests {
             #expect(try target.isUntouched())
 
             // The right code: one unlock, then the copy, checked with the keys it unlocked.
-            let code = try TwoFactorTests().code(steps: 1)
+            let code = try TwoFactorTests().lastingCode(newerThan: enabling.step).code
             let copied = try alice.run(migrate, environment: target.environment.merging(["SMSGW_TOTP_CODE": code]) { $1 })
             #expect(copied.status == 0, "\(copied.stderr)")
             let report = try #require(try JSONSerialization.jsonObject(with: Data(copied.stdout.utf8)) as? [String: Any])

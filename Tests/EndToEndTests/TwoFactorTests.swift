@@ -13,6 +13,17 @@ struct TwoFactorTests {
         return try #require(OTPInteropTests.oathtool(["--totp", "-b", "--now=@\(time)", Self.secret]).first)
     }
 
+    /// A code for a slow command: the next step's, which the ±1 step window takes from now until
+    /// two steps on (60 to 90 s, where the current step's may lapse at once), and newer than the
+    /// step `spent` of a code already used. When the next step is spent too, this waits until the
+    /// one after it comes into the window: at most one step.
+    func lastingCode(newerThan spent: Int? = nil) throws -> (code: String, step: Int) {
+        func current() -> Int { Int(Date().timeIntervalSince1970) / 30 }
+        let step = max(current() + 1, (spent ?? 0) + 1)
+        while current() < step - 1 { Thread.sleep(forTimeInterval: 0.1) }
+        return (try #require(OTPInteropTests.oathtool(["--totp", "-b", "--now=@\(step * 30)", Self.secret]).first), step)
+    }
+
     @Test func everyUnlockAsksForACodeAndWrongCodesCountTowardTheLockout() throws {
         try withTemporaryDirectory { root in
             let alice = try Peer.create("alice", in: root)

@@ -97,11 +97,17 @@ final class GatewayRig {
     }
 
     /// Sends SIGTERM (or SIGKILL) to the peer's daemon and returns its exit status.
+    ///
+    /// The wait is bounded by systemd's stop timeout (90 s), which the daemon's stop is made to end
+    /// well within: a graceful stop finishes the SMS it is sending and waits up to 10 s for the
+    /// store, all at the pace of a machine that may be running a dozen other processes. Unlike
+    /// ``wait(_:timeout:_:)``, the bound does not stretch with the test's own starvation: the
+    /// waiting thread is not the pool's.
     @discardableResult
     func stopDaemon(_ peer: Peer, signal number: Int32 = SIGTERM) async throws -> Int32 {
         let process = try #require(daemons[peer.name])
         kill(process.processIdentifier, number)
-        let ended = try await Self.exit(of: process, "\(peer.name)'s daemon to exit", timeout: 30)
+        let ended = try await Self.exit(of: process, "\(peer.name)'s daemon to exit", timeout: 90)
         daemons[peer.name] = nil
         return ended.status
     }
