@@ -15,17 +15,19 @@ extension OutboxSender {
 
     /// Runs `write`, the record of an SMS that left, again while the store cannot be reached
     /// (a PostgreSQL server lost and another promoted, a connection dropped, a full disk), after
-    /// 1 s, 2, 4 … up to 30 s, for at most the node's lease, or ``stopGraceSeconds`` once the
-    /// daemon is asked to stop.
+    /// 1 s, 2, 4 … up to 30 s, for as long as the daemon runs, or ``stopGraceSeconds`` once it
+    /// is asked to stop.
     ///
     /// Without it a node that lost its server in the moment between a send and its record left
-    /// the row submitting for as long as it ran: sent, but never recorded as sent. Past the lease
-    /// another node may have queued the row again, and this node's record would be refused
-    /// anyway; the row is then that node's (the peer drops the second copy as a duplicate).
+    /// the row submitting for as long as it ran: sent, but never recorded as sent. Nor may the
+    /// retries end at the lease: the node's heartbeats renew the lease of every row it is
+    /// submitting, so a row whose record was given up stayed submitting, renewed, until the
+    /// daemon restarted. If another node queued the row again while this one could not renew
+    /// (the outage outlasted the lease), this node's record is refused once the store is back
+    /// and the row is that node's (the peer drops the second copy as a duplicate).
     /// - Throws: The store's error; `CancellationError` when a stop cut the retries short (logged
     ///   here, with what becomes of the row).
     func recordingThroughOutage(logger: Logger, _ write: () async throws -> Void) async throws {
-        let lease = ContinuousClock.now + .seconds(context.presence.node.leaseSeconds)
         let stop = StopRequest()
         try await withGracefulShutdownHandler {
             var delay = 1.0
@@ -39,9 +41,7 @@ extension OutboxSender {
                     throw CancellationError()
                 } catch let error as StoreError {
                     guard let message = error.databaseFailure else { throw error }
-                    let deadline = min(lease, stop.deadline ?? lease)
-                    guard ContinuousClock.now + .seconds(delay) < deadline else {
-                        guard stop.deadline != nil else { throw error }
+                    if let deadline = stop.deadline, ContinuousClock.now + .seconds(delay) >= deadline {
                         logger.error(Self.stoppingUnrecorded, metadata: [GatewayLog.error: "\(message)"])
                         throw CancellationError()
                     }

@@ -137,9 +137,10 @@ public struct OutboxSender: Service {
         } catch is CancellationError {
             return true  // a stop cut the record's retries short; logged with what becomes of the row
         } catch {
-            // The store still unreachable after the lease (or the claim lost meanwhile): the row
-            // stays submitting and is requeued by another node or at the next start (same body, so
-            // at worst a duplicate the peer drops).
+            // The claim passed to another node while the store could not be reached (that node
+            // sends the row again: same body, so at worst a duplicate the peer drops), or the
+            // store refused the record for another reason than its storage (the row stays
+            // submitting and is requeued at the next start).
             logger.error("Could not record a sent SMS.", metadata: [GatewayLog.error: "\(error)"])
             return true
         }
