@@ -166,7 +166,8 @@ final class GatewayRig {
         try startDaemon(alice)
         try startDaemon(bob)
         for peer in [alice, bob] {
-            try await Self.wait("\(peer.name)'s modem to be ready", timeout: 60) { try self.status(peer).modemReady }
+            // A daemon's start on a machine busy with a full run has taken over a minute.
+            try await Self.wait("\(peer.name)'s modem to be ready", timeout: 180) { try self.status(peer).modemReady }
         }
     }
 
