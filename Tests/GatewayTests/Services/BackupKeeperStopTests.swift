@@ -71,10 +71,12 @@ struct BackupKeeperStopTests {
         try await task.value
     }
 
-    /// The stop is the cancellation of the group's task, on an executor of its own: a graceful
-    /// shutdown hops through Swift's pool inside the service group, and with the pool held by the
-    /// rest of a full run it reached the copy after the copy's minute was up. Cancellation reaches
-    /// the copy the same way (the keeper runs in `cancelWhenGracefulShutdown`), on this thread.
+    /// The stop is the cancellation of the group's task, sent from the copy's own thread while
+    /// the copy is between its first two steps, so nothing here waits on the test's scheduling: a
+    /// poll of the test's task for the first step, then a stop sent from it, depended on a
+    /// thread of Swift's pool to wake it, and a full run starved the pool past the minute the
+    /// copy waited (the copy then ran to its end). Cancellation reaches the copy on the
+    /// cancelling thread (the keeper runs in `cancelWhenGracefulShutdown`), as a daemon's stop does.
     @Test(
         "A stop during a copy of a large store ends it between two steps: no backup, no partial file, no failure",
         .dedicatedExecutor)
@@ -90,25 +92,29 @@ struct BackupKeeperStopTests {
         let settings = BackupSettings(directory: directory, intervalSeconds: 3600, keep: 3)
         let ledger = BackupLedger(directory: directory, settings: settings, startedAt: Date())
         let steps = Atomic<Int>(0)
+        let partialDuringCopy = Atomic<Bool>(false)
+        let running = Mutex<Task<Void, any Error>?>(nil)
         let keeper = BackupKeeper(store: rig.store.gateway, directory: directory, settings: settings, ledger: ledger, logger: logger) {
             stopping in
-            // The first step holds the copy until the stop has reached it (on a loaded machine
-            // the copy could otherwise end before the test's stop is even sent). The wait holds the
-            // keeper's own thread, not the pool's; it is bounded so that a stop that never arrives
-            // fails the test instead of holding the run.
             guard steps.add(1, ordering: .sequentiallyConsistent).newValue == 1 else { return }
+            // After the first step, on the keeper's thread: the partial copy is there; the stop
+            // is sent from here and must have reached the copy before it goes on. The waits are
+            // bounded so that a stop that never arrives fails the test instead of holding the run.
+            partialDuringCopy.store(Self.hidden(in: directory).contains { $0.contains(".partial-") }, ordering: .sequentiallyConsistent)
             let limit = Date().addingTimeInterval(60)
+            while running.withLock({ $0 }) == nil, Date() < limit { usleep(1000) }
+            running.withLock { $0 }?.cancel()
             while !stopping.isSet, Date() < limit { usleep(1000) }
         }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [keeper], gracefulShutdownSignals: [], logger: quietLogger("smsgw.gateway.test")))
-        let running = Task(executorPreference: DedicatedExecutor.current) { try await group.run() }
-        #expect(await eventually(timeout: MemoryRig.patience) { steps.load(ordering: .sequentiallyConsistent) >= 1 })
-        #expect(Self.hidden(in: directory).contains { $0.contains(".partial-") }, "\(Self.hidden(in: directory))")
-        running.cancel()
-        try await running.value
+        let task = Task(executorPreference: DedicatedExecutor.current) { try await group.run() }
+        running.withLock { $0 = task }
+        try await task.value
 
+        let partialSeen = partialDuringCopy.load(ordering: .sequentiallyConsistent)
+        #expect(partialSeen, "no partial copy while the copy ran")
         // It ended after the step it was in, of the eight or more it would have taken.
         #expect(steps.load(ordering: .sequentiallyConsistent) == 1)
         #expect(BackupKeeperTests.backups(in: directory).isEmpty, "the copy ran to its end")
