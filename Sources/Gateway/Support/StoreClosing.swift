@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 public import Logging
 public import Store
 import Synchronization
@@ -44,7 +45,10 @@ public enum StoreClosing: Sendable, Equatable {
         let answer = Answer()
         return await withCheckedContinuation { continuation in
             answer.hold(continuation)
-            DispatchQueue.global().async {
+            // Neither on `DispatchQueue.global()`, the pool Swift's tasks share on Linux: a close
+            // that hangs would hold one of its threads, and the grace's end must come even while
+            // every thread of that pool is busy.
+            let closing = Thread {
                 do {
                     try close()
                     answer.give(.closed)
@@ -52,7 +56,9 @@ public enum StoreClosing: Sendable, Equatable {
                     answer.give(.failed("\(error)"))
                 }
             }
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { answer.give(.abandoned) }
+            closing.name = "smsgw.store-close"
+            closing.start()
+            DispatchQueue(label: "smsgw.store-close.grace").asyncAfter(deadline: .now() + seconds) { answer.give(.abandoned) }
         }
     }
 
