@@ -45,9 +45,7 @@ public enum StoreClosing: Sendable, Equatable {
         let answer = Answer()
         return await withCheckedContinuation { continuation in
             answer.hold(continuation)
-            // Neither on `DispatchQueue.global()`, the pool Swift's tasks share on Linux: a close
-            // that hangs would hold one of its threads, and the grace's end must come even while
-            // every thread of that pool is busy.
+            // On a thread of its own, not on Swift's pool: a close that hangs keeps only that thread.
             let closing = Thread {
                 do {
                     try close()
@@ -58,7 +56,7 @@ public enum StoreClosing: Sendable, Equatable {
             }
             closing.name = "smsgw.store-close"
             closing.start()
-            DispatchQueue(label: "smsgw.store-close.grace").asyncAfter(deadline: .now() + seconds) { answer.give(.abandoned) }
+            GraceQueue.shared.asyncAfter(deadline: .now() + seconds) { answer.give(.abandoned) }
         }
     }
 

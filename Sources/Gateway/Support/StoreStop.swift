@@ -65,15 +65,10 @@ final class StoreStop: Sendable {
         _ = state.withLock { $0.waiting.removeValue(forKey: ticket) }
     }
 
-    /// Where the graces end.
-    private static let graceQueue = DispatchQueue(label: "smsgw.gateway.store-stop.grace")
-
     /// Gives up those of `tickets` still waiting `seconds` from now.
     private func giveUp(_ tickets: [Int], after seconds: Double) {
         guard !tickets.isEmpty else { return }
-        // A queue of its own, not `DispatchQueue.global()` (on Linux the pool Swift's tasks run
-        // on): the grace must end even while every thread of that pool is busy.
-        Self.graceQueue.asyncAfter(deadline: .now() + seconds) {
+        GraceQueue.shared.asyncAfter(deadline: .now() + seconds) {
             // One call past its grace: the store does not answer, and every call waiting (each
             // behind it on the runner's queue) is given up with it.
             let (given, first) = self.state.withLock { state -> ([@Sendable () -> Void], Bool) in
